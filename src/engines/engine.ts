@@ -1,0 +1,101 @@
+// The one Engine contract: a request in, an AsyncIterable of typed events out. Every adapter
+// (embedded llama.cpp, OpenAI-compatible HTTP, scripted, synthetic) implements exactly this.
+import type { SparkError } from "../protocol/spark-error.ts";
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** JSON text of the arguments, exactly as the model produced it. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  | { role: "tool"; toolCallId: string; name?: string; content: string };
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+}
+
+export interface SamplingOptions {
+  temperature?: number;
+  topP?: number;
+  maxOutputTokens?: number;
+  stop?: string[];
+  seed?: number;
+}
+
+export interface EngineRequest {
+  /** Model name as the engine knows it; engines serving one model may ignore it. */
+  model?: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  sampling?: SamplingOptions;
+  /** Text the output is expected to mostly repeat (edits): enables speculative decoding. */
+  prediction?: string;
+  /** Cache affinity across turns: the same key reuses the same cached conversation. */
+  sessionKey?: string;
+}
+
+export interface EngineStreamOptions {
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  inputTokens: number;
+  /** Of inputTokens, how many were served from cache rather than computed. */
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** Speculative decoding counters, when a predictor or predicted output was used. */
+  acceptedPredictionTokens?: number;
+  rejectedPredictionTokens?: number;
+}
+
+export interface Timings {
+  /** Waiting for a free sequence/connection before any work began. */
+  queueMs: number;
+  /** From the call to stream() until the first output token (text or tool call). */
+  timeToFirstTokenMs: number | null;
+  /** Prompt evaluation; for remote engines, request sent to first byte of output. */
+  prefillMs: number;
+  /** From the first output token to the last. */
+  decodeMs: number;
+  decodeTokensPerSecond: number | null;
+  totalMs: number;
+}
+
+export type FinishReason = "stop" | "length" | "tool_calls" | "cancelled" | "error";
+
+export type EngineEvent =
+  | { type: "text-delta"; text: string }
+  | { type: "tool-call-start"; id: string; name: string }
+  | { type: "tool-call-delta"; id: string; argumentsDelta: string }
+  | { type: "tool-call-end"; id: string; name: string; arguments: string }
+  | { type: "usage"; usage: Usage }
+  | { type: "timings"; timings: Timings }
+  | { type: "finish"; reason: FinishReason; error?: SparkError };
+
+export interface ModelInfo {
+  id: string;
+  engine: string;
+  contextLength?: number;
+}
+
+/**
+ * A source of model output. `stream()` never throws for request or upstream problems: those end
+ * the stream with `{type: "finish", reason: "error", error}`. Aborting the signal ends it with
+ * `reason: "cancelled"` after the partial output. Every stream ends with exactly one `finish`,
+ * preceded by `usage` and `timings`.
+ */
+export interface Engine extends AsyncDisposable {
+  readonly kind: string;
+  stream(request: EngineRequest, options?: EngineStreamOptions): AsyncIterable<EngineEvent>;
+  listModels(): Promise<ModelInfo[]>;
+  dispose(): Promise<void>;
+}

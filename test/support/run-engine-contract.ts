@@ -1,0 +1,141 @@
+// The one contract every Engine adapter passes (Hono's runTest pattern): each adapter's test file
+// calls runEngineContract with a factory; a skipped case must name its reason.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Engine, EngineEvent, EngineRequest } from "../../src/engines/engine.ts";
+import { collectStream } from "../../src/engines/collect-stream.ts";
+import { SparkError } from "../../src/protocol/spark-error.ts";
+
+export type EngineContractCase =
+  | "streams text"
+  | "honours max tokens"
+  | "honours stop"
+  | "abort keeps partial text"
+  | "concurrent requests do not mix"
+  | "bad request is a typed error"
+  | "usage and timings are present";
+
+export interface EngineContractOptions {
+  name: string;
+  createEngine: () => Promise<Engine>;
+  model?: string;
+  /** Cases this adapter cannot run, each with the reason. */
+  skip?: Partial<Record<EngineContractCase, string>>;
+}
+
+export function runEngineContract(options: EngineContractOptions): void {
+  describe(`engine contract: ${options.name}`, () => {
+    let engine: Engine;
+    beforeAll(async () => {
+      engine = await options.createEngine();
+    });
+    afterAll(async () => {
+      await engine?.dispose();
+    });
+
+    const request = (content: string, maxOutputTokens = 16): EngineRequest => ({
+      ...(options.model === undefined ? {} : { model: options.model }),
+      messages: [
+        { role: "system", content: "You are a terse assistant." },
+        { role: "user", content },
+      ],
+      sampling: { temperature: 0, maxOutputTokens },
+    });
+
+    const contractCase = (name: EngineContractCase, body: () => Promise<void>): void => {
+      const reason = options.skip?.[name];
+      if (reason !== undefined) it.skip(`${name} (skipped: ${reason})`, body);
+      else it(name, body);
+    };
+
+    contractCase("streams text", async () => {
+      const deltas: string[] = [];
+      let finishCount = 0;
+      for await (const event of engine.stream(request("Say hello."))) {
+        if (event.type === "text-delta") deltas.push(event.text);
+        if (event.type === "finish") finishCount += 1;
+      }
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas.join("").length).toBeGreaterThan(0);
+      expect(finishCount).toBe(1);
+    });
+
+    contractCase("honours max tokens", async () => {
+      const result = await collectStream(engine.stream(request("Count to one hundred.", 5)));
+      expect(result.error).toBeUndefined();
+      expect(result.finishReason).toBe("length");
+      expect(result.usage?.outputTokens).toBeLessThanOrEqual(5);
+      expect(result.usage?.outputTokens).toBeGreaterThan(0);
+    });
+
+    contractCase("honours stop", async () => {
+      const full = await collectStream(engine.stream(request("Write a sentence.", 24)));
+      // A stop string taken from the middle of the deterministic output must cut it there.
+      const trimmed = full.text.trim();
+      expect(trimmed.length).toBeGreaterThan(4);
+      const stopAt = Math.floor(full.text.length / 2);
+      const stop = full.text.slice(stopAt, stopAt + 2);
+      const firstIndex = full.text.indexOf(stop);
+      const stopped = await collectStream(
+        engine.stream({ ...request("Write a sentence.", 24), sampling: { temperature: 0, maxOutputTokens: 24, stop: [stop] } }),
+      );
+      expect(stopped.error).toBeUndefined();
+      expect(stopped.finishReason).toBe("stop");
+      expect(stopped.text).toBe(full.text.slice(0, firstIndex));
+    });
+
+    contractCase("abort keeps partial text", async () => {
+      const controller = new AbortController();
+      const events: EngineEvent[] = [];
+      let deltasBeforeAbort = "";
+      for await (const event of engine.stream(request("Tell a long story.", 400), {
+        signal: controller.signal,
+      })) {
+        events.push(event);
+        if (event.type === "text-delta" && !controller.signal.aborted) {
+          deltasBeforeAbort += event.text;
+          if (deltasBeforeAbort.length >= 3) controller.abort();
+        }
+      }
+      const finish = events.at(-1);
+      expect(finish).toMatchObject({ type: "finish", reason: "cancelled" });
+      const text = events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
+      expect(text.startsWith(deltasBeforeAbort)).toBe(true);
+      const usage = events.find((event) => event.type === "usage");
+      expect(usage).toBeDefined();
+      if (usage?.type === "usage") expect(usage.usage.outputTokens).toBeLessThan(400);
+    });
+
+    contractCase("concurrent requests do not mix", async () => {
+      const prompts = ["Name a colour.", "Name a number, please, any number."];
+      const solo: string[] = [];
+      for (const prompt of prompts) solo.push((await collectStream(engine.stream(request(prompt, 12)))).text);
+      const together = await Promise.all(
+        prompts.map(async (prompt) => (await collectStream(engine.stream(request(prompt, 12)))).text),
+      );
+      expect(together).toEqual(solo);
+    });
+
+    contractCase("bad request is a typed error", async () => {
+      const result = await collectStream(
+        engine.stream({ ...(options.model === undefined ? {} : { model: options.model }), messages: [] }),
+      );
+      expect(result.finishReason).toBe("error");
+      expect(result.error).toBeInstanceOf(SparkError);
+      expect(result.error?.code).toBe("invalid_request");
+      expect(result.error?.retryable).toBe(false);
+    });
+
+    contractCase("usage and timings are present", async () => {
+      const result = await collectStream(engine.stream(request("Say hi.", 6)));
+      expect(result.usage?.inputTokens).toBeGreaterThan(0);
+      expect(result.usage?.outputTokens).toBeGreaterThan(0);
+      expect(result.usage?.cachedInputTokens).toBeGreaterThanOrEqual(0);
+      expect(result.timings?.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
+      expect(result.timings?.totalMs).toBeGreaterThanOrEqual(result.timings?.timeToFirstTokenMs ?? 0);
+      expect(result.timings?.queueMs).toBeGreaterThanOrEqual(0);
+      const types = result.events.map((event) => event.type);
+      expect(types.indexOf("usage")).toBeLessThan(types.indexOf("finish"));
+      expect(types.at(-1)).toBe("finish");
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Model-dependent tests load native llama.cpp contexts; two cores cannot run many at once.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
+});
