@@ -1,0 +1,83 @@
+// The synthetic engine passes the shared Engine contract, plus the behaviours the gateway tests
+// rely on: cache reuse per sessionKey, scripted tool calls, failures, and freeing on abort.
+import { describe, expect, it } from "vitest";
+import { collectStream } from "../collect-stream.ts";
+import type { EngineRequest } from "../engine.ts";
+import { runEngineContract } from "../../../test/support/run-engine-contract.ts";
+import { createSyntheticEngine } from "./synthetic-engine.ts";
+
+runEngineContract({
+  name: "synthetic",
+  createEngine: async () => createSyntheticEngine({ tokensPerSecond: 2000 }),
+});
+
+const userTurn = (content: string, sessionKey?: string): EngineRequest => ({
+  messages: [{ role: "user", content }],
+  ...(sessionKey === undefined ? {} : { sessionKey }),
+});
+
+describe("synthetic engine", () => {
+  it("reports the shared prefix as cached input when the sessionKey is reused", async () => {
+    const engine = createSyntheticEngine({ tokens: 8 });
+    const first = await collectStream(engine.stream(userTurn("Hello there.", "chain-1")));
+    expect(first.usage?.cachedInputTokens).toBe(0);
+    const followUp: EngineRequest = {
+      sessionKey: "chain-1",
+      messages: [
+        { role: "user", content: "Hello there." },
+        { role: "assistant", content: first.text },
+        { role: "user", content: "And then?" },
+      ],
+    };
+    const second = await collectStream(engine.stream(followUp));
+    expect(second.usage?.cachedInputTokens).toBeGreaterThan(0);
+    expect(second.usage?.cachedInputTokens).toBeLessThan(second.usage?.inputTokens ?? 0);
+    const otherSession = await collectStream(engine.stream({ ...followUp, sessionKey: "chain-2" }));
+    expect(otherSession.usage?.cachedInputTokens).toBe(0);
+  });
+
+  it("answers with the scripted tool call when the tool is offered", async () => {
+    const engine = createSyntheticEngine({
+      toolCall: { name: "read_file", arguments: '{"path":"src/index.ts"}' },
+    });
+    const result = await collectStream(
+      engine.stream({
+        messages: [{ role: "user", content: "Open the entry point." }],
+        tools: [{ name: "read_file", parameters: { type: "object" } }],
+      }),
+    );
+    expect(result.finishReason).toBe("tool_calls");
+    expect(result.toolCalls).toEqual([
+      {
+        id: expect.stringMatching(/^call_/) as unknown,
+        name: "read_file",
+        arguments: '{"path":"src/index.ts"}',
+      },
+    ]);
+  });
+
+  it("fails with a typed error after failAfterTokens", async () => {
+    const engine = createSyntheticEngine({ failAfterTokens: 3 });
+    const result = await collectStream(engine.stream(userTurn("Go.")));
+    expect(result.finishReason).toBe("error");
+    expect(result.error?.code).toBe("upstream_error");
+    expect(result.usage?.outputTokens).toBe(3);
+  });
+
+  it("uses a fixed text when given one and frees the stream when the consumer stops early", async () => {
+    const engine = createSyntheticEngine({ text: "one two three", tokens: 6 });
+    const result = await collectStream(engine.stream(userTurn("Count.")));
+    expect(result.text).toBe("one two three one two three");
+    for await (const event of engine.stream(userTurn("Count."))) {
+      if (event.type === "text-delta") break;
+    }
+    expect(engine.activeStreams).toBe(0);
+  });
+
+  it("refuses requests after dispose", async () => {
+    const engine = createSyntheticEngine();
+    await engine.dispose();
+    const result = await collectStream(engine.stream(userTurn("Hi.")));
+    expect(result.error?.code).toBe("engine_disposed");
+  });
+});
