@@ -1,0 +1,115 @@
+// A byte-level GPT-2-style BPE vocabulary for the test model: the 256 byte symbols (so any text
+// tokenizes and round-trips), a handful of merges, ChatML control tokens and filler tokens up to
+// the requested vocabulary size.
+
+import type { GgufMetadataValue } from "./gguf-writer.ts";
+
+/** llama.cpp's llama_token_type values, as stored in tokenizer.ggml.token_type. */
+export const tokenTypes = { normal: 1, control: 3, userDefined: 4 } as const;
+
+export interface ByteTokenizer {
+  tokens: string[];
+  tokenTypes: number[];
+  merges: string[];
+  endOfTextId: number;
+  imStartId: number;
+  imEndId: number;
+}
+
+// Merges whose parts are all in the vocabulary, so llama.cpp's BPE really applies them.
+const mergePairs: readonly (readonly [string, string])[] = [
+  ["Ġ", "t"],
+  ["Ġ", "a"],
+  ["h", "e"],
+  ["i", "n"],
+  ["r", "e"],
+  ["o", "n"],
+  ["Ġt", "he"],
+  ["e", "r"],
+];
+
+const controlTokens = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"] as const;
+// Qwen2.5 marks its tool-call tags as user-defined tokens; node-llama-cpp's ChatML-family
+// wrappers write them as special text.
+const userDefinedTokens = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"];
+
+/** GPT-2's bytes_to_unicode: printable bytes map to themselves, the rest to U+0100 upward. */
+export function gpt2ByteSymbols(): string[] {
+  const symbols: string[] = new Array<string>(256);
+  let nextCodePoint = 256;
+  for (let byte = 0; byte < 256; byte++) {
+    const printable =
+      (byte >= 0x21 && byte <= 0x7e) || (byte >= 0xa1 && byte <= 0xac) || byte >= 0xae;
+    symbols[byte] = String.fromCodePoint(printable ? byte : nextCodePoint++);
+  }
+  return symbols;
+}
+
+/** Filler words (normal tokens) so a large vocabulary decodes to readable noise. */
+function fillerToken(index: number): string {
+  let word = "";
+  let remaining = index;
+  do {
+    word = String.fromCharCode(97 + (remaining % 26)) + word;
+    remaining = Math.floor(remaining / 26);
+  } while (remaining > 0);
+  return (index % 2 === 0 ? "Ġ" : "") + word.padStart(3, "x");
+}
+
+export function buildByteTokenizer(vocabularySize: number): ByteTokenizer {
+  const tokens = gpt2ByteSymbols();
+  const types: number[] = tokens.map(() => tokenTypes.normal);
+  const known = new Set(tokens);
+  const merges: string[] = [];
+  for (const [left, right] of mergePairs) {
+    merges.push(`${left} ${right}`);
+    if (!known.has(left + right)) {
+      known.add(left + right);
+      tokens.push(left + right);
+      types.push(tokenTypes.normal);
+    }
+  }
+  const firstSpecialId = tokens.length;
+  for (const token of controlTokens) {
+    tokens.push(token);
+    types.push(tokenTypes.control);
+  }
+  for (const token of userDefinedTokens) {
+    tokens.push(token);
+    types.push(tokenTypes.userDefined);
+  }
+  if (vocabularySize < tokens.length) {
+    throw new RangeError(`The byte vocabulary needs at least ${tokens.length} tokens`);
+  }
+  // llama.cpp requires every token text to be unique.
+  for (let index = 0; tokens.length < vocabularySize; index++) {
+    const token = fillerToken(index);
+    if (known.has(token)) continue;
+    known.add(token);
+    tokens.push(token);
+    types.push(tokenTypes.normal);
+  }
+  return {
+    tokens,
+    tokenTypes: types,
+    merges,
+    endOfTextId: firstSpecialId,
+    imStartId: firstSpecialId + 1,
+    imEndId: firstSpecialId + 2,
+  };
+}
+
+/** The tokenizer.ggml.* metadata llama.cpp reads for a "gpt2" (byte-level BPE) vocabulary. */
+export function byteTokenizerMetadata(tokenizer: ByteTokenizer): [string, GgufMetadataValue][] {
+  return [
+    ["tokenizer.ggml.model", { type: "string", value: "gpt2" }],
+    ["tokenizer.ggml.pre", { type: "string", value: "qwen2" }],
+    ["tokenizer.ggml.tokens", { type: "string[]", value: tokenizer.tokens }],
+    ["tokenizer.ggml.token_type", { type: "int32[]", value: tokenizer.tokenTypes }],
+    ["tokenizer.ggml.merges", { type: "string[]", value: tokenizer.merges }],
+    ["tokenizer.ggml.bos_token_id", { type: "uint32", value: tokenizer.endOfTextId }],
+    ["tokenizer.ggml.eos_token_id", { type: "uint32", value: tokenizer.imEndId }],
+    ["tokenizer.ggml.padding_token_id", { type: "uint32", value: tokenizer.endOfTextId }],
+    ["tokenizer.ggml.add_bos_token", { type: "bool", value: false }],
+  ];
+}

@@ -1,0 +1,71 @@
+// The shapes of the self-written test models: a few-MB `tiny` for CPU tests and two layouts that
+// mirror Qwen2.5-0.5B and Qwen2.5-1.5B for GPU benchmarks (same matrix sizes, random weights).
+
+import type { GgufTensorType } from "./tensor-encoding.ts";
+
+export type TestModelShapeName = "tiny" | "0.5b" | "1.5b";
+
+export interface TestModelShape {
+  name: TestModelShapeName;
+  embeddingLength: number;
+  blockCount: number;
+  headCount: number;
+  headCountKv: number;
+  feedForwardLength: number;
+  contextLength: number;
+  vocabularySize: number;
+  /** Qwen2.5 up to 3B shares token_embd with the output head (no output.weight tensor). */
+  tiedEmbeddings: boolean;
+  ropeFreqBase: number;
+  rmsNormEpsilon: number;
+  defaultType: GgufTensorType;
+}
+
+export const testModelShapes: Record<TestModelShapeName, TestModelShape> = {
+  tiny: {
+    name: "tiny",
+    embeddingLength: 256,
+    blockCount: 4,
+    headCount: 4,
+    headCountKv: 2,
+    feedForwardLength: 512,
+    contextLength: 4096,
+    vocabularySize: 320,
+    tiedEmbeddings: false,
+    ropeFreqBase: 1_000_000,
+    rmsNormEpsilon: 1e-6,
+    defaultType: "f32",
+  },
+  "0.5b": {
+    name: "0.5b",
+    embeddingLength: 896,
+    blockCount: 24,
+    headCount: 14,
+    headCountKv: 2,
+    feedForwardLength: 4864,
+    contextLength: 32768,
+    vocabularySize: 151936,
+    tiedEmbeddings: true,
+    ropeFreqBase: 1_000_000,
+    rmsNormEpsilon: 1e-6,
+    defaultType: "f16",
+  },
+  "1.5b": {
+    name: "1.5b",
+    embeddingLength: 1536,
+    blockCount: 28,
+    headCount: 12,
+    headCountKv: 2,
+    feedForwardLength: 8960,
+    contextLength: 32768,
+    vocabularySize: 151936,
+    tiedEmbeddings: true,
+    ropeFreqBase: 1_000_000,
+    rmsNormEpsilon: 1e-6,
+    defaultType: "f16",
+  },
+};
+
+export function isTestModelShapeName(value: string): value is TestModelShapeName {
+  return Object.hasOwn(testModelShapes, value);
+}

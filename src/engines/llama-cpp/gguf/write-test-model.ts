@@ -1,0 +1,135 @@
+// Builds and writes a llama-architecture GGUF with seeded random weights and a byte-level
+// tokenizer: the model Spark's tests and benchmarks load instead of downloading one.
+
+import { buildByteTokenizer, byteTokenizerMetadata } from "./byte-tokenizer.ts";
+import { chatMlToolsTemplate } from "./chat-template.ts";
+import { writeGgufFile, type GgufMetadataValue, type GgufTensor } from "./gguf-writer.ts";
+import { SeededNormal, hashSeed } from "./seeded-normal.ts";
+import type { GgufTensorType } from "./tensor-encoding.ts";
+import {
+  testModelShapes,
+  type TestModelShape,
+  type TestModelShapeName,
+} from "./test-model-shapes.ts";
+
+export interface WriteTestModelOptions {
+  shape?: TestModelShapeName;
+  type?: GgufTensorType;
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+export interface WriteTestModelResult {
+  path: string;
+  shape: TestModelShapeName;
+  type: GgufTensorType;
+  seed: number;
+  byteLength: number;
+  parameterCount: number;
+}
+
+export const defaultTestModelSeed = 1;
+/** Bump whenever the bytes this module writes change, so cached test models are rebuilt. */
+export const testModelFormatVersion = 1;
+// Weights are normal * 0.02 (GPT-2's init), so with RMS-normalised activations logits stay small.
+const weightScale = 0.02;
+// general.file_type values (llama_ftype): ALL_F32, MOSTLY_F16, MOSTLY_Q8_0.
+const fileTypeIds: Record<GgufTensorType, number> = { f32: 0, f16: 1, q8_0: 7 };
+
+function randomTensor(
+  name: string,
+  dimensions: number[],
+  type: GgufTensorType,
+  seed: number,
+): GgufTensor {
+  // One generator per tensor, advanced in row order: the writer asks for rows sequentially.
+  const generator = new SeededNormal(hashSeed(seed, name));
+  return {
+    name,
+    dimensions,
+    type,
+    fillRows: (_first, _count, target) => generator.fill(target, weightScale),
+  };
+}
+
+function onesTensor(name: string, length: number): GgufTensor {
+  // Norm weights stay f32 whatever the file type: ggml expects 1-D tensors in f32.
+  return {
+    name,
+    dimensions: [length],
+    type: "f32",
+    fillRows: (_first, _count, target) => target.fill(1),
+  };
+}
+
+function buildTensors(shape: TestModelShape, type: GgufTensorType, seed: number): GgufTensor[] {
+  const embedding = shape.embeddingLength;
+  const headDimension = embedding / shape.headCount;
+  const keyValueWidth = headDimension * shape.headCountKv;
+  const feedForward = shape.feedForwardLength;
+  const tensors: GgufTensor[] = [
+    randomTensor("token_embd.weight", [embedding, shape.vocabularySize], type, seed),
+  ];
+  for (let block = 0; block < shape.blockCount; block++) {
+    const prefix = `blk.${block}.`;
+    tensors.push(
+      onesTensor(`${prefix}attn_norm.weight`, embedding),
+      randomTensor(`${prefix}attn_q.weight`, [embedding, embedding], type, seed),
+      randomTensor(`${prefix}attn_k.weight`, [embedding, keyValueWidth], type, seed),
+      randomTensor(`${prefix}attn_v.weight`, [embedding, keyValueWidth], type, seed),
+      randomTensor(`${prefix}attn_output.weight`, [embedding, embedding], type, seed),
+      onesTensor(`${prefix}ffn_norm.weight`, embedding),
+      randomTensor(`${prefix}ffn_gate.weight`, [embedding, feedForward], type, seed),
+      randomTensor(`${prefix}ffn_up.weight`, [embedding, feedForward], type, seed),
+      randomTensor(`${prefix}ffn_down.weight`, [feedForward, embedding], type, seed),
+    );
+  }
+  tensors.push(onesTensor("output_norm.weight", embedding));
+  if (!shape.tiedEmbeddings) {
+    tensors.push(randomTensor("output.weight", [embedding, shape.vocabularySize], type, seed));
+  }
+  return tensors;
+}
+
+function buildMetadata(
+  shape: TestModelShape,
+  type: GgufTensorType,
+): Map<string, GgufMetadataValue> {
+  const tokenizer = buildByteTokenizer(shape.vocabularySize);
+  const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
+  const entries: [string, GgufMetadataValue][] = [
+    ["general.architecture", { type: "string", value: "llama" }],
+    ["general.type", { type: "string", value: "model" }],
+    ["general.name", { type: "string", value: `Spark Test Model ${shape.name}` }],
+    ["general.file_type", uint32(fileTypeIds[type])],
+    ["general.quantization_version", uint32(2)],
+    ["llama.context_length", uint32(shape.contextLength)],
+    ["llama.embedding_length", uint32(shape.embeddingLength)],
+    ["llama.block_count", uint32(shape.blockCount)],
+    ["llama.feed_forward_length", uint32(shape.feedForwardLength)],
+    ["llama.attention.head_count", uint32(shape.headCount)],
+    ["llama.attention.head_count_kv", uint32(shape.headCountKv)],
+    ["llama.rope.dimension_count", uint32(shape.embeddingLength / shape.headCount)],
+    ["llama.rope.freq_base", { type: "float32", value: shape.ropeFreqBase }],
+    ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: shape.rmsNormEpsilon }],
+    ["llama.vocab_size", uint32(shape.vocabularySize)],
+    ...byteTokenizerMetadata(tokenizer),
+    ["tokenizer.chat_template", { type: "string", value: chatMlToolsTemplate }],
+  ];
+  return new Map(entries);
+}
+
+export async function writeTestModel(
+  path: string,
+  options: WriteTestModelOptions = {},
+): Promise<WriteTestModelResult> {
+  const shape = testModelShapes[options.shape ?? "tiny"];
+  const type = options.type ?? shape.defaultType;
+  const seed = options.seed ?? defaultTestModelSeed;
+  const result = await writeGgufFile(path, {
+    metadata: buildMetadata(shape, type),
+    tensors: buildTensors(shape, type, seed),
+    signal: options.signal,
+  });
+  return { path, shape: shape.name, type, seed, ...result };
+}

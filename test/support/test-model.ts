@@ -1,0 +1,68 @@
+// Gives tests a path to Spark's self-written tiny GGUF, written once per shape/type/seed/version
+// into .spark-test/models and shared by every test worker.
+
+import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { GgufTensorType } from "../../src/engines/llama-cpp/gguf/tensor-encoding.ts";
+import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import { testModelShapes } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import {
+  defaultTestModelSeed,
+  testModelFormatVersion,
+  writeTestModel,
+} from "../../src/engines/llama-cpp/gguf/write-test-model.ts";
+
+export interface EnsureTestModelOptions {
+  shape?: TestModelShapeName;
+  type?: GgufTensorType;
+  seed?: number;
+}
+
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const testModelDirectory = join(repositoryRoot, ".spark-test", "models");
+// One write per file per process, even when several tests ask at once.
+const pendingWrites = new Map<string, Promise<string>>();
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function writeOnce(path: string, options: Required<EnsureTestModelOptions>): Promise<string> {
+  if (await exists(path)) return path;
+  await mkdir(testModelDirectory, { recursive: true });
+  // Other workers may write the same file; each writes its own temp file and the atomic rename
+  // means a reader only ever sees a missing file or a complete one.
+  const temporaryPath = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    await writeTestModel(temporaryPath, options);
+    await rename(temporaryPath, path);
+  } finally {
+    await rm(temporaryPath, { force: true });
+  }
+  return path;
+}
+
+/** Absolute path of the cached test model, writing it first if this version is not there yet. */
+export async function ensureTestModel(options: EnsureTestModelOptions = {}): Promise<string> {
+  const shape = options.shape ?? "tiny";
+  const resolved: Required<EnsureTestModelOptions> = {
+    shape,
+    type: options.type ?? testModelShapes[shape].defaultType,
+    seed: options.seed ?? defaultTestModelSeed,
+  };
+  const fileName = `spark-test-${resolved.shape}-${resolved.type}-seed${resolved.seed}-v${testModelFormatVersion}.gguf`;
+  const path = join(testModelDirectory, fileName);
+  let pending = pendingWrites.get(path);
+  if (pending === undefined) {
+    pending = writeOnce(path, resolved);
+    pendingWrites.set(path, pending);
+    pending.catch(() => pendingWrites.delete(path));
+  }
+  return pending;
+}
