@@ -1,0 +1,95 @@
+// The validated, camelCased configuration every other layer reads. The TOML file's snake_case
+// shape lives in config-schema.ts; this is what loadConfig hands out.
+
+export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
+export type ModelEngine = (typeof MODEL_ENGINES)[number];
+
+export const PROVIDER_PRESETS = [
+  "cerebras",
+  "groq",
+  "openai",
+  "openrouter",
+  "vllm",
+  "sglang",
+  "llama-server",
+  "ollama",
+  "custom",
+] as const;
+export type ProviderPreset = (typeof PROVIDER_PRESETS)[number];
+
+export const GPU_BACKENDS = ["auto", "cuda", "vulkan", "metal"] as const;
+/** `false` forces CPU; "auto" lets node-llama-cpp pick the best backend present. */
+export type GpuSetting = (typeof GPU_BACKENDS)[number] | false;
+
+export interface LlamaCppModelConfig {
+  engine: "llama-cpp";
+  /** Absolute path to the .gguf file (`~` expanded, relative paths resolved at load). */
+  path: string;
+  contextSize: number;
+  /** Unset means node-llama-cpp's own choice. */
+  threads?: number;
+  gpu: GpuSetting;
+  /** Parallel sequences in the one context: how many sessions keep their KV cache at once. */
+  sequences: number;
+  speculative: boolean;
+}
+
+export interface OpenAiCompatibleModelConfig {
+  engine: "openai-compatible";
+  /** "custom" when only base_url was given. */
+  preset: ProviderPreset;
+  /** The preset's URL unless base_url overrides it. */
+  baseUrl: string;
+  /** Upstream model id; unset lets the engine use the server's only/default model. */
+  model?: string;
+  /** Environment variable holding the API key (look it up in `providerKeys`). */
+  apiKeyEnv?: string;
+  /** Context window, when the upstream's is known; the agent budgets against it. */
+  contextSize?: number;
+}
+
+export interface ScriptModelConfig {
+  engine: "script";
+  /** Absolute path to the JSONL script of canned responses. */
+  path: string;
+}
+
+export type ModelConfig = LlamaCppModelConfig | OpenAiCompatibleModelConfig | ScriptModelConfig;
+
+export interface ServeConfig {
+  host: string;
+  port: number;
+  apiKeys: string[];
+  allowedOrigins: string[];
+  maxConcurrencyPerKey: number;
+  connectionLifetimeSeconds: number;
+  resumeGraceSeconds: number;
+  maxFrameBytes: number;
+  contextLimitTokens: number;
+}
+
+export interface SparkConfig {
+  /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
+  defaultModel?: string;
+  models: Record<string, ModelConfig>;
+  serve: ServeConfig;
+  /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
+  providerKeys: Record<string, string>;
+}
+
+export interface LoadedConfig extends SparkConfig {
+  /** Config files that were read, in the order they were applied. */
+  sources: string[];
+  /** The directory holding config.toml, models/ and sessions/ (`$SPARK_HOME` or ~/.spark). */
+  sparkHome: string;
+}
+
+/** Command-line flags; strings are accepted so a CLI can pass raw option values. */
+export interface ConfigFlags {
+  /** A configured model name, or a path to a .gguf file (which becomes the model "local"). */
+  model?: string;
+  host?: string;
+  port?: number | string;
+  /** Applies to every llama-cpp model, overriding what files set. */
+  threads?: number | string;
+}
