@@ -1,15 +1,18 @@
-// `npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]`:
-// writes a random-weight llama GGUF for tests and benchmarks and prints its size and parameters.
+// `npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
+// [--arch qwen2|llama]`: writes a random-weight llama-family GGUF for tests and benchmarks and prints its size and parameters.
 
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { SparkError } from "../src/protocol/spark-error.ts";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import { isTestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
-import { writeTestModel } from "../src/engines/llama-cpp/gguf/write-test-model.ts";
+import {
+  testModelArchitectures,
+  writeTestModel,
+} from "../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 const usage =
-  "usage: npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]";
+  "usage: npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama]";
 const tensorTypes: readonly GgufTensorType[] = ["f32", "f16", "q8_0"];
 
 function invalid(message: string): SparkError {
@@ -26,6 +29,7 @@ function parseCommandLine(argv: string[]) {
         shape: { type: "string", default: "tiny" },
         type: { type: "string" },
         seed: { type: "string", default: "1" },
+        arch: { type: "string", default: "qwen2" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -37,19 +41,22 @@ function parseCommandLine(argv: string[]) {
   const [outputPath, ...extra] = positionals;
   if (outputPath === undefined || extra.length > 0) throw invalid("Give exactly one output path.");
   if (!isTestModelShapeName(values.shape)) throw invalid(`Unknown --shape "${values.shape}".`);
-  const type = values.type;
-  if (type !== undefined && !tensorTypes.some((known) => known === type)) {
-    throw invalid(`Unknown --type "${type}".`);
+  const type = tensorTypes.find((known) => known === values.type);
+  if (values.type !== undefined && type === undefined) {
+    throw invalid(`Unknown --type "${values.type}".`);
   }
+  const architecture = testModelArchitectures.find((known) => known === values.arch);
+  if (architecture === undefined) throw invalid(`Unknown --arch "${values.arch}".`);
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+  if (!/^\d+$/.test(values.seed) || seed > 0xffffffff) {
     throw invalid(`--seed must be an integer from 0 to 4294967295, got "${values.seed}".`);
   }
   return {
     outputPath: resolve(outputPath),
     shape: values.shape,
-    type: type as GgufTensorType | undefined,
+    type,
     seed,
+    architecture,
   };
 }
 
@@ -64,7 +71,7 @@ async function main(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   console.log(result.path);
   console.log(
-    `shape ${result.shape}, type ${result.type}, seed ${result.seed}: ` +
+    `${result.architecture} ${result.shape}, ${result.type}, seed ${result.seed}: ` +
       `${(result.byteLength / 1024 / 1024).toFixed(1)} MiB, ` +
       `${result.parameterCount.toLocaleString("en-US")} parameters, written in ${seconds.toFixed(1)} s`,
   );

@@ -1,5 +1,5 @@
-// Gives tests a path to Spark's self-written tiny GGUF, written once per shape/type/seed/version
-// into .spark-test/models and shared by every test worker.
+// Gives tests a path to Spark's self-written tiny GGUF, written once per shape, type, seed,
+// architecture and format version into .spark-test/models and shared by every test worker.
 
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
@@ -9,15 +9,19 @@ import type { GgufTensorType } from "../../src/engines/llama-cpp/gguf/tensor-enc
 import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { testModelShapes } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import {
+  defaultTestModelArchitecture,
   defaultTestModelSeed,
   testModelFormatVersion,
   writeTestModel,
+  type TestModelArchitecture,
 } from "../../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 export interface EnsureTestModelOptions {
   shape?: TestModelShapeName;
   type?: GgufTensorType;
   seed?: number;
+  /** "qwen2" (default) resolves node-llama-cpp's QwenChatWrapper; "llama" its Jinja wrapper. */
+  architecture?: TestModelArchitecture;
 }
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -55,8 +59,11 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     shape,
     type: options.type ?? testModelShapes[shape].defaultType,
     seed: options.seed ?? defaultTestModelSeed,
+    architecture: options.architecture ?? defaultTestModelArchitecture,
   };
-  const fileName = `spark-test-${resolved.shape}-${resolved.type}-seed${resolved.seed}-v${testModelFormatVersion}.gguf`;
+  const fileName =
+    `spark-test-${resolved.architecture}-${resolved.shape}-${resolved.type}` +
+    `-seed${resolved.seed}-v${testModelFormatVersion}.gguf`;
   const path = join(testModelDirectory, fileName);
   let pending = pendingWrites.get(path);
   if (pending === undefined) {

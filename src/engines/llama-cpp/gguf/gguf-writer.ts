@@ -156,7 +156,9 @@ export function tensorValueCount(tensor: Pick<GgufTensor, "dimensions">): number
 function validateTensor(tensor: GgufTensor): void {
   const rowLength = tensor.dimensions[0];
   if (rowLength === undefined || tensor.dimensions.some((d) => !Number.isInteger(d) || d < 1)) {
-    throw new RangeError(`Tensor ${tensor.name} has invalid dimensions [${tensor.dimensions.join(", ")}]`);
+    throw new RangeError(
+      `Tensor ${tensor.name} has invalid dimensions [${tensor.dimensions.join(", ")}]`,
+    );
   }
   if (tensor.type === "q8_0" && rowLength % q8BlockSize !== 0) {
     throw new RangeError(`Tensor ${tensor.name}: Q8_0 rows must be a multiple of ${q8BlockSize}`);

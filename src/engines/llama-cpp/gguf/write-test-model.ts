@@ -1,4 +1,4 @@
-// Builds and writes a llama-architecture GGUF with seeded random weights and a byte-level
+// Builds and writes a llama-family GGUF with seeded random weights and a byte-level
 // tokenizer: the model Spark's tests and benchmarks load instead of downloading one.
 
 import { buildByteTokenizer, byteTokenizerMetadata } from "./byte-tokenizer.ts";
@@ -12,8 +12,19 @@ import {
   type TestModelShapeName,
 } from "./test-model-shapes.ts";
 
+/**
+ * "qwen2" (the default) is llama's graph plus zero q/k/v biases: Qwen2.5's exact layout, and the
+ * architecture node-llama-cpp requires before it picks QwenChatWrapper for the ChatML template.
+ * "llama" is the plain layout; node-llama-cpp then wraps the same template in its
+ * JinjaTemplateChatWrapper (which still extracts the <tool_call> function-call syntax).
+ */
+export type TestModelArchitecture = "llama" | "qwen2";
+export const testModelArchitectures: readonly TestModelArchitecture[] = ["qwen2", "llama"];
+export const defaultTestModelArchitecture: TestModelArchitecture = "qwen2";
+
 export interface WriteTestModelOptions {
   shape?: TestModelShapeName;
+  architecture?: TestModelArchitecture;
   type?: GgufTensorType;
   seed?: number;
   signal?: AbortSignal;
@@ -22,6 +33,7 @@ export interface WriteTestModelOptions {
 export interface WriteTestModelResult {
   path: string;
   shape: TestModelShapeName;
+  architecture: TestModelArchitecture;
   type: GgufTensorType;
   seed: number;
   byteLength: number;
@@ -62,7 +74,21 @@ function onesTensor(name: string, length: number): GgufTensor {
   };
 }
 
-function buildTensors(shape: TestModelShape, type: GgufTensorType, seed: number): GgufTensor[] {
+function zerosTensor(name: string, length: number): GgufTensor {
+  return {
+    name,
+    dimensions: [length],
+    type: "f32",
+    fillRows: (_first, _count, target) => target.fill(0),
+  };
+}
+
+function buildTensors(
+  shape: TestModelShape,
+  architecture: TestModelArchitecture,
+  type: GgufTensorType,
+  seed: number,
+): GgufTensor[] {
   const embedding = shape.embeddingLength;
   const headDimension = embedding / shape.headCount;
   const keyValueWidth = headDimension * shape.headCountKv;
@@ -78,6 +104,15 @@ function buildTensors(shape: TestModelShape, type: GgufTensorType, seed: number)
       randomTensor(`${prefix}attn_k.weight`, [embedding, keyValueWidth], type, seed),
       randomTensor(`${prefix}attn_v.weight`, [embedding, keyValueWidth], type, seed),
       randomTensor(`${prefix}attn_output.weight`, [embedding, embedding], type, seed),
+    );
+    if (architecture === "qwen2") {
+      tensors.push(
+        zerosTensor(`${prefix}attn_q.bias`, embedding),
+        zerosTensor(`${prefix}attn_k.bias`, keyValueWidth),
+        zerosTensor(`${prefix}attn_v.bias`, keyValueWidth),
+      );
+    }
+    tensors.push(
       onesTensor(`${prefix}ffn_norm.weight`, embedding),
       randomTensor(`${prefix}ffn_gate.weight`, [embedding, feedForward], type, seed),
       randomTensor(`${prefix}ffn_up.weight`, [embedding, feedForward], type, seed),
@@ -93,26 +128,30 @@ function buildTensors(shape: TestModelShape, type: GgufTensorType, seed: number)
 
 function buildMetadata(
   shape: TestModelShape,
+  architecture: TestModelArchitecture,
   type: GgufTensorType,
 ): Map<string, GgufMetadataValue> {
   const tokenizer = buildByteTokenizer(shape.vocabularySize);
   const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
   const entries: [string, GgufMetadataValue][] = [
-    ["general.architecture", { type: "string", value: "llama" }],
+    ["general.architecture", { type: "string", value: architecture }],
     ["general.type", { type: "string", value: "model" }],
     ["general.name", { type: "string", value: `Spark Test Model ${shape.name}` }],
     ["general.file_type", uint32(fileTypeIds[type])],
     ["general.quantization_version", uint32(2)],
-    ["llama.context_length", uint32(shape.contextLength)],
-    ["llama.embedding_length", uint32(shape.embeddingLength)],
-    ["llama.block_count", uint32(shape.blockCount)],
-    ["llama.feed_forward_length", uint32(shape.feedForwardLength)],
-    ["llama.attention.head_count", uint32(shape.headCount)],
-    ["llama.attention.head_count_kv", uint32(shape.headCountKv)],
-    ["llama.rope.dimension_count", uint32(shape.embeddingLength / shape.headCount)],
-    ["llama.rope.freq_base", { type: "float32", value: shape.ropeFreqBase }],
-    ["llama.attention.layer_norm_rms_epsilon", { type: "float32", value: shape.rmsNormEpsilon }],
-    ["llama.vocab_size", uint32(shape.vocabularySize)],
+    [`${architecture}.context_length`, uint32(shape.contextLength)],
+    [`${architecture}.embedding_length`, uint32(shape.embeddingLength)],
+    [`${architecture}.block_count`, uint32(shape.blockCount)],
+    [`${architecture}.feed_forward_length`, uint32(shape.feedForwardLength)],
+    [`${architecture}.attention.head_count`, uint32(shape.headCount)],
+    [`${architecture}.attention.head_count_kv`, uint32(shape.headCountKv)],
+    [`${architecture}.rope.dimension_count`, uint32(shape.embeddingLength / shape.headCount)],
+    [`${architecture}.rope.freq_base`, { type: "float32", value: shape.ropeFreqBase }],
+    [
+      `${architecture}.attention.layer_norm_rms_epsilon`,
+      { type: "float32", value: shape.rmsNormEpsilon },
+    ],
+    [`${architecture}.vocab_size`, uint32(shape.vocabularySize)],
     ...byteTokenizerMetadata(tokenizer),
     ["tokenizer.chat_template", { type: "string", value: chatMlToolsTemplate }],
   ];
@@ -126,10 +165,11 @@ export async function writeTestModel(
   const shape = testModelShapes[options.shape ?? "tiny"];
   const type = options.type ?? shape.defaultType;
   const seed = options.seed ?? defaultTestModelSeed;
+  const architecture = options.architecture ?? defaultTestModelArchitecture;
   const result = await writeGgufFile(path, {
-    metadata: buildMetadata(shape, type),
-    tensors: buildTensors(shape, type, seed),
+    metadata: buildMetadata(shape, architecture, type),
+    tensors: buildTensors(shape, architecture, type, seed),
     signal: options.signal,
   });
-  return { path, shape: shape.name, type, seed, ...result };
+  return { path, shape: shape.name, architecture, type, seed, ...result };
 }
