@@ -105,6 +105,20 @@ host = "0.0.0.0"
     expect(config.serve).toMatchObject({ host: "0.0.0.0", port: 9000, apiKeys: ["one"] });
   });
 
+  it("does not read the user config a second time as a project config", async () => {
+    const userFile = await writeUserConfig(`default_model = "fast"\n`);
+    const insideHome = path.join(homeDirectory, "code", "app");
+    await mkdir(insideHome, { recursive: true });
+    const config = await loadConfig({ cwd: insideHome, env: {}, homeDirectory });
+    expect(config.sources).toEqual([userFile]);
+    const moved = await loadConfig({
+      cwd: insideHome,
+      env: { SPARK_HOME: path.join(root, "elsewhere") },
+      homeDirectory,
+    });
+    expect(moved.sources).toEqual([]);
+  });
+
   it("replaces a model entry when a later layer switches its engine", async () => {
     await writeUserConfig(`[models.fast]\nengine = "llama-cpp"\npath = "/m.gguf"\nthreads = 2\n`);
     await writeProjectConfig(`[models.fast]\nengine = "openai-compatible"\npreset = "groq"\n`);

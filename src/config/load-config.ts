@@ -32,7 +32,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const fileLayers: ConfigLayer[] = [];
   const userLayer = await readConfigFile(userConfigPath, homeDirectory);
   if (userLayer !== undefined) fileLayers.push(userLayer);
-  const projectLayer = await findProjectConfig(cwd, userConfigPath, homeDirectory);
+  const projectLayer = await findProjectConfig(cwd, homeDirectory, [
+    userConfigPath,
+    // With SPARK_HOME elsewhere, ~/.spark is still a user directory, never a project's.
+    path.join(homeDirectory, ".spark", "config.toml"),
+  ]);
   if (projectLayer !== undefined) fileLayers.push(projectLayer);
   const environment = environmentLayers(options.env, cwd, homeDirectory);
   const flags = flagLayers(options.flags ?? {}, cwd, homeDirectory);
@@ -68,16 +72,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   };
 }
 
-/** The nearest .spark/config.toml from cwd upwards, skipping the user config itself. */
+/** The nearest .spark/config.toml from cwd upwards, skipping the user's own config files. */
 async function findProjectConfig(
   cwd: string,
-  userConfigPath: string,
   homeDirectory: string,
+  userConfigPaths: string[],
 ): Promise<ConfigLayer | undefined> {
   let directory = cwd;
   for (;;) {
     const candidate = path.join(directory, ".spark", "config.toml");
-    if (candidate !== userConfigPath) {
+    if (!userConfigPaths.includes(candidate)) {
       const layer = await readConfigFile(candidate, homeDirectory);
       if (layer !== undefined) return layer;
     }
