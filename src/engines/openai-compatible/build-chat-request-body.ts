@@ -1,0 +1,47 @@
+// One EngineRequest to one Chat Completions request body, asking only for what the upstream accepts.
+import type { EngineRequest } from "../engine.ts";
+import type { ChatCompletionsRequestBody } from "./chat-completions-wire.ts";
+import { convertToChatMessages } from "./convert-to-chat-messages.ts";
+import type { ResolvedOpenAICompatibleOptions } from "./openai-compatible-options.ts";
+
+export type RequestBodyCapabilities = Pick<
+  ResolvedOpenAICompatibleOptions,
+  "model" | "supportsPrediction" | "supportsStreamUsage" | "maxTokensField"
+>;
+
+export function buildChatRequestBody(
+  request: EngineRequest,
+  capabilities: RequestBodyCapabilities,
+): ChatCompletionsRequestBody {
+  const body: ChatCompletionsRequestBody = {
+    model: capabilities.model,
+    messages: convertToChatMessages(request.messages),
+    stream: true,
+  };
+  if (capabilities.supportsStreamUsage) body.stream_options = { include_usage: true };
+  if (request.tools !== undefined && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        parameters: tool.parameters,
+      },
+    }));
+  }
+  const sampling = request.sampling ?? {};
+  if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  if (sampling.maxOutputTokens !== undefined)
+    body[capabilities.maxTokensField] = sampling.maxOutputTokens;
+  if (sampling.stop !== undefined && sampling.stop.length > 0) body.stop = sampling.stop;
+  if (sampling.seed !== undefined) body.seed = sampling.seed;
+  if (
+    request.prediction !== undefined &&
+    request.prediction !== "" &&
+    capabilities.supportsPrediction
+  ) {
+    body.prediction = { type: "content", content: request.prediction };
+  }
+  return body;
+}

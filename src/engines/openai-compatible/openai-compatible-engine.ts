@@ -1,0 +1,126 @@
+// The OpenAI-compatible Engine: one upstream (a preset or a base URL) and one model over a shared
+// keep-alive pool, warmed at creation. Streams run in run-chat-stream.ts; this file owns the
+// lifecycle (warm-up, models, dispose).
+import type {
+  Engine,
+  EngineEvent,
+  EngineRequest,
+  EngineStreamOptions,
+  ModelInfo,
+} from "../engine.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { acquireHttpPool, type HttpPoolLease } from "./http-pool.ts";
+import { listUpstreamModels } from "./list-models.ts";
+import type { UpstreamErrorContext } from "./map-http-error.ts";
+import {
+  resolveOpenAICompatibleOptions,
+  type OpenAICompatibleEngineOptions,
+  type ResolvedOpenAICompatibleOptions,
+} from "./openai-compatible-options.ts";
+import { runChatStream } from "./run-chat-stream.ts";
+import { warmUpConnection } from "./warm-up-connection.ts";
+
+export interface OpenAICompatibleEngine extends Engine {
+  readonly kind: "openai-compatible";
+  readonly options: ResolvedOpenAICompatibleOptions;
+  /** Opens (or refreshes) a pooled connection; rejects with a SparkError if the upstream is unreachable. */
+  warmUp(): Promise<void>;
+}
+
+/** Throws `invalid_config` for unusable options; never does I/O that can fail synchronously. */
+export function createOpenAICompatibleEngine(
+  options: OpenAICompatibleEngineOptions,
+): OpenAICompatibleEngine {
+  const engine = new OpenAICompatibleChatEngine(resolveOpenAICompatibleOptions(options));
+  const keyMissing = engine.options.apiKey === undefined && engine.options.apiKeyEnv !== undefined;
+  // Best effort: a failed warm-up changes nothing, the first request reports the real error.
+  if (engine.options.warmUp && !keyMissing) engine.warmUp().catch(() => undefined);
+  return engine;
+}
+
+class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
+  readonly kind = "openai-compatible";
+  readonly options: ResolvedOpenAICompatibleOptions;
+  private readonly lease: HttpPoolLease;
+  private readonly errorContext: UpstreamErrorContext;
+  private readonly running = new Set<(error: SparkError) => void>();
+  private disposed = false;
+
+  constructor(options: ResolvedOpenAICompatibleOptions) {
+    this.options = options;
+    this.lease = acquireHttpPool(options.origin, {
+      connectMs: options.timeouts.connectMs,
+      keepAliveMs: options.keepAliveMs,
+    });
+    this.errorContext = {
+      baseUrl: options.baseUrl,
+      model: options.model,
+      apiKeyEnv: options.apiKeyEnv,
+      apiKeySent: options.apiKey !== undefined,
+      timeouts: options.timeouts,
+    };
+  }
+
+  stream(
+    request: EngineRequest,
+    streamOptions: EngineStreamOptions = {},
+  ): AsyncIterable<EngineEvent> {
+    if (this.disposed) return disposedStream();
+    return runChatStream(
+      {
+        dispatcher: this.lease.pool,
+        options: this.options,
+        errorContext: this.errorContext,
+        track: (stop) => {
+          this.running.add(stop);
+          return () => this.running.delete(stop);
+        },
+      },
+      request,
+      streamOptions.signal,
+    );
+  }
+
+  async listModels(): Promise<ModelInfo[]> {
+    if (this.disposed) throw disposedError();
+    return listUpstreamModels(this.lease.pool, this.options, this.errorContext);
+  }
+
+  async warmUp(): Promise<void> {
+    if (this.disposed) throw disposedError();
+    await warmUpConnection(this.lease.pool, this.options, this.errorContext);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const error = disposedError();
+    for (const stop of this.running) stop(error);
+    this.running.clear();
+    await this.lease.release();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+}
+
+function disposedError(): SparkError {
+  return new SparkError("engine_disposed", "The OpenAI-compatible engine was disposed.");
+}
+
+async function* disposedStream(): AsyncGenerator<EngineEvent> {
+  yield { type: "usage", usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } };
+  yield {
+    type: "timings",
+    timings: {
+      queueMs: 0,
+      timeToFirstTokenMs: null,
+      prefillMs: 0,
+      decodeMs: 0,
+      decodeTokensPerSecond: null,
+      totalMs: 0,
+    },
+  };
+  yield { type: "finish", reason: "error", error: disposedError() };
+}

@@ -1,0 +1,152 @@
+// The engine's options as a user writes them, and their resolution against a preset and the
+// environment into one checked, complete shape; bad options are an `invalid_config` error here.
+import { SparkError } from "../../protocol/spark-error.ts";
+import { isPresetName, openAICompatiblePresets, type PresetName } from "./presets.ts";
+
+export interface OpenAICompatibleTimeouts {
+  /** TCP (and TLS) connection establishment. */
+  connectMs: number;
+  /** Request sent to response headers received. */
+  firstByteMs: number;
+  /** Longest silence between two body chunks once the response streams. */
+  idleMs: number;
+}
+
+export interface OpenAICompatibleEngineOptions {
+  /** Defaults to "custom", which needs `baseUrl`. */
+  preset?: PresetName;
+  /** Overrides the preset's base URL, e.g. a vLLM cluster behind a load balancer. */
+  baseUrl?: string;
+  apiKey?: string;
+  /** Environment variable to read the key from, overriding the preset's. */
+  apiKeyEnv?: string;
+  /** The upstream's model id; every request uses it. */
+  model: string;
+  headers?: Record<string, string>;
+  timeouts?: Partial<OpenAICompatibleTimeouts>;
+  api?: "chat";
+  /** Overrides the preset's answer, for a custom server that accepts predicted outputs. */
+  supportsPrediction?: boolean;
+  supportsStreamUsage?: boolean;
+  keepAliveMs?: number;
+  /** Open a pooled connection at creation (default true). */
+  warmUp?: boolean;
+  /** Where API keys are looked up; process.env unless given (tests pass their own). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ResolvedOpenAICompatibleOptions {
+  presetName: PresetName;
+  /** Without a trailing slash, e.g. https://api.cerebras.ai/v1 */
+  baseUrl: string;
+  origin: string;
+  /** The URL's path without a trailing slash, prefixed to every endpoint path. */
+  basePath: string;
+  apiKey: string | undefined;
+  /** Where the key was expected, for messages that tell the user what to set. */
+  apiKeyEnv: string | undefined;
+  model: string;
+  headers: Record<string, string>;
+  timeouts: OpenAICompatibleTimeouts;
+  supportsPrediction: boolean;
+  supportsStreamUsage: boolean;
+  maxTokensField: "max_tokens" | "max_completion_tokens";
+  keepAliveMs: number;
+  warmUp: boolean;
+}
+
+export const defaultTimeouts: OpenAICompatibleTimeouts = {
+  connectMs: 5_000,
+  // Some servers hold the headers until prefill is done, so a long prompt needs room here.
+  firstByteMs: 120_000,
+  idleMs: 60_000,
+};
+
+export function resolveOpenAICompatibleOptions(
+  options: OpenAICompatibleEngineOptions,
+): ResolvedOpenAICompatibleOptions {
+  const presetName = options.preset ?? "custom";
+  if (!isPresetName(presetName)) {
+    throw new SparkError(
+      "invalid_config",
+      `Unknown OpenAI-compatible preset "${String(presetName)}".`,
+    );
+  }
+  const preset = openAICompatiblePresets[presetName];
+  if (typeof options.model !== "string" || options.model.trim() === "") {
+    throw new SparkError(
+      "invalid_config",
+      `The ${presetName} engine needs a model name (model = "...").`,
+    );
+  }
+  const rawBaseUrl = options.baseUrl ?? preset.baseUrl;
+  if (rawBaseUrl === undefined) {
+    throw new SparkError(
+      "invalid_config",
+      `The custom OpenAI-compatible engine needs base_url, e.g. "http://127.0.0.1:8000/v1".`,
+    );
+  }
+  const url = parseBaseUrl(rawBaseUrl);
+  const basePath = url.pathname.replace(/\/+$/, "");
+  const env = options.env ?? process.env;
+  const apiKeyEnv = options.apiKeyEnv ?? preset.apiKeyEnv;
+  const envKey = apiKeyEnv === undefined ? undefined : env[apiKeyEnv];
+  const apiKey = nonEmpty(options.apiKey) ?? nonEmpty(envKey);
+  const timeouts = { ...defaultTimeouts, ...definedOnly(options.timeouts ?? {}) };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!(Number.isFinite(value) && value > 0)) {
+      throw new SparkError(
+        "invalid_config",
+        `timeouts.${name} must be a positive number of milliseconds.`,
+      );
+    }
+  }
+  return {
+    presetName,
+    baseUrl: `${url.origin}${basePath}`,
+    origin: url.origin,
+    basePath,
+    apiKey,
+    apiKeyEnv,
+    model: options.model,
+    headers: { ...options.headers },
+    timeouts,
+    supportsPrediction: options.supportsPrediction ?? preset.supportsPrediction,
+    supportsStreamUsage: options.supportsStreamUsage ?? preset.supportsStreamUsage,
+    maxTokensField: preset.maxTokensField,
+    keepAliveMs: options.keepAliveMs ?? preset.keepAliveMs,
+    warmUp: options.warmUp ?? true,
+  };
+}
+
+function parseBaseUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (error) {
+    throw new SparkError("invalid_config", `base_url "${value}" is not a URL.`, { cause: error });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SparkError(
+      "invalid_config",
+      `base_url "${value}" must start with http:// or https://.`,
+    );
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new SparkError(
+      "invalid_config",
+      `base_url "${value}" must not have a query or fragment.`,
+    );
+  }
+  return url;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, entry]) => entry !== undefined),
+  ) as Partial<T>;
+}
