@@ -30,15 +30,18 @@ export class StreamClock {
     const now = performance.now();
     const workStartedAt = this.workStartedAt ?? now;
     const prefillEnd = this.firstTokenAt ?? now;
-    const decodeMs = this.firstTokenAt === undefined ? 0 : (this.lastTokenAt ?? now) - this.firstTokenAt;
+    const decodeMs =
+      this.firstTokenAt === undefined ? 0 : (this.lastTokenAt ?? now) - this.firstTokenAt;
     // The first token closes prefill, so decode speed counts the tokens after it.
     const decodeTokens = Math.max(0, outputTokens - 1);
     return {
       queueMs: round(workStartedAt - this.startedAt),
-      timeToFirstTokenMs: this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
+      timeToFirstTokenMs:
+        this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
       prefillMs: round(prefillEnd - workStartedAt),
       decodeMs: round(decodeMs),
-      decodeTokensPerSecond: decodeMs > 0 && decodeTokens > 0 ? round((decodeTokens * 1000) / decodeMs) : null,
+      decodeTokensPerSecond:
+        decodeMs > 0 && decodeTokens > 0 ? round((decodeTokens * 1000) / decodeMs) : null,
       totalMs: round(now - this.startedAt),
     };
   }

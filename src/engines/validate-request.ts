@@ -4,11 +4,20 @@ import { SparkError } from "../protocol/spark-error.ts";
 
 export function validateEngineRequest(request: EngineRequest): SparkError | undefined {
   if (!Array.isArray(request.messages) || request.messages.length === 0) {
-    return new SparkError("invalid_request", "The request has no messages: send at least one user message.");
+    return new SparkError(
+      "invalid_request",
+      "The request has no messages: send at least one user message.",
+    );
   }
   const sampling = request.sampling ?? {};
-  if (sampling.temperature !== undefined && !(sampling.temperature >= 0 && sampling.temperature <= 2)) {
-    return new SparkError("invalid_request", `temperature must be between 0 and 2, got ${sampling.temperature}.`);
+  if (
+    sampling.temperature !== undefined &&
+    !(sampling.temperature >= 0 && sampling.temperature <= 2)
+  ) {
+    return new SparkError(
+      "invalid_request",
+      `temperature must be between 0 and 2, got ${sampling.temperature}.`,
+    );
   }
   if (sampling.topP !== undefined && !(sampling.topP > 0 && sampling.topP <= 1)) {
     return new SparkError("invalid_request", `top_p must be in (0, 1], got ${sampling.topP}.`);
@@ -22,7 +31,10 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
       `max output tokens must be a positive integer, got ${sampling.maxOutputTokens}.`,
     );
   }
-  if (sampling.stop !== undefined && sampling.stop.some((stop) => typeof stop !== "string" || stop === "")) {
+  if (
+    sampling.stop !== undefined &&
+    sampling.stop.some((stop) => typeof stop !== "string" || stop === "")
+  ) {
     return new SparkError("invalid_request", "stop sequences must be non-empty strings.");
   }
   return undefined;

@@ -76,7 +76,10 @@ export function runEngineContract(options: EngineContractOptions): void {
       const stop = full.text.slice(stopAt, stopAt + 2);
       const firstIndex = full.text.indexOf(stop);
       const stopped = await collectStream(
-        engine.stream({ ...request("Write a sentence.", 24), sampling: { temperature: 0, maxOutputTokens: 24, stop: [stop] } }),
+        engine.stream({
+          ...request("Write a sentence.", 24),
+          sampling: { temperature: 0, maxOutputTokens: 24, stop: [stop] },
+        }),
       );
       expect(stopped.error).toBeUndefined();
       expect(stopped.finishReason).toBe("stop");
@@ -108,16 +111,22 @@ export function runEngineContract(options: EngineContractOptions): void {
     contractCase("concurrent requests do not mix", async () => {
       const prompts = ["Name a colour.", "Name a number, please, any number."];
       const solo: string[] = [];
-      for (const prompt of prompts) solo.push((await collectStream(engine.stream(request(prompt, 12)))).text);
+      for (const prompt of prompts)
+        solo.push((await collectStream(engine.stream(request(prompt, 12)))).text);
       const together = await Promise.all(
-        prompts.map(async (prompt) => (await collectStream(engine.stream(request(prompt, 12)))).text),
+        prompts.map(
+          async (prompt) => (await collectStream(engine.stream(request(prompt, 12)))).text,
+        ),
       );
       expect(together).toEqual(solo);
     });
 
     contractCase("bad request is a typed error", async () => {
       const result = await collectStream(
-        engine.stream({ ...(options.model === undefined ? {} : { model: options.model }), messages: [] }),
+        engine.stream({
+          ...(options.model === undefined ? {} : { model: options.model }),
+          messages: [],
+        }),
       );
       expect(result.finishReason).toBe("error");
       expect(result.error).toBeInstanceOf(SparkError);
@@ -131,7 +140,9 @@ export function runEngineContract(options: EngineContractOptions): void {
       expect(result.usage?.outputTokens).toBeGreaterThan(0);
       expect(result.usage?.cachedInputTokens).toBeGreaterThanOrEqual(0);
       expect(result.timings?.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
-      expect(result.timings?.totalMs).toBeGreaterThanOrEqual(result.timings?.timeToFirstTokenMs ?? 0);
+      expect(result.timings?.totalMs).toBeGreaterThanOrEqual(
+        result.timings?.timeToFirstTokenMs ?? 0,
+      );
       expect(result.timings?.queueMs).toBeGreaterThanOrEqual(0);
       const types = result.events.map((event) => event.type);
       expect(types.indexOf("usage")).toBeLessThan(types.indexOf("finish"));

@@ -1,0 +1,93 @@
+// `spark prompt "<text>"`: one streamed completion, tokens written as they arrive; --stats adds
+// time to first token, decode speed and cached prompt tokens on stderr.
+import type { Command } from "commander";
+import type { Timings, Usage } from "../../engines/engine.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { createCliContext } from "../cli-context.ts";
+
+interface PromptFlags {
+  model?: string;
+  stats?: boolean;
+  system?: string;
+  maxTokens?: string;
+  temperature?: string;
+  threads?: string;
+}
+
+export function registerPromptCommand(program: Command): void {
+  program
+    .command("prompt")
+    .description("Stream one completion for a prompt")
+    .argument("<text>", "the prompt")
+    .option("-m, --model <model>", "configured model name or path to a .gguf file")
+    .option("-s, --system <text>", "system message")
+    .option("--max-tokens <n>", "maximum output tokens")
+    .option("--temperature <t>", "sampling temperature")
+    .option("--threads <n>", "CPU threads for the embedded engine")
+    .option("--stats", "print time to first token, tokens/s and cached tokens")
+    .action(async (text: string, flags: PromptFlags) => {
+      await runPrompt(text, flags);
+    });
+}
+
+async function runPrompt(text: string, flags: PromptFlags): Promise<void> {
+  const context = await createCliContext({
+    ...(flags.model === undefined ? {} : { model: flags.model }),
+    ...(flags.threads === undefined ? {} : { threads: flags.threads }),
+  });
+  const controller = new AbortController();
+  const onInterrupt = (): void => controller.abort();
+  process.once("SIGINT", onInterrupt);
+  try {
+    const { engine } = await context.registry.engineFor(context.config.defaultModel);
+    let usage: Usage | undefined;
+    let timings: Timings | undefined;
+    const sampling = {
+      ...(flags.maxTokens === undefined ? {} : { maxOutputTokens: Number(flags.maxTokens) }),
+      ...(flags.temperature === undefined ? {} : { temperature: Number(flags.temperature) }),
+    };
+    const messages = [
+      ...(flags.system === undefined ? [] : [{ role: "system" as const, content: flags.system }]),
+      { role: "user" as const, content: text },
+    ];
+    for await (const event of engine.stream(
+      { messages, sampling },
+      { signal: controller.signal },
+    )) {
+      if (event.type === "text-delta") process.stdout.write(event.text);
+      else if (event.type === "usage") usage = event.usage;
+      else if (event.type === "timings") timings = event.timings;
+      else if (event.type === "finish") {
+        process.stdout.write("\n");
+        if (event.error !== undefined) throw event.error;
+        if (flags.stats === true)
+          process.stderr.write(formatStats(usage, timings, event.reason) + "\n");
+      }
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    await context.registry.dispose();
+  }
+}
+
+export function formatStats(
+  usage: Usage | undefined,
+  timings: Timings | undefined,
+  reason: string,
+): string {
+  const parts = [
+    `time to first token ${timings?.timeToFirstTokenMs?.toFixed(1) ?? "-"} ms`,
+    `${timings?.decodeTokensPerSecond?.toFixed(1) ?? "-"} tokens/s`,
+    `prompt ${usage?.inputTokens ?? 0} tokens (${usage?.cachedInputTokens ?? 0} cached)`,
+    `output ${usage?.outputTokens ?? 0} tokens`,
+    `finish ${reason}`,
+  ];
+  if (usage?.acceptedPredictionTokens !== undefined) {
+    parts.push(
+      `prediction ${usage.acceptedPredictionTokens} accepted / ${usage.rejectedPredictionTokens ?? 0} rejected`,
+    );
+  }
+  return `[stats] ${parts.join(", ")}`;
+}
+
+export { SparkError };

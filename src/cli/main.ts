@@ -1,0 +1,27 @@
+// The `spark` command line: one subcommand per file under commands/, errors printed for people.
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { SparkError } from "../protocol/spark-error.ts";
+import { registerModelCommands } from "./commands/models-command.ts";
+import { registerPromptCommand } from "./commands/prompt-command.ts";
+
+const packageJson = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+) as {
+  version: string;
+};
+
+const program = new Command()
+  .name("spark")
+  .description("Latency-first real-time AI coding")
+  .version(packageJson.version, "-v, --version");
+registerPromptCommand(program);
+registerModelCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  const sparkError = SparkError.from(error);
+  process.stderr.write(`spark: ${sparkError.message} [${sparkError.code}]\n`);
+  process.exitCode = sparkError.code === "cancelled" ? 130 : 1;
+}

@@ -1,0 +1,72 @@
+// The fast path for plain text: evaluate the prompt's uncached suffix, then sample token by token
+// straight from the sequence, with no chat-session machinery per token.
+import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
+import type { StreamClock } from "../stream-clock.ts";
+import { TextStreamDecoder } from "./text-stream-decoder.ts";
+
+export interface GenerateTextInput {
+  model: LlamaModel;
+  sequence: LlamaContextSequence;
+  promptTokens: Token[];
+  sampling: SamplingOptions;
+  maxOutputTokens: number;
+  clock: StreamClock;
+  signal: AbortSignal | undefined;
+}
+
+export interface GenerateTextResult {
+  finishReason: FinishReason;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+/** Reuses the cached prefix of the sequence; at least one prompt token is always evaluated. */
+export async function alignSequenceToPrompt(
+  sequence: LlamaContextSequence,
+  promptTokens: Token[],
+): Promise<number> {
+  const { firstDifferentIndex } = sequence.compareContextTokens(promptTokens);
+  const reusable = Math.min(firstDifferentIndex, promptTokens.length - 1);
+  if (reusable < sequence.nextTokenIndex) {
+    await sequence.eraseContextTokenRanges([{ start: reusable, end: sequence.nextTokenIndex }]);
+  }
+  return reusable;
+}
+
+export async function* generateText(
+  input: GenerateTextInput,
+  result: GenerateTextResult,
+): AsyncGenerator<EngineEvent> {
+  const { sequence, sampling, signal } = input;
+  result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);
+  const decoder = new TextStreamDecoder(input.model, sampling.stop ?? []);
+  const tokens = sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
+    temperature: sampling.temperature ?? 0.7,
+    ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+    ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+  });
+  result.finishReason = "stop";
+  try {
+    for await (const token of tokens) {
+      result.outputTokens += 1;
+      input.clock.markToken();
+      const step = decoder.push(token);
+      if (step.text !== "") yield { type: "text-delta", text: step.text };
+      if (step.stopped) return;
+      if (signal?.aborted) {
+        result.finishReason = "cancelled";
+        break;
+      }
+      if (result.outputTokens >= input.maxOutputTokens) {
+        result.finishReason = "length";
+        break;
+      }
+    }
+    const rest = decoder.flush();
+    if (rest !== "") yield { type: "text-delta", text: rest };
+  } finally {
+    // Ends node-llama-cpp's generator so the sequence is free for the next request.
+    await tokens.return();
+  }
+}

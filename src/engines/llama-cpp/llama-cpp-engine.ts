@@ -1,0 +1,289 @@
+// The embedded engine: one llama.cpp model and context in this process, several sequences, a
+// sessionKey keeping its sequence's KV cache across turns, and prompt-lookup speculative decoding.
+import { basename } from "node:path";
+import { randomUUID } from "node:crypto";
+import {
+  InputLookupTokenPredictor,
+  resolveChatWrapper,
+  type ChatHistoryItem,
+  type ChatWrapper,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type Token,
+} from "node-llama-cpp";
+import type {
+  Engine,
+  EngineEvent,
+  EngineRequest,
+  EngineStreamOptions,
+  ModelInfo,
+  Usage,
+} from "../engine.ts";
+import { StreamClock } from "../stream-clock.ts";
+import { validateEngineRequest } from "../validate-request.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { toChatHistory } from "./chat-history.ts";
+import { generateText } from "./generate-text.ts";
+import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
+import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
+import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
+
+export interface LlamaCppEngineOptions {
+  modelPath: string;
+  /** The id this model is listed under; defaults to the file name without `.gguf`. */
+  modelName?: string;
+  /** Tokens per sequence. */
+  contextSize?: number;
+  sequences?: number;
+  /** CPU threads; defaults to all cores but one when running on the CPU. */
+  threads?: number;
+  gpu?: GpuSetting;
+  /** Prompt-lookup decoding on every request, not only those that carry a `prediction`. */
+  speculative?: boolean;
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_CONTEXT_SIZE = 8192;
+const DEFAULT_SEQUENCES = 4;
+
+export class LlamaCppEngine implements Engine {
+  readonly kind = "llama-cpp";
+  readonly modelName: string;
+  private disposed = false;
+  private readonly predictors = new Map<LlamaContextSequence, InputLookupTokenPredictor>();
+  private readonly pool: SequencePool;
+
+  private constructor(
+    private readonly loaded: LoadedModel,
+    private readonly context: LlamaContext,
+    private readonly chatWrapper: ChatWrapper,
+    private readonly options: LlamaCppEngineOptions,
+  ) {
+    this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
+    this.pool = new SequencePool(context, (owner) => {
+      const predictor = new InputLookupTokenPredictor({ predictionLength: { max: 8 } });
+      predictor.updateInputTokens([]);
+      const sequence = owner.getSequence({ tokenPredictor: predictor });
+      this.predictors.set(sequence, predictor);
+      return sequence;
+    });
+  }
+
+  static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
+    const loaded = await loadModel(options.modelPath, {
+      ...(options.gpu === undefined ? {} : { gpu: options.gpu }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    const threads = options.threads ?? (loaded.onGpu ? undefined : defaultCpuThreads());
+    let context: LlamaContext;
+    try {
+      context = await loaded.model.createContext({
+        contextSize: Math.min(
+          options.contextSize ?? DEFAULT_CONTEXT_SIZE,
+          loaded.model.trainContextSize,
+        ),
+        sequences: options.sequences ?? DEFAULT_SEQUENCES,
+        ...(threads === undefined ? {} : { threads }),
+        ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+        ...(options.signal === undefined ? {} : { createSignal: options.signal }),
+      });
+    } catch (error) {
+      await loaded.model.dispose();
+      throw new SparkError(
+        "model_load_failed",
+        `Could not create a context for ${options.modelPath}: ${String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const chatWrapper = resolveChatWrapper(loaded.model);
+    return new LlamaCppEngine(loaded, context, chatWrapper, options);
+  }
+
+  get contextSize(): number {
+    return this.context.contextSize;
+  }
+
+  get threads(): number {
+    return this.context.currentThreads;
+  }
+
+  get chatWrapperName(): string {
+    return this.chatWrapper.wrapperName;
+  }
+
+  /** Renders messages with the model's chat template, ready to generate the assistant's turn. */
+  tokenizePrompt(history: readonly ChatHistoryItem[]): Token[] {
+    const { contextText } = this.chatWrapper.generateContextState({
+      chatHistory: [...history, { type: "model", response: [] }],
+    });
+    return contextText.tokenize(this.loaded.model.tokenizer);
+  }
+
+  countTokens(text: string): number {
+    return this.loaded.model.tokenize(text).length;
+  }
+
+  async listModels(): Promise<ModelInfo[]> {
+    return [{ id: this.modelName, engine: this.kind, contextLength: this.context.contextSize }];
+  }
+
+  async *stream(
+    request: EngineRequest,
+    options: EngineStreamOptions = {},
+  ): AsyncGenerator<EngineEvent> {
+    const clock = new StreamClock();
+    const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    const finish = function* (
+      reason: "stop" | "length" | "tool_calls" | "cancelled" | "error",
+      error?: SparkError,
+    ) {
+      yield { type: "usage", usage } satisfies EngineEvent;
+      yield { type: "timings", timings: clock.timings(usage.outputTokens) } satisfies EngineEvent;
+      yield (
+        error === undefined ? { type: "finish", reason } : { type: "finish", reason, error }
+      ) satisfies EngineEvent;
+    };
+    const invalid = this.disposed
+      ? new SparkError("engine_disposed", "The llama-cpp engine was disposed; create a new one.")
+      : validateEngineRequest(request);
+    if (invalid !== undefined) return yield* finish("error", invalid);
+
+    let lease: SequenceLease;
+    try {
+      lease = await this.pool.acquire(request.sessionKey, options.signal);
+    } catch (error) {
+      const sparkError = SparkError.from(error);
+      return yield* sparkError.code === "cancelled"
+        ? finish("cancelled")
+        : finish("error", sparkError);
+    }
+    clock.markWorkStarted();
+    try {
+      yield* this.generate(request, lease, clock, usage, options.signal, finish);
+    } catch (error) {
+      yield* finish("error", SparkError.from(error));
+    } finally {
+      lease.release();
+    }
+  }
+
+  private async *generate(
+    request: EngineRequest,
+    lease: SequenceLease,
+    clock: StreamClock,
+    usage: Usage,
+    signal: AbortSignal | undefined,
+    finish: (
+      reason: "stop" | "length" | "tool_calls" | "cancelled" | "error",
+      error?: SparkError,
+    ) => Generator<EngineEvent>,
+  ): AsyncGenerator<EngineEvent> {
+    const { sequence } = lease;
+    const model = this.loaded.model;
+    const history = toChatHistory(request.messages);
+    const hasTools = (request.tools?.length ?? 0) > 0;
+    const promptTokens = hasTools
+      ? this.chatWrapper
+          .generateContextState({
+            chatHistory: [...history, { type: "model", response: [] }],
+            availableFunctions: toChatModelFunctions(request.tools ?? []),
+          })
+          .contextText.tokenize(model.tokenizer)
+      : this.tokenizePrompt(history);
+    usage.inputTokens = promptTokens.length;
+    const room = sequence.contextSize - promptTokens.length;
+    if (room <= 0) {
+      yield* finish(
+        "error",
+        new SparkError(
+          "context_length_exceeded",
+          `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}; shorten the conversation or raise context_size.`,
+        ),
+      );
+      return;
+    }
+    const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
+    const predictor = this.predictors.get(sequence);
+    const predictionInput =
+      request.prediction !== undefined && request.prediction !== ""
+        ? [...promptTokens, ...model.tokenize(request.prediction)]
+        : this.options.speculative === true
+          ? promptTokens
+          : [];
+    predictor?.updateInputTokens(predictionInput);
+    const predictionsBefore = { ...sequence.tokenPredictions };
+    const sampling = request.sampling ?? {};
+
+    let finishReason: "stop" | "length" | "tool_calls" | "cancelled" | "error";
+    if (hasTools) {
+      usage.cachedInputTokens = Math.min(
+        sequence.compareContextTokens(promptTokens).firstDifferentIndex,
+        promptTokens.length - 1,
+      );
+      const result = { finishReason: "stop" as const, outputTokens: 0 } as {
+        finishReason: typeof finishReason;
+        outputTokens: number;
+      };
+      yield* generateWithTools(
+        {
+          sequence,
+          chatWrapper: this.chatWrapper,
+          history,
+          tools: request.tools ?? [],
+          sampling,
+          maxOutputTokens,
+          clock,
+          signal,
+          newToolCallId: () => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+        },
+        result,
+      );
+      usage.outputTokens = result.outputTokens;
+      finishReason = result.finishReason;
+    } else {
+      const result = {
+        finishReason: "stop" as typeof finishReason,
+        outputTokens: 0,
+        cachedInputTokens: 0,
+      };
+      yield* generateText(
+        { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal },
+        result,
+      );
+      usage.outputTokens = result.outputTokens;
+      usage.cachedInputTokens = result.cachedInputTokens;
+      finishReason = result.finishReason;
+    }
+    if (signal?.aborted) finishReason = "cancelled";
+    const predictions = sequence.tokenPredictions;
+    if (predictionInput.length > 0) {
+      usage.acceptedPredictionTokens = predictions.validated - predictionsBefore.validated;
+      usage.rejectedPredictionTokens = predictions.refuted - predictionsBefore.refuted;
+    }
+    predictor?.updateInputTokens([]);
+    yield* finish(finishReason);
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.pool.rejectWaiters(
+      new SparkError("engine_disposed", "The llama-cpp engine was disposed."),
+    );
+    await this.context.dispose();
+    await this.loaded.model.dispose();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+}
+
+export async function createLlamaCppEngine(
+  options: LlamaCppEngineOptions,
+): Promise<LlamaCppEngine> {
+  return LlamaCppEngine.create(options);
+}

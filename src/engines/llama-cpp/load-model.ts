@@ -1,0 +1,105 @@
+// Loads a GGUF file into node-llama-cpp with typed errors for the ways a model file goes wrong.
+import { open, stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from "node-llama-cpp";
+import { SparkError } from "../../protocol/spark-error.ts";
+
+export type GpuSetting = "auto" | false | "cuda" | "vulkan" | "metal";
+
+export interface LoadedModel {
+  llama: Llama;
+  model: LlamaModel;
+  /** True when layers run on a GPU. */
+  onGpu: boolean;
+}
+
+const GGUF_MAGIC = "GGUF";
+
+/** Checks the file before handing it to native code, so the common mistakes get clear errors. */
+export async function checkModelFile(modelPath: string): Promise<void> {
+  let size: number;
+  try {
+    const info = await stat(modelPath);
+    if (!info.isFile()) {
+      throw new SparkError(
+        "model_file_invalid",
+        `${modelPath} is not a file; point at a .gguf model file.`,
+      );
+    }
+    size = info.size;
+  } catch (error) {
+    if (error instanceof SparkError) throw error;
+    throw new SparkError(
+      "model_file_missing",
+      `Model file not found: ${modelPath}. Check the path, or run \`spark pull <hf:user/repo:quant>\` to download one.`,
+      { cause: error },
+    );
+  }
+  const handle = await open(modelPath, "r");
+  try {
+    const header = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(header, 0, 4, 0);
+    if (bytesRead < 4 || header.toString("latin1") !== GGUF_MAGIC) {
+      throw new SparkError(
+        "model_file_invalid",
+        `${modelPath} is not a GGUF model file (it does not start with "GGUF"; ${size} bytes). Spark's embedded engine loads .gguf files only.`,
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+let sharedLlama: Promise<Llama> | undefined;
+let sharedLlamaGpu: GpuSetting | undefined;
+
+/** One native backend per process: loading it twice costs seconds and memory. */
+async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
+  if (sharedLlama === undefined || sharedLlamaGpu !== gpu) {
+    sharedLlamaGpu = gpu;
+    sharedLlama = getLlama({
+      gpu,
+      logLevel: LlamaLogLevel.error,
+      progressLogs: false,
+      build: "never",
+    });
+  }
+  return sharedLlama;
+}
+
+export async function loadModel(
+  modelPath: string,
+  options: { gpu?: GpuSetting; signal?: AbortSignal } = {},
+): Promise<LoadedModel> {
+  await checkModelFile(modelPath);
+  let llama: Llama;
+  try {
+    llama = await getSharedLlama(options.gpu ?? "auto");
+  } catch (error) {
+    throw new SparkError("model_load_failed", `Could not start llama.cpp: ${String(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    const model = await llama.loadModel({
+      modelPath,
+      ...(options.signal === undefined ? {} : { loadSignal: options.signal }),
+    });
+    return { llama, model, onGpu: llama.gpu !== false && model.gpuLayers > 0 };
+  } catch (error) {
+    if (options.signal?.aborted) throw SparkError.from(options.signal.reason);
+    throw new SparkError(
+      "model_file_invalid",
+      `${modelPath} could not be loaded: the GGUF file is truncated or corrupt, or its architecture is not supported (${String(error)}). Re-download it with \`spark pull\`.`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Thread count for CPU decoding. llama.cpp's threads spin-wait at each barrier; with Node's own
+ * threads on the same cores, using every core makes them fight, so leave one core to Node.
+ */
+export function defaultCpuThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}

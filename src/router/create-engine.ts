@@ -1,0 +1,48 @@
+// The engine factory behind the registry: one branch per adapter, each importing its heavy module
+// only when a model of that kind is used (node-llama-cpp costs ~100 ms to import).
+import type { Engine } from "../engines/engine.ts";
+import type { LoadedConfig, ModelConfig } from "../config/config-types.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+
+export async function createEngine(
+  name: string,
+  model: ModelConfig,
+  config: LoadedConfig,
+): Promise<Engine> {
+  switch (model.engine) {
+    case "llama-cpp": {
+      const { createLlamaCppEngine } = await import("../engines/llama-cpp/llama-cpp-engine.ts");
+      return createLlamaCppEngine({
+        modelPath: model.path,
+        modelName: name,
+        contextSize: model.contextSize,
+        sequences: model.sequences,
+        gpu: model.gpu,
+        speculative: model.speculative,
+        ...(model.threads === undefined ? {} : { threads: model.threads }),
+      });
+    }
+    case "openai-compatible": {
+      const { createOpenAICompatibleEngine } =
+        await import("../engines/openai-compatible/index.ts");
+      const apiKey =
+        model.apiKeyEnv === undefined ? undefined : config.providerKeys[model.apiKeyEnv];
+      return createOpenAICompatibleEngine({
+        preset: model.preset,
+        baseUrl: model.baseUrl,
+        model: model.model ?? name,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
+      });
+    }
+    case "script": {
+      throw new SparkError(
+        "invalid_config",
+        `Model "${name}": the script engine is not available yet.`,
+      );
+    }
+    default:
+      model satisfies never;
+      throw new SparkError("invalid_config", `Model "${name}" has an unknown engine.`);
+  }
+}

@@ -1,0 +1,183 @@
+// The embedded engine on the project's own tiny GGUF: the shared contract, session caching,
+// eviction, prompt-lookup decoding and the typed errors for bad model files.
+import { mkdtemp, open, writeFile, copyFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectStream } from "../../src/engines/collect-stream.ts";
+import {
+  createLlamaCppEngine,
+  type LlamaCppEngine,
+} from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { ChatMessage, EngineRequest } from "../../src/engines/engine.ts";
+import { SparkError } from "../../src/protocol/spark-error.ts";
+import { runEngineContract } from "../support/run-engine-contract.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+
+const THREADS = 1;
+
+runEngineContract({
+  name: "llama-cpp",
+  createEngine: async () =>
+    createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: THREADS,
+      sequences: 4,
+      contextSize: 2048,
+    }),
+});
+
+describe("llama-cpp engine", () => {
+  let engine: LlamaCppEngine;
+  beforeAll(async () => {
+    engine = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: THREADS,
+      sequences: 2,
+      contextSize: 2048,
+    });
+  });
+  afterAll(async () => {
+    await engine?.dispose();
+  });
+
+  const turn = (
+    messages: ChatMessage[],
+    sessionKey?: string,
+    extra: Partial<EngineRequest> = {},
+  ): EngineRequest => ({
+    messages,
+    sampling: { temperature: 0, maxOutputTokens: 8 },
+    ...(sessionKey === undefined ? {} : { sessionKey }),
+    ...extra,
+  });
+
+  it("a follow-up turn with the same sessionKey evaluates only its new tokens", async () => {
+    const first: ChatMessage[] = [
+      { role: "system", content: "You write code." },
+      {
+        role: "user",
+        content: "Write a function that adds two numbers, with a comment on each line.",
+      },
+    ];
+    const one = await collectStream(engine.stream(turn(first, "session-a")));
+    expect(one.error).toBeUndefined();
+    const second: ChatMessage[] = [
+      ...first,
+      { role: "assistant", content: one.text },
+      { role: "user", content: "Now subtract." },
+    ];
+    const two = await collectStream(engine.stream(turn(second, "session-a")));
+    expect(two.usage?.cachedInputTokens).toBeGreaterThanOrEqual(one.usage?.inputTokens ?? Infinity);
+    const computed = (two.usage?.inputTokens ?? 0) - (two.usage?.cachedInputTokens ?? 0);
+    expect(computed).toBeLessThan(20);
+  });
+
+  it("evicts the least recently used session when every sequence is taken", async () => {
+    const messages = (name: string): ChatMessage[] => [
+      { role: "user", content: `Hello from ${name}, a long enough prompt.` },
+    ];
+    await collectStream(engine.stream(turn(messages("a"), "evict-a")));
+    await collectStream(engine.stream(turn(messages("b"), "evict-b")));
+    await collectStream(engine.stream(turn(messages("c"), "evict-c")));
+    // Two sequences: c took a's; b is still cached, a is not.
+    const againB = await collectStream(engine.stream(turn(messages("b"), "evict-b")));
+    expect(againB.usage?.cachedInputTokens).toBe((againB.usage?.inputTokens ?? 0) - 1);
+    const againA = await collectStream(engine.stream(turn(messages("a"), "evict-a")));
+    expect(againA.usage?.cachedInputTokens).toBeLessThan((againA.usage?.inputTokens ?? 0) - 5);
+  });
+
+  it("prompt-lookup decoding runs its predictor and matches plain decoding at temperature 0", async () => {
+    const source = "function add(a, b) {\n  return a + b;\n}\n".repeat(4);
+    const messages: ChatMessage[] = [{ role: "user", content: `Rename add to sum:\n${source}` }];
+    const plain = await collectStream(
+      engine.stream(
+        turn(messages, undefined, { sampling: { temperature: 0, maxOutputTokens: 40 } }),
+      ),
+    );
+    const predicted = await collectStream(
+      engine.stream(
+        turn(messages, undefined, {
+          prediction: source,
+          sampling: { temperature: 0, maxOutputTokens: 40 },
+        }),
+      ),
+    );
+    expect(predicted.text).toBe(plain.text);
+    const counters =
+      (predicted.usage?.acceptedPredictionTokens ?? 0) +
+      (predicted.usage?.rejectedPredictionTokens ?? 0);
+    expect(counters).toBeGreaterThan(0);
+    expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
+  });
+
+  it("reports a prompt that does not fit the context as context_length_exceeded", async () => {
+    const result = await collectStream(
+      engine.stream(turn([{ role: "user", content: "x ".repeat(5000) }])),
+    );
+    expect(result.finishReason).toBe("error");
+    expect(result.error?.code).toBe("context_length_exceeded");
+  });
+});
+
+describe("llama-cpp engine model files", () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "spark-model-files-"));
+  });
+
+  const loadError = async (modelPath: string): Promise<SparkError> => {
+    try {
+      const engine = await createLlamaCppEngine({
+        modelPath,
+        threads: THREADS,
+        contextSize: 256,
+        sequences: 1,
+      });
+      await engine.dispose();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SparkError);
+      return error as SparkError;
+    }
+    throw new Error("expected the model to fail to load");
+  };
+
+  it("a missing file is model_file_missing", async () => {
+    const error = await loadError(join(folder, "nope.gguf"));
+    expect(error.code).toBe("model_file_missing");
+    expect(error.message).toContain("nope.gguf");
+  });
+
+  it("a file that is not GGUF is model_file_invalid", async () => {
+    const path = join(folder, "not-a-model.gguf");
+    await writeFile(path, "<html>404 Not Found</html>");
+    const error = await loadError(path);
+    expect(error.code).toBe("model_file_invalid");
+    expect(error.message).toContain("not a GGUF");
+  });
+
+  it("a truncated GGUF is model_file_invalid", async () => {
+    const path = join(folder, "truncated.gguf");
+    await copyFile(await ensureTestModel(), path);
+    const handle = await open(path, "r+");
+    await handle.truncate(Math.floor((await stat(path)).size / 2));
+    await handle.close();
+    const error = await loadError(path);
+    expect(error.code).toBe("model_file_invalid");
+    expect(error.message).toContain("truncated or corrupt");
+  });
+
+  it("use after dispose is engine_disposed", async () => {
+    const engine = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: THREADS,
+      contextSize: 256,
+      sequences: 1,
+    });
+    await engine.dispose();
+    const result = await collectStream(
+      engine.stream({ messages: [{ role: "user", content: "hi" }] }),
+    );
+    expect(result.error?.code).toBe("engine_disposed");
+  });
+});
