@@ -1,5 +1,6 @@
 // `npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
-// [--arch qwen2|llama]`: writes a random-weight llama-family GGUF for tests and benchmarks and prints its size and parameters.
+// [--arch qwen2|llama] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
+// benchmarks and prints its path, size and parameter count.
 
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -7,12 +8,14 @@ import { SparkError } from "../src/protocol/spark-error.ts";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import { isTestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import {
+  measureTestModel,
   testModelArchitectures,
   writeTestModel,
+  type WriteTestModelResult,
 } from "../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 const usage =
-  "usage: npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama]";
+  "usage: npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--dry-run]";
 const tensorTypes: readonly GgufTensorType[] = ["f32", "f16", "q8_0"];
 
 function invalid(message: string): SparkError {
@@ -30,6 +33,7 @@ function parseCommandLine(argv: string[]) {
         type: { type: "string" },
         seed: { type: "string", default: "1" },
         arch: { type: "string", default: "qwen2" },
+        "dry-run": { type: "boolean", default: false },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -57,7 +61,16 @@ function parseCommandLine(argv: string[]) {
     type,
     seed,
     architecture,
+    dryRun: values["dry-run"],
   };
+}
+
+function describe(result: Omit<WriteTestModelResult, "path">): string {
+  return (
+    `${result.architecture} ${result.shape}, ${result.type}, seed ${result.seed}: ` +
+    `${(result.byteLength / 1024 / 1024).toFixed(1)} MiB (${result.byteLength} bytes), ` +
+    `${result.parameterCount.toLocaleString("en-US")} parameters`
+  );
 }
 
 async function main(): Promise<void> {
@@ -66,15 +79,17 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
+  if (options.dryRun) {
+    const planned = measureTestModel(options);
+    console.log(`would write ${options.outputPath}`);
+    console.log(describe(planned));
+    return;
+  }
   const started = performance.now();
   const result = await writeTestModel(options.outputPath, options);
   const seconds = (performance.now() - started) / 1000;
   console.log(result.path);
-  console.log(
-    `${result.architecture} ${result.shape}, ${result.type}, seed ${result.seed}: ` +
-      `${(result.byteLength / 1024 / 1024).toFixed(1)} MiB, ` +
-      `${result.parameterCount.toLocaleString("en-US")} parameters, written in ${seconds.toFixed(1)} s`,
-  );
+  console.log(`${describe(result)}, written in ${seconds.toFixed(1)} s`);
 }
 
 main().catch((error: unknown) => {

@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GgmlType, readGgufFileInfo } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeGgufFile, type GgufMetadataValue, type GgufTensor } from "./gguf-writer.ts";
+import {
+  measureGgufFile,
+  writeGgufFile,
+  type GgufMetadataValue,
+  type GgufTensor,
+} from "./gguf-writer.ts";
 import { float16BitsToFloat32 } from "./tensor-encoding.ts";
 
 function counting(name: string, dimensions: number[], type: GgufTensor["type"]): GgufTensor {
@@ -50,6 +55,7 @@ describe("writeGgufFile", () => {
     const result = await writeGgufFile(path, { metadata, tensors });
     expect(result.parameterCount).toBe(3 + 24 + 64);
     expect(result.byteLength).toBe((await readFile(path)).length);
+    expect(measureGgufFile({ metadata, tensors })).toEqual(result);
   });
 
   afterAll(async () => {
@@ -97,6 +103,19 @@ describe("writeGgufFile", () => {
     // Second Q8_0 block holds 32..63 / 64, so its largest value 63/64 quantises to 127.
     expect(bytes.readInt8((q8 ?? 0) + 34 + 2 + 31)).toBe(127);
     expect(bytes.length).toBe((q8 ?? 0) + 68 + 28); // padded to the alignment at the end
+  });
+
+  it("writes headers larger than the builder's first buffer (big vocabularies)", async () => {
+    const words = Array.from({ length: 8_000 }, (_, index) => `token-${index}`);
+    const bigPath = join(directory, "big-header.gguf");
+    await writeGgufFile(bigPath, {
+      metadata: new Map([["test.words", { type: "string[]", value: words }]]),
+      tensors: [counting("a", [32], "f32")],
+    });
+    const info = await readGgufFileInfo(bigPath, { logWarnings: false });
+    const custom = (info.metadata as unknown as { test: { words: string[] } }).test;
+    expect(custom.words).toEqual(words);
+    expect(info.tensorInfo?.[0]?.name).toBe("a");
   });
 
   it("rejects Q8_0 rows that are not whole blocks", async () => {

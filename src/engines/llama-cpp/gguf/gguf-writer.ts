@@ -62,6 +62,7 @@ class ByteBuilder {
   private buffer = Buffer.alloc(1 << 16);
   length = 0;
 
+  /** Grows the buffer and returns the write offset; call it before reading this.buffer. */
   private reserve(byteCount: number): number {
     if (this.length + byteCount > this.buffer.length) {
       const grown = Buffer.alloc(Math.max(this.buffer.length * 2, this.length + byteCount));
@@ -74,24 +75,30 @@ class ByteBuilder {
   }
 
   uint32(value: number): void {
-    this.buffer.writeUInt32LE(value, this.reserve(4));
+    const offset = this.reserve(4);
+    this.buffer.writeUInt32LE(value, offset);
   }
   int32(value: number): void {
-    this.buffer.writeInt32LE(value, this.reserve(4));
+    const offset = this.reserve(4);
+    this.buffer.writeInt32LE(value, offset);
   }
   uint64(value: bigint | number): void {
-    this.buffer.writeBigUInt64LE(BigInt(value), this.reserve(8));
+    const offset = this.reserve(8);
+    this.buffer.writeBigUInt64LE(BigInt(value), offset);
   }
   float32(value: number): void {
-    this.buffer.writeFloatLE(value, this.reserve(4));
+    const offset = this.reserve(4);
+    this.buffer.writeFloatLE(value, offset);
   }
   bool(value: boolean): void {
-    this.buffer.writeUInt8(value ? 1 : 0, this.reserve(1));
+    const offset = this.reserve(1);
+    this.buffer.writeUInt8(value ? 1 : 0, offset);
   }
   string(value: string): void {
     const bytes = Buffer.from(value, "utf8");
     this.uint64(bytes.length);
-    bytes.copy(this.buffer, this.reserve(bytes.length));
+    const offset = this.reserve(bytes.length);
+    bytes.copy(this.buffer, offset);
   }
   padTo(alignment: number): void {
     this.reserve(paddingFor(this.length, alignment)); // Buffer.alloc already zeroed it
@@ -191,6 +198,20 @@ function buildHeader(options: GgufWriteOptions, alignment: number): Buffer {
   }
   builder.padTo(alignment);
   return builder.bytes();
+}
+
+/** The size and parameter count a write would produce, without generating any tensor data. */
+export function measureGgufFile(options: GgufWriteOptions): GgufWriteResult {
+  const alignment = options.alignment ?? 32;
+  let byteLength = buildHeader(options, alignment).length;
+  let parameterCount = 0;
+  for (const tensor of options.tensors) {
+    const valueCount = tensorValueCount(tensor);
+    const tensorBytes = encodedByteLength(tensor.type, valueCount);
+    byteLength += tensorBytes + paddingFor(tensorBytes, alignment);
+    parameterCount += valueCount;
+  }
+  return { byteLength, parameterCount };
 }
 
 export async function writeGgufFile(

@@ -83,32 +83,30 @@ export class SeededNormal {
     this.state3 = next() | 1;
   }
 
-  /** xoshiro128**: 32 random bits. */
-  nextUint32(): number {
-    const result = Math.imul(rotateLeft(Math.imul(this.state1, 5), 7), 9) >>> 0;
-    const shifted = this.state1 << 9;
-    this.state2 ^= this.state0;
-    this.state3 ^= this.state1;
-    this.state1 ^= this.state2;
-    this.state0 ^= this.state3;
-    this.state2 ^= shifted;
-    this.state3 = rotateLeft(this.state3, 11);
-    return result;
-  }
-
   /** Fills `target` with normal(0, 1) * scale values, two table reads per 32 random bits. */
   fill(target: Float32Array, scale: number): void {
+    // The xoshiro step is inlined on locals: this loop produces every weight of a multi-GB model.
     const table = this.table;
-    let index = 0;
-    for (; index + 1 < target.length; index += 2) {
-      const bits = this.nextUint32();
+    let state0 = this.state0;
+    let state1 = this.state1;
+    let state2 = this.state2;
+    let state3 = this.state3;
+    for (let index = 0; index < target.length; index += 2) {
+      const product = Math.imul(state1, 5);
+      const bits = Math.imul((product << 7) | (product >>> 25), 9);
+      const shifted = state1 << 9;
+      state2 ^= state0;
+      state3 ^= state1;
+      state1 ^= state2;
+      state0 ^= state3;
+      state2 ^= shifted;
+      state3 = (state3 << 11) | (state3 >>> 21);
       target[index] = (table[bits & 0xffff] ?? 0) * scale;
-      target[index + 1] = (table[bits >>> 16] ?? 0) * scale;
+      if (index + 1 < target.length) target[index + 1] = (table[bits >>> 16] ?? 0) * scale;
     }
-    if (index < target.length) target[index] = (table[this.nextUint32() & 0xffff] ?? 0) * scale;
+    this.state0 = state0;
+    this.state1 = state1;
+    this.state2 = state2;
+    this.state3 = state3;
   }
-}
-
-function rotateLeft(value: number, count: number): number {
-  return ((value << count) | (value >>> (32 - count))) >>> 0;
 }

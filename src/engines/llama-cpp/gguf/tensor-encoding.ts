@@ -12,10 +12,8 @@ const q8BlockBytes = 2 + q8BlockSize;
 const scratchFloat = new Float32Array(1);
 const scratchBits = new Uint32Array(scratchFloat.buffer);
 
-/** IEEE half-precision bits for a float, rounding to nearest even like ggml's converter. */
-export function float32ToFloat16Bits(value: number): number {
-  scratchFloat[0] = value;
-  const bits = scratchBits[0] ?? 0;
+/** IEEE half-precision bits for float32 bits, rounding to nearest even like ggml's converter. */
+function float32BitsToFloat16Bits(bits: number): number {
   const sign = (bits >>> 16) & 0x8000;
   const exponent = (bits >>> 23) & 0xff;
   let mantissa = bits & 0x7fffff;
@@ -37,6 +35,11 @@ export function float32ToFloat16Bits(value: number): number {
   // A carry out of the mantissa correctly bumps the exponent (and overflows to infinity).
   if (remainder > 0x1000 || (remainder === 0x1000 && (half & 1) === 1)) half += 1;
   return sign | half;
+}
+
+export function float32ToFloat16Bits(value: number): number {
+  scratchFloat[0] = value;
+  return float32BitsToFloat16Bits(scratchBits[0] ?? 0);
 }
 
 export function float16BitsToFloat32(bits: number): number {
@@ -77,9 +80,21 @@ export function encodeTensorValues(type: GgufTensorType, values: Float32Array): 
 }
 
 function encodeFloat16(values: Float32Array): Buffer {
+  // Reading the float bits through an integer view avoids a scratch round trip per value.
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
   const halves = new Uint16Array(values.length);
-  for (let index = 0; index < values.length; index++) {
-    halves[index] = float32ToFloat16Bits(values[index] ?? 0);
+  for (let index = 0; index < bits.length; index++) {
+    const value = bits[index] ?? 0;
+    const exponent = (value >>> 23) & 0xff;
+    if (exponent > 112 && exponent < 142) {
+      // Inlined common case (normal halves, no overflow); the full converter handles the rest.
+      let half = ((value >>> 16) & 0x8000) | ((exponent - 112) << 10) | ((value >>> 13) & 0x3ff);
+      const remainder = value & 0x1fff;
+      if (remainder > 0x1000 || (remainder === 0x1000 && (half & 1) === 1)) half += 1;
+      halves[index] = half;
+    } else {
+      halves[index] = float32BitsToFloat16Bits(value);
+    }
   }
   return Buffer.from(halves.buffer, halves.byteOffset, halves.byteLength);
 }
@@ -90,21 +105,24 @@ function encodeQ8_0(values: Float32Array): Buffer {
     throw new RangeError(`Q8_0 needs a multiple of ${q8BlockSize} values, got ${values.length}`);
   }
   const output = Buffer.alloc(encodedByteLength("q8_0", values.length));
-  for (let block = 0; block * q8BlockSize < values.length; block++) {
-    const start = block * q8BlockSize;
+  const quants = new Int8Array(output.buffer, output.byteOffset, output.length);
+  for (let start = 0, blockOffset = 0; start < values.length; start += q8BlockSize) {
     let maxMagnitude = 0;
-    for (let index = 0; index < q8BlockSize; index++) {
-      maxMagnitude = Math.max(maxMagnitude, Math.abs(values[start + index] ?? 0));
+    for (let index = start; index < start + q8BlockSize; index++) {
+      const magnitude = Math.abs(values[index] ?? 0);
+      if (magnitude > maxMagnitude) maxMagnitude = magnitude;
     }
-    const scale = maxMagnitude / 127;
-    const inverseScale = scale === 0 ? 0 : 1 / scale;
-    const blockOffset = block * q8BlockBytes;
-    output.writeUInt16LE(float32ToFloat16Bits(scale), blockOffset);
+    const scale = Math.fround(maxMagnitude / 127);
+    const inverseScale = scale === 0 ? 0 : Math.fround(1 / scale);
+    const scaleBits = float32ToFloat16Bits(scale);
+    output[blockOffset] = scaleBits & 0xff;
+    output[blockOffset + 1] = scaleBits >>> 8;
     for (let index = 0; index < q8BlockSize; index++) {
       const scaled = Math.fround((values[start + index] ?? 0) * inverseScale);
       // roundf rounds halves away from zero; Math.round would round -2.5 to -2.
-      output.writeInt8(Math.sign(scaled) * Math.round(Math.abs(scaled)), blockOffset + 2 + index);
+      quants[blockOffset + 2 + index] = scaled < 0 ? -Math.round(-scaled) : Math.round(scaled);
     }
+    blockOffset += q8BlockBytes;
   }
   return output;
 }

@@ -3,7 +3,13 @@
 
 import { buildByteTokenizer, byteTokenizerMetadata } from "./byte-tokenizer.ts";
 import { chatMlToolsTemplate } from "./chat-template.ts";
-import { writeGgufFile, type GgufMetadataValue, type GgufTensor } from "./gguf-writer.ts";
+import {
+  measureGgufFile,
+  writeGgufFile,
+  type GgufMetadataValue,
+  type GgufTensor,
+  type GgufWriteOptions,
+} from "./gguf-writer.ts";
 import { SeededNormal, hashSeed } from "./seeded-normal.ts";
 import type { GgufTensorType } from "./tensor-encoding.ts";
 import {
@@ -158,18 +164,31 @@ function buildMetadata(
   return new Map(entries);
 }
 
-export async function writeTestModel(
-  path: string,
-  options: WriteTestModelOptions = {},
-): Promise<WriteTestModelResult> {
+function resolveTestModel(options: WriteTestModelOptions) {
   const shape = testModelShapes[options.shape ?? "tiny"];
   const type = options.type ?? shape.defaultType;
   const seed = options.seed ?? defaultTestModelSeed;
   const architecture = options.architecture ?? defaultTestModelArchitecture;
-  const result = await writeGgufFile(path, {
+  const writeOptions: GgufWriteOptions = {
     metadata: buildMetadata(shape, architecture, type),
     tensors: buildTensors(shape, architecture, type, seed),
     signal: options.signal,
-  });
-  return { path, shape: shape.name, architecture, type, seed, ...result };
+  };
+  return { summary: { shape: shape.name, architecture, type, seed }, writeOptions };
+}
+
+export async function writeTestModel(
+  path: string,
+  options: WriteTestModelOptions = {},
+): Promise<WriteTestModelResult> {
+  const { summary, writeOptions } = resolveTestModel(options);
+  return { path, ...summary, ...(await writeGgufFile(path, writeOptions)) };
+}
+
+/** What writeTestModel would write (size, parameters), computed without writing. */
+export function measureTestModel(
+  options: WriteTestModelOptions = {},
+): Omit<WriteTestModelResult, "path"> {
+  const { summary, writeOptions } = resolveTestModel(options);
+  return { ...summary, ...measureGgufFile(writeOptions) };
 }
