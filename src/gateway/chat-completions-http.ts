@@ -1,0 +1,232 @@
+// POST /v1/chat/completions: the stateless compatibility path, streamed as `data:` chunks ending
+// in [DONE], or answered as one chat.completion. No store: Chat Completions has no chaining.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FinishReason, Timings, ToolCall, Usage } from "../engines/engine.ts";
+import {
+  chatCompletionRequestSchema,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionUsage,
+  type ChatFinishReason,
+} from "../protocol/chat-completions.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import { toEngineChatRequest } from "./chat-request.ts";
+import { GatewayClock } from "./gateway-clock.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { readJsonBody, sendError, sendJson } from "./http-io.ts";
+import { checkContextLimit } from "./limits.ts";
+import { newId } from "./new-id.ts";
+import { schemaError } from "./schema-error.ts";
+import { sparkTimings } from "./spark-timings.ts";
+import { startEventStream } from "./sse-transport.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
+
+export async function handleChatCompletionsPost(
+  context: GatewayContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  apiKey: string | undefined,
+): Promise<void> {
+  const receivedAt = performance.now();
+  const raw = await readJsonBody(request, context.config.maxFrameBytes);
+  const clock = new GatewayClock();
+  let startedAt = performance.now();
+  const parsed = chatCompletionRequestSchema.safeParse(raw);
+  if (!parsed.success) throw schemaError(parsed.error, "The request body");
+  const body = parsed.data;
+  const resolved = await context.models.resolve(body.model);
+  if (resolved === undefined) {
+    throw new WireError(
+      "model_not_found",
+      `The model '${body.model ?? "(default)"}' is not served here; GET /v1/models lists the models.`,
+      {
+        param: "model",
+      },
+    );
+  }
+  const engineRequest = toEngineChatRequest(body, resolved.model);
+  checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
+  clock.addSince(startedAt);
+
+  const release = context.limiter.acquire(apiKey);
+  const controller = new AbortController();
+  response.on("close", () => {
+    if (!response.writableFinished) controller.abort("disconnected");
+  });
+  const id = newId("chatcmpl-");
+  const created = Math.floor(Date.now() / 1000);
+  const stream = body.stream === true;
+  const chunk = (
+    delta: ChatCompletionChunk["choices"][number]["delta"],
+    finishReason: ChatFinishReason | null = null,
+  ): void => {
+    const payload: ChatCompletionChunk = {
+      id,
+      object: "chat.completion.chunk",
+      created,
+      model: resolved.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    };
+    response.write(`data: ${JSON.stringify(payload)}\n\n`);
+  };
+
+  let text = "";
+  const toolCalls: ToolCall[] = [];
+  const toolIndexes = new Map<string, number>();
+  let usage: Usage | undefined;
+  let timings: Timings | undefined;
+  let finishReason: FinishReason = "error";
+  let error: SparkError | undefined;
+  let firstTokenAt: number | undefined;
+  context.metrics.streamStarted();
+  try {
+    if (stream) {
+      startEventStream(response);
+      chunk({ role: "assistant", content: "" });
+    }
+    for await (const event of resolved.engine.stream(engineRequest, {
+      signal: controller.signal,
+    })) {
+      startedAt = performance.now();
+      if (event.type === "text-delta") {
+        firstTokenAt ??= startedAt;
+        text += event.text;
+        if (stream) chunk({ content: event.text });
+      } else if (event.type === "tool-call-start") {
+        firstTokenAt ??= startedAt;
+        const index = toolIndexes.size;
+        toolIndexes.set(event.id, index);
+        if (stream)
+          chunk({
+            tool_calls: [
+              {
+                index,
+                id: event.id,
+                type: "function",
+                function: { name: event.name, arguments: "" },
+              },
+            ],
+          });
+      } else if (event.type === "tool-call-delta") {
+        const index = toolIndexes.get(event.id) ?? 0;
+        if (stream)
+          chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
+      } else if (event.type === "tool-call-end") {
+        toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      } else if (event.type === "usage") usage = event.usage;
+      else if (event.type === "timings") timings = event.timings;
+      else {
+        finishReason = event.reason;
+        error = event.error;
+      }
+      // A client that cannot keep up is dropped rather than buffered for without bound.
+      if (response.writableLength > context.config.sendBufferHardBytes) {
+        context.metrics.countServerClose("slow_client");
+        response.destroy();
+      }
+      clock.addSince(startedAt);
+    }
+  } catch (thrown) {
+    finishReason = "error";
+    error = SparkError.from(thrown);
+  } finally {
+    context.metrics.streamEnded();
+    release();
+  }
+
+  startedAt = performance.now();
+  const timeToFirstTokenMs =
+    firstTokenAt === undefined ? null : Math.round((firstTokenAt - receivedAt) * 1000) / 1000;
+  const chatUsage = toChatUsage(usage);
+  context.metrics.observeResponse({
+    transport: "http",
+    status:
+      finishReason === "error"
+        ? "failed"
+        : finishReason === "cancelled"
+          ? "incomplete"
+          : "completed",
+    timeToFirstTokenMs,
+    gatewayOverheadMs: clock.overheadMs,
+    inputTokens: usage?.inputTokens ?? 0,
+    cachedInputTokens: usage?.cachedInputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+  });
+  if (finishReason === "error") {
+    const failure = error ?? new SparkError("internal_error", "The engine failed.");
+    context.metrics.countError(failure.code);
+    if (!stream) return sendError(response, failure);
+    const wire = describeWireError(failure);
+    // The SDK turns a `data: {"error": …}` chunk into a thrown APIError.
+    response.end(
+      `data: ${JSON.stringify({ error: { message: wire.message, type: wire.type, param: wire.param, code: wire.code } })}\n\n`,
+    );
+    return;
+  }
+  if (controller.signal.aborted) return;
+  clock.addSince(startedAt);
+  const timingsExtension = sparkTimings(usage, timings, timeToFirstTokenMs, clock.overheadMs);
+  const finish = toChatFinishReason(finishReason);
+  if (stream) {
+    chunk({}, finish);
+    if (body.stream_options?.include_usage === true) {
+      const usageChunk: ChatCompletionChunk = {
+        id,
+        object: "chat.completion.chunk",
+        created,
+        model: resolved.model,
+        choices: [],
+        usage: chatUsage,
+        spark_timings: timingsExtension,
+      };
+      response.write(`data: ${JSON.stringify(usageChunk)}\n\n`);
+    }
+    response.end("data: [DONE]\n\n");
+    return;
+  }
+  const completion: ChatCompletion = {
+    id,
+    object: "chat.completion",
+    created,
+    model: resolved.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: text === "" && toolCalls.length > 0 ? null : text,
+          refusal: null,
+          ...(toolCalls.length === 0
+            ? {}
+            : {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: "function" as const,
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }),
+        },
+        finish_reason: finish,
+        logprobs: null,
+      },
+    ],
+    usage: chatUsage,
+    spark_timings: timingsExtension,
+  };
+  sendJson(response, 200, completion);
+}
+
+function toChatFinishReason(reason: FinishReason): ChatFinishReason {
+  return reason === "length" ? "length" : reason === "tool_calls" ? "tool_calls" : "stop";
+}
+
+function toChatUsage(usage: Usage | undefined): ChatCompletionUsage {
+  const prompt = usage?.inputTokens ?? 0;
+  const completion = usage?.outputTokens ?? 0;
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    prompt_tokens_details: { cached_tokens: usage?.cachedInputTokens ?? 0 },
+  };
+}

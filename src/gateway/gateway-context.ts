@@ -1,0 +1,14 @@
+// What every transport of one gateway shares: settings, models, stored responses, limits, metrics.
+import type { ConcurrencyLimiter } from "./concurrency-limiter.ts";
+import type { GatewayModels } from "./gateway-models.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import type { ResponseStore } from "./response-store.ts";
+import type { ServeConfig } from "./serve-config.ts";
+
+export interface GatewayContext {
+  config: ServeConfig;
+  models: GatewayModels;
+  store: ResponseStore;
+  metrics: GatewayMetrics;
+  limiter: ConcurrencyLimiter;
+}

@@ -1,0 +1,38 @@
+// How the gateway finds an engine for a request's `model`: a router-like resolver (the CLI wires
+// the real router) and a helper that serves every model one engine lists.
+import type { Engine, ModelInfo } from "../engines/engine.ts";
+
+export interface ResolvedModel {
+  engine: Engine;
+  /** The model id reported back to the client and passed to the engine. */
+  model: string;
+}
+
+export interface GatewayModels {
+  /** The engine for a model name, or for the default model when the request names none;
+   * undefined when no such model is served (the client gets model_not_found). */
+  resolve(model: string | undefined): Promise<ResolvedModel | undefined>;
+  list(): Promise<ModelInfo[]>;
+}
+
+/** Serves the models one engine lists; the default is `defaultModel` or the first listed. */
+export function modelsFromEngine(engine: Engine, defaultModel?: string): GatewayModels {
+  let listing: Promise<ModelInfo[]> | undefined;
+  const list = (): Promise<ModelInfo[]> => {
+    listing ??= engine.listModels().catch((error: unknown) => {
+      // A failed listing is retried on the next request rather than cached.
+      listing = undefined;
+      throw error;
+    });
+    return listing;
+  };
+  return {
+    list,
+    async resolve(model) {
+      const models = await list();
+      const wanted = model ?? defaultModel ?? models[0]?.id;
+      if (wanted === undefined) return undefined;
+      return models.some((info) => info.id === wanted) ? { engine, model: wanted } : undefined;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// `spark serve`: one node:http server for the HTTP routes and the Responses WebSocket endpoint,
+// over any engines the models resolver hands it.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { WebSocketServer } from "ws";
+import { isLoopbackHost } from "./auth.ts";
+import { ConcurrencyLimiter } from "./concurrency-limiter.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import type { GatewayModels } from "./gateway-models.ts";
+import { createHttpHandler } from "./http-routes.ts";
+import { LiveResponseRegistry } from "./live-response-registry.ts";
+import { GatewayMetrics } from "./metrics.ts";
+import { ResponseStore } from "./response-store.ts";
+import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
+import { WireError } from "./wire-error.ts";
+import { createUpgradeHandler } from "./ws-upgrade.ts";
+import { WsSession } from "./ws-session.ts";
+
+export interface GatewayOptions {
+  models: GatewayModels;
+  config?: Partial<ServeConfig>;
+}
+
+export interface Gateway {
+  readonly config: ServeConfig;
+  readonly metrics: GatewayMetrics;
+  /** Starts listening; refuses a non-loopback host without API keys. */
+  listen(): Promise<{ url: string }>;
+  /** Stops responses (engines are freed), closes sockets, and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Frames up to this many times max_frame_bytes are read and answered with an error event;
+ * beyond it the ws library closes the connection (1009) before buffering more. */
+const HARD_FRAME_FACTOR = 4;
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const config = resolveServeConfig(options.config);
+  const context: GatewayContext = {
+    config,
+    models: options.models,
+    store: new ResponseStore({
+      maxEntries: config.responseStoreMaxEntries,
+      maxBytes: config.responseStoreMaxBytes,
+      ttlMs: config.responseStoreTtlSeconds * 1000,
+    }),
+    metrics: new GatewayMetrics(),
+    limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
+  };
+  const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
+  const sessions = new Set<WsSession>();
+  const webSockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.maxFrameBytes * HARD_FRAME_FACTOR,
+  });
+  let server: Server | undefined;
+
+  return {
+    config,
+    metrics: context.metrics,
+    async listen() {
+      if (config.apiKeys.length === 0 && !isLoopbackHost(config.host)) {
+        throw new WireError(
+          "invalid_config",
+          `Refusing to listen on ${config.host} without API keys: anyone on the network could use it. ` +
+            "Set [serve] api_keys, or bind to 127.0.0.1.",
+        );
+      }
+      const httpServer = createServer(createHttpHandler(context));
+      httpServer.on(
+        "upgrade",
+        createUpgradeHandler(context, webSockets, (socket, apiKey) => {
+          const session = new WsSession(socket, apiKey, context, registry);
+          sessions.add(session);
+          socket.on("close", () => sessions.delete(session));
+        }),
+      );
+      await new Promise<void>((resolve, reject) => {
+        httpServer.once("error", reject);
+        httpServer.listen(config.port, config.host, () => {
+          httpServer.off("error", reject);
+          resolve();
+        });
+      });
+      server = httpServer;
+      const address = httpServer.address() as AddressInfo;
+      const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      return { url: `http://${host}:${address.port}` };
+    },
+    async close() {
+      registry.stopAll();
+      for (const session of sessions) session.shutdown();
+      const httpServer = server;
+      server = undefined;
+      if (httpServer === undefined) return;
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+      for (const client of webSockets.clients) client.terminate();
+    },
+  };
+}

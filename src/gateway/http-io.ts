@@ -1,0 +1,71 @@
+// Small HTTP helpers: a size-capped JSON body reader and OpenAI-shaped JSON and error replies.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { describeWireError } from "./wire-error.ts";
+import { WireError } from "./wire-error.ts";
+
+export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const declared = Number(request.headers["content-length"] ?? "0");
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    total += buffer.length;
+    if (total > maxBytes) throw tooLarge(total, maxBytes);
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new WireError(
+      "invalid_request",
+      "The request body is not valid JSON; send a JSON object.",
+      {
+        wireCode: "invalid_json",
+      },
+    );
+  }
+}
+
+function tooLarge(bytes: number, maxBytes: number): WireError {
+  return new WireError(
+    "invalid_request",
+    `The request body is ${bytes}+ bytes, over this server's limit of ${maxBytes} (max_frame_bytes).`,
+    { wireCode: "request_too_large", status: 413 },
+  );
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** The OpenAI error body: `{error: {message, type, param, code}}`, with the status for its code. */
+export function sendError(response: ServerResponse, error: unknown): void {
+  const wire = describeWireError(error);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (wire.status === 401) headers["www-authenticate"] = 'Bearer realm="spark"';
+  const retryAfterMs = error instanceof WireError ? error.retryAfterMs : undefined;
+  if (retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
+  sendJson(
+    response,
+    wire.status,
+    { error: { message: wire.message, type: wire.type, param: wire.param, code: wire.code } },
+    headers,
+  );
+}

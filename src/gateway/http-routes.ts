@@ -1,0 +1,92 @@
+// The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
+// generation endpoints. Everything but /healthz needs a valid API key when keys are configured.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticate } from "./auth.ts";
+import { handleChatCompletionsPost } from "./chat-completions-http.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { sendError, sendJson } from "./http-io.ts";
+import { handleResponsesPost } from "./responses-http.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
+
+export function createHttpHandler(
+  context: GatewayContext,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    route(context, request, response).catch((error: unknown) => {
+      context.metrics.countError(describeWireError(error).code);
+      sendError(response, error);
+    });
+  };
+}
+
+async function route(
+  context: GatewayContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+  const method = request.method ?? "GET";
+  if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
+
+  const auth = authenticate(request.headers, context.config.apiKeys);
+  if (!auth.ok) throw auth.error;
+  const apiKey = auth.apiKey;
+
+  if (path === "/metrics" && method === "GET") {
+    const text = context.metrics.render();
+    response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
+    response.end(text);
+    return;
+  }
+  if (path === "/v1/models" && method === "GET") {
+    const models = await context.models.list();
+    return sendJson(response, 200, {
+      object: "list",
+      data: models.map((model) => ({
+        id: model.id,
+        object: "model",
+        created: 0,
+        owned_by: model.engine,
+        ...(model.contextLength === undefined ? {} : { context_length: model.contextLength }),
+      })),
+    });
+  }
+  if (path === "/v1/responses" && method === "POST")
+    return handleResponsesPost(context, request, response, apiKey);
+  if (path === "/v1/chat/completions" && method === "POST") {
+    return handleChatCompletionsPost(context, request, response, apiKey);
+  }
+  if (path === "/v1/responses" && method === "GET") {
+    throw new WireError(
+      "invalid_request",
+      "GET /v1/responses is the WebSocket endpoint: connect with `Upgrade: websocket`.",
+      {
+        wireCode: "upgrade_required",
+        status: 426,
+      },
+    );
+  }
+  const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
+  if (stored?.[1] !== undefined && method === "GET") {
+    const found = context.store.get(decodeURIComponent(stored[1]), apiKey);
+    if (found === undefined) {
+      throw new WireError(
+        "invalid_request",
+        `No response with id '${stored[1]}' is stored here (it may have expired).`,
+        {
+          wireCode: "not_found",
+          status: 404,
+        },
+      );
+    }
+    return sendJson(response, 200, found.response);
+  }
+  throw new WireError(
+    "invalid_request",
+    `There is no ${method} ${path} here; see /v1/responses, /v1/chat/completions, /v1/models.`,
+    {
+      wireCode: "not_found",
+      status: 404,
+    },
+  );
+}

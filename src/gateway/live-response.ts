@@ -1,0 +1,65 @@
+// A response generating (or just finished) on the WebSocket path: its stop control, its replay
+// log, and the one connection currently receiving its events. The connection can go away and
+// another can take over (resume) while generation goes on.
+import type { ResponseServerEvent } from "../protocol/responses-events.ts";
+import type { ResponseCreateBody, ResponseInput } from "../protocol/responses-requests.ts";
+import { ReplayBuffer } from "./replay-buffer.ts";
+import type { ResponseRunResult, StopReason } from "./response-runner.ts";
+
+export type EventSink = (event: ResponseServerEvent) => void;
+
+export class LiveResponse {
+  readonly replay: ReplayBuffer;
+  private readonly controller = new AbortController();
+  private sink: EventSink | undefined;
+  private resolveFinished: (result: ResponseRunResult | undefined) => void = () => {};
+  /** Resolves when the run ends (undefined when it never started, e.g. over the concurrency limit). */
+  readonly finished: Promise<ResponseRunResult | undefined>;
+  done = false;
+  /** Input waiting to continue the conversation once this response stops (response.steer). */
+  steerInput: ResponseInput | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly ownerKey: string | undefined,
+    /** The create request, reused for the chained response a steer starts. */
+    readonly body: ResponseCreateBody,
+    replayBytes: number,
+  ) {
+    this.replay = new ReplayBuffer(replayBytes);
+    this.finished = new Promise((resolve) => {
+      this.resolveFinished = resolve;
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get attached(): boolean {
+    return this.sink !== undefined;
+  }
+
+  emit(event: ResponseServerEvent): void {
+    this.replay.append(event);
+    this.sink?.(event);
+  }
+
+  /** Sends future events to `sink`, replacing any earlier connection. */
+  attach(sink: EventSink): void {
+    this.sink = sink;
+  }
+
+  detach(sink?: EventSink): void {
+    if (sink === undefined || this.sink === sink) this.sink = undefined;
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.done && !this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  finish(result: ResponseRunResult | undefined): void {
+    this.done = true;
+    this.resolveFinished(result);
+  }
+}

@@ -1,0 +1,174 @@
+// The gateway's Prometheus metrics (GET /metrics): time to first token, tokens, active streams,
+// gateway overhead and errors by code, in the text exposition format, with no dependency.
+
+type Labels = Record<string, string>;
+
+const LATENCY_BUCKETS_SECONDS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+const OVERHEAD_BUCKETS_SECONDS = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1,
+];
+
+export interface ResponseObservation {
+  transport: "ws" | "http";
+  status: string;
+  timeToFirstTokenMs: number | null;
+  gatewayOverheadMs: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+export class GatewayMetrics {
+  private readonly timeToFirstToken = new Histogram(
+    "spark_gateway_time_to_first_token_seconds",
+    "From request received to first output token sent.",
+    LATENCY_BUCKETS_SECONDS,
+  );
+  private readonly overhead = new Histogram(
+    "spark_gateway_overhead_seconds",
+    "Time per response spent in the gateway's own code, not waiting for the engine.",
+    OVERHEAD_BUCKETS_SECONDS,
+  );
+  private readonly responses = new Counter(
+    "spark_gateway_responses_total",
+    "Responses finished, by transport and status.",
+  );
+  private readonly tokens = new Counter(
+    "spark_gateway_tokens_total",
+    "Tokens by kind: input, cached_input, output.",
+  );
+  private readonly errors = new Counter(
+    "spark_gateway_errors_total",
+    "Errors sent to clients, by code.",
+  );
+  private readonly closes = new Counter(
+    "spark_gateway_websocket_closes_total",
+    "WebSocket closes by the server, by reason.",
+  );
+  private activeStreams = 0;
+  private connections = 0;
+
+  observeResponse(observation: ResponseObservation): void {
+    const labels = { transport: observation.transport };
+    if (observation.timeToFirstTokenMs !== null)
+      this.timeToFirstToken.observe(labels, observation.timeToFirstTokenMs / 1000);
+    this.overhead.observe(labels, observation.gatewayOverheadMs / 1000);
+    this.responses.add({ ...labels, status: observation.status });
+    this.tokens.add({ kind: "input" }, observation.inputTokens);
+    this.tokens.add({ kind: "cached_input" }, observation.cachedInputTokens);
+    this.tokens.add({ kind: "output" }, observation.outputTokens);
+  }
+
+  countError(code: string): void {
+    this.errors.add({ code });
+  }
+
+  countServerClose(reason: string): void {
+    this.closes.add({ reason });
+  }
+
+  streamStarted(): void {
+    this.activeStreams += 1;
+  }
+
+  streamEnded(): void {
+    this.activeStreams -= 1;
+  }
+
+  connectionOpened(): void {
+    this.connections += 1;
+  }
+
+  connectionClosed(): void {
+    this.connections -= 1;
+  }
+
+  render(): string {
+    return [
+      this.timeToFirstToken.render(),
+      this.overhead.render(),
+      this.responses.render(),
+      this.tokens.render(),
+      this.errors.render(),
+      this.closes.render(),
+      gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
+      gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),
+    ].join("");
+  }
+}
+
+class Counter {
+  private readonly values = new Map<string, number>();
+
+  constructor(
+    private readonly name: string,
+    private readonly help: string,
+  ) {}
+
+  add(labels: Labels, amount = 1): void {
+    const key = formatLabels(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + amount);
+  }
+
+  render(): string {
+    let text = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`;
+    for (const [labels, value] of this.values) text += `${this.name}${labels} ${value}\n`;
+    return text;
+  }
+}
+
+class Histogram {
+  private readonly series = new Map<
+    string,
+    { labels: Labels; counts: number[]; sum: number; count: number }
+  >();
+
+  constructor(
+    private readonly name: string,
+    private readonly help: string,
+    private readonly buckets: number[],
+  ) {}
+
+  observe(labels: Labels, value: number): void {
+    const key = formatLabels(labels);
+    let series = this.series.get(key);
+    if (series === undefined) {
+      series = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+      this.series.set(key, series);
+    }
+    this.buckets.forEach((bound, index) => {
+      if (value <= bound && series !== undefined)
+        series.counts[index] = (series.counts[index] ?? 0) + 1;
+    });
+    series.sum += value;
+    series.count += 1;
+  }
+
+  render(): string {
+    let text = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} histogram\n`;
+    for (const series of this.series.values()) {
+      this.buckets.forEach((bound, index) => {
+        const labels = formatLabels({ ...series.labels, le: String(bound) });
+        text += `${this.name}_bucket${labels} ${series.counts[index] ?? 0}\n`;
+      });
+      text += `${this.name}_bucket${formatLabels({ ...series.labels, le: "+Inf" })} ${series.count}\n`;
+      text += `${this.name}_sum${formatLabels(series.labels)} ${series.sum}\n`;
+      text += `${this.name}_count${formatLabels(series.labels)} ${series.count}\n`;
+    }
+    return text;
+  }
+}
+
+function gauge(name: string, help: string, value: number): string {
+  return `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${value}\n`;
+}
+
+function formatLabels(labels: Labels): string {
+  const entries = Object.entries(labels);
+  if (entries.length === 0) return "";
+  const escape = (value: string) =>
+    value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  return `{${entries.map(([key, value]) => `${key}="${escape(value)}"`).join(",")}}`;
+}

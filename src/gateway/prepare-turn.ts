@@ -1,0 +1,160 @@
+// Turns a `response.create` (WebSocket) or POST /v1/responses body into everything a run needs:
+// the engine, the full conversation (previous response + new input), the chain's sessionKey, and
+// the response object's starting state. Every refusal here is a WireError the client can act on.
+import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../engines/engine.ts";
+import type { ResponseFunctionTool, ResponseObject } from "../protocol/responses-events.ts";
+import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
+import { inputToMessages, toEngineTools } from "./conversation.ts";
+import type { GatewayModels } from "./gateway-models.ts";
+import { checkContextLimit } from "./limits.ts";
+import { newId } from "./new-id.ts";
+import type { ResponseStore } from "./response-store.ts";
+import { WireError } from "./wire-error.ts";
+
+export interface TurnSource {
+  body: ResponseCreateBody;
+  apiKey: string | undefined;
+  /** performance.now() when the request arrived: time to first token counts from here. */
+  receivedAt: number;
+}
+
+export interface PreparedTurn {
+  responseId: string;
+  engine: Engine;
+  model: string;
+  engineRequest: EngineRequest;
+  /** The conversation after the new input, without instructions: what the store keeps. */
+  history: ChatMessage[];
+  sessionKey: string;
+  skeleton: ResponseObject;
+  /** false: warm the conversation and the engine's cache up, produce no output. */
+  generate: boolean;
+  body: ResponseCreateBody;
+  apiKey: string | undefined;
+  receivedAt: number;
+}
+
+export interface TurnDependencies {
+  models: GatewayModels;
+  store: ResponseStore;
+  contextLimitTokens: number;
+}
+
+export async function prepareTurn(
+  source: TurnSource,
+  dependencies: TurnDependencies,
+): Promise<PreparedTurn> {
+  const { body } = source;
+  const resolved = await dependencies.models.resolve(body.model);
+  if (resolved === undefined) {
+    const name =
+      body.model === undefined
+        ? "no model was named and none is configured as default"
+        : `'${body.model}'`;
+    throw new WireError(
+      "model_not_found",
+      `The model ${name} is not served here; GET /v1/models lists the models.`,
+      {
+        param: "model",
+      },
+    );
+  }
+  const responseId = newId("resp_");
+  const previousId = body.previous_response_id ?? undefined;
+  let history: ChatMessage[] = [];
+  let sessionKey = body.prompt_cache_key ?? responseId;
+  if (previousId !== undefined) {
+    const previous = dependencies.store.get(previousId, source.apiKey);
+    if (previous === undefined) {
+      // OpenAI's answer for an unknown or evicted id, so clients that handle it keep working.
+      throw new WireError(
+        "invalid_request",
+        `Previous response with id '${previousId}' not found. It may have expired or been evicted; send the full conversation as input instead.`,
+        { wireCode: "previous_response_not_found", param: "previous_response_id", status: 404 },
+      );
+    }
+    history = previous.messages;
+    sessionKey = previous.sessionKey;
+  }
+  history = [...history, ...inputToMessages(body.input)];
+  if (history.length === 0) {
+    throw new WireError(
+      "invalid_request",
+      "The request has no input: send `input` (a string or a list of items).",
+      {
+        param: "input",
+      },
+    );
+  }
+  const instructions = body.instructions ?? undefined;
+  const messages: ChatMessage[] =
+    instructions === undefined ? history : [{ role: "system", content: instructions }, ...history];
+  const tools = toEngineTools(body.tools, body.tool_choice);
+  checkContextLimit(messages, tools, dependencies.contextLimitTokens);
+
+  const generate = body.generate !== false;
+  const sampling: SamplingOptions = {};
+  if (body.temperature != null) sampling.temperature = body.temperature;
+  if (body.top_p != null) sampling.topP = body.top_p;
+  // A warm-up evaluates the prompt into the cache; one token is the least an engine will run.
+  if (!generate) sampling.maxOutputTokens = 1;
+  else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
+  const engineRequest: EngineRequest = { model: resolved.model, messages, sampling, sessionKey };
+  if (tools !== undefined) engineRequest.tools = tools;
+
+  return {
+    responseId,
+    engine: resolved.engine,
+    model: resolved.model,
+    engineRequest,
+    history,
+    sessionKey,
+    skeleton: responseSkeleton(responseId, resolved.model, body),
+    generate,
+    body,
+    apiKey: source.apiKey,
+    receivedAt: source.receivedAt,
+  };
+}
+
+function responseSkeleton(id: string, model: string, body: ResponseCreateBody): ResponseObject {
+  const tools: ResponseFunctionTool[] = (body.tools ?? []).map((tool) => ({
+    type: "function",
+    name: tool.name ?? "",
+    description: tool.description ?? null,
+    parameters: tool.parameters ?? null,
+    strict: tool.strict ?? null,
+  }));
+  const toolChoice = body.tool_choice;
+  return {
+    id,
+    object: "response",
+    created_at: Math.floor(Date.now() / 1000),
+    completed_at: null,
+    status: "in_progress",
+    model,
+    output: [],
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    metadata: body.metadata ?? null,
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    temperature: body.temperature ?? null,
+    top_p: body.top_p ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    tool_choice:
+      toolChoice === undefined
+        ? "auto"
+        : typeof toolChoice === "string"
+          ? toolChoice
+          : { type: "function", name: toolChoice.name },
+    tools,
+    previous_response_id: body.previous_response_id ?? null,
+    prompt_cache_key: body.prompt_cache_key ?? null,
+    store: body.store ?? true,
+    text: { format: { type: "text" } },
+    truncation: "disabled",
+    usage: null,
+    spark_timings: null,
+  };
+}

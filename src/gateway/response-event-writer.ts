@@ -1,0 +1,258 @@
+// Builds one response's stream of Responses events from engine output: output items opened and
+// closed in order, sequence numbers, and snapshots (events never share objects that change later).
+import type { ChatMessage, ToolCall } from "../engines/engine.ts";
+import type {
+  IncompleteReason,
+  ResponseFunctionCall,
+  ResponseObject,
+  ResponseOutputItem,
+  ResponseOutputMessage,
+  ResponseServerEvent,
+  ResponseStatus,
+} from "../protocol/responses-events.ts";
+import { newId } from "./new-id.ts";
+
+const NO_LOGPROBS: never[] = [];
+
+interface OpenMessage {
+  id: string;
+  outputIndex: number;
+  text: string;
+}
+
+interface OpenCall {
+  item: ResponseFunctionCall;
+  outputIndex: number;
+}
+
+export interface ResponseEnding {
+  status: Exclude<ResponseStatus, "in_progress">;
+  incompleteReason?: IncompleteReason;
+  error?: { code: string; message: string };
+  usage: ResponseObject["usage"];
+  sparkTimings: ResponseObject["spark_timings"];
+}
+
+export class ResponseEventWriter {
+  private sequenceNumber = 0;
+  private readonly output: ResponseOutputItem[] = [];
+  private openMessage: OpenMessage | undefined;
+  private readonly openCalls = new Map<string, OpenCall>();
+  /** performance.now() of the first output event, for time to first token. */
+  firstOutputAt: number | undefined;
+
+  constructor(
+    private readonly skeleton: ResponseObject,
+    private readonly emit: (event: ResponseServerEvent) => void,
+  ) {}
+
+  get nextSequenceNumber(): number {
+    return this.sequenceNumber;
+  }
+
+  started(): void {
+    this.emit({
+      type: "response.created",
+      sequence_number: this.sequenceNumber++,
+      response: { ...this.skeleton },
+    });
+    this.emit({
+      type: "response.in_progress",
+      sequence_number: this.sequenceNumber++,
+      response: { ...this.skeleton },
+    });
+  }
+
+  textDelta(delta: string): void {
+    if (delta === "") return;
+    const message = this.openMessage ?? this.openTextMessage();
+    message.text += delta;
+    this.emit({
+      type: "response.output_text.delta",
+      sequence_number: this.sequenceNumber++,
+      item_id: message.id,
+      output_index: message.outputIndex,
+      content_index: 0,
+      delta,
+      logprobs: NO_LOGPROBS,
+    });
+  }
+
+  toolCallStarted(callId: string, name: string): void {
+    this.closeMessage("completed");
+    this.firstOutputAt ??= performance.now();
+    const item: ResponseFunctionCall = {
+      type: "function_call",
+      id: newId("fc_"),
+      call_id: callId,
+      name,
+      arguments: "",
+      status: "in_progress",
+    };
+    const outputIndex = this.output.length;
+    this.output.push(item);
+    this.openCalls.set(callId, { item, outputIndex });
+    this.emit({
+      type: "response.output_item.added",
+      sequence_number: this.sequenceNumber++,
+      output_index: outputIndex,
+      item: { ...item },
+    });
+  }
+
+  toolCallDelta(callId: string, delta: string): void {
+    const call = this.openCalls.get(callId);
+    if (call === undefined || delta === "") return;
+    call.item.arguments += delta;
+    this.emit({
+      type: "response.function_call_arguments.delta",
+      sequence_number: this.sequenceNumber++,
+      item_id: call.item.id,
+      output_index: call.outputIndex,
+      delta,
+    });
+  }
+
+  toolCallEnded(callId: string, name: string, callArguments: string): void {
+    if (!this.openCalls.has(callId)) this.toolCallStarted(callId, name);
+    const call = this.openCalls.get(callId);
+    if (call === undefined) return;
+    call.item.arguments = callArguments;
+    this.closeCall(callId, call, "completed");
+  }
+
+  /** Closes whatever is open and emits the final lifecycle event; returns the final response. */
+  finish(ending: ResponseEnding): ResponseObject {
+    const itemStatus = ending.status === "completed" ? "completed" : "incomplete";
+    this.closeMessage(itemStatus);
+    for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
+    const response: ResponseObject = {
+      ...this.skeleton,
+      status: ending.status,
+      completed_at: ending.status === "completed" ? Math.floor(Date.now() / 1000) : null,
+      output: this.output.map(snapshotItem),
+      error: ending.error ?? null,
+      incomplete_details:
+        ending.incompleteReason === undefined ? null : { reason: ending.incompleteReason },
+      usage: ending.usage,
+      spark_timings: ending.sparkTimings,
+    };
+    const type =
+      ending.status === "completed"
+        ? "response.completed"
+        : ending.status === "failed"
+          ? "response.failed"
+          : "response.incomplete";
+    this.emit({ type, sequence_number: this.sequenceNumber++, response });
+    return response;
+  }
+
+  /** The output as the assistant's turn in the conversation, for the next response to build on. */
+  reply(): ChatMessage | undefined {
+    let content = "";
+    const toolCalls: ToolCall[] = [];
+    for (const item of this.output) {
+      if (item.type === "message") content += item.content[0]?.text ?? "";
+      else toolCalls.push({ id: item.call_id, name: item.name, arguments: item.arguments });
+    }
+    if (this.openMessage !== undefined) content += this.openMessage.text;
+    if (content === "" && toolCalls.length === 0) return undefined;
+    return toolCalls.length === 0
+      ? { role: "assistant", content }
+      : { role: "assistant", content, toolCalls };
+  }
+
+  private openTextMessage(): OpenMessage {
+    this.firstOutputAt ??= performance.now();
+    const message: OpenMessage = { id: newId("msg_"), outputIndex: this.output.length, text: "" };
+    const item: ResponseOutputMessage = {
+      type: "message",
+      id: message.id,
+      role: "assistant",
+      status: "in_progress",
+      content: [],
+    };
+    this.output.push(item);
+    this.openMessage = message;
+    this.emit({
+      type: "response.output_item.added",
+      sequence_number: this.sequenceNumber++,
+      output_index: message.outputIndex,
+      item: { ...item, content: [] },
+    });
+    this.emit({
+      type: "response.content_part.added",
+      sequence_number: this.sequenceNumber++,
+      item_id: message.id,
+      output_index: message.outputIndex,
+      content_index: 0,
+      part: { type: "output_text", text: "", annotations: [], logprobs: [] },
+    });
+    return message;
+  }
+
+  private closeMessage(status: "completed" | "incomplete"): void {
+    const message = this.openMessage;
+    if (message === undefined) return;
+    this.openMessage = undefined;
+    const part = {
+      type: "output_text" as const,
+      text: message.text,
+      annotations: [],
+      logprobs: [],
+    };
+    const item: ResponseOutputMessage = {
+      type: "message",
+      id: message.id,
+      role: "assistant",
+      status,
+      content: [part],
+    };
+    this.output[message.outputIndex] = item;
+    const location = { item_id: message.id, output_index: message.outputIndex, content_index: 0 };
+    this.emit({
+      type: "response.output_text.done",
+      sequence_number: this.sequenceNumber++,
+      ...location,
+      text: message.text,
+      logprobs: NO_LOGPROBS,
+    });
+    this.emit({
+      type: "response.content_part.done",
+      sequence_number: this.sequenceNumber++,
+      ...location,
+      part: { ...part },
+    });
+    this.emit({
+      type: "response.output_item.done",
+      sequence_number: this.sequenceNumber++,
+      output_index: message.outputIndex,
+      item: snapshotItem(item),
+    });
+  }
+
+  private closeCall(callId: string, call: OpenCall, status: "completed" | "incomplete"): void {
+    this.openCalls.delete(callId);
+    call.item.status = status;
+    this.emit({
+      type: "response.function_call_arguments.done",
+      sequence_number: this.sequenceNumber++,
+      item_id: call.item.id,
+      output_index: call.outputIndex,
+      name: call.item.name,
+      arguments: call.item.arguments,
+    });
+    this.emit({
+      type: "response.output_item.done",
+      sequence_number: this.sequenceNumber++,
+      output_index: call.outputIndex,
+      item: { ...call.item },
+    });
+  }
+}
+
+function snapshotItem(item: ResponseOutputItem): ResponseOutputItem {
+  return item.type === "message"
+    ? { ...item, content: item.content.map((part) => ({ ...part })) }
+    : { ...item };
+}

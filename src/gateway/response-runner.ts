@@ -1,0 +1,158 @@
+// Runs one engine stream as one Responses response: engine events in, Responses events out (to
+// whatever transport `emit` feeds), final response and the assistant's reply back. Used by the
+// WebSocket and HTTP paths alike; the gateway's own time is measured apart from the engine's.
+import type { ChatMessage, FinishReason, Timings, Usage } from "../engines/engine.ts";
+import type {
+  IncompleteReason,
+  ResponseObject,
+  ResponseServerEvent,
+} from "../protocol/responses-events.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import type { GatewayClock } from "./gateway-clock.ts";
+import type { PreparedTurn } from "./prepare-turn.ts";
+import { ResponseEventWriter, type ResponseEnding } from "./response-event-writer.ts";
+import { sparkTimings } from "./spark-timings.ts";
+
+/** Why a response was stopped early; passed as the AbortSignal's reason. */
+export type StopReason = "cancelled" | "steered" | "disconnected";
+
+export interface ResponseRunOptions {
+  turn: PreparedTurn;
+  signal: AbortSignal;
+  emit: (event: ResponseServerEvent) => void;
+  clock: GatewayClock;
+}
+
+export interface ResponseRunResult {
+  response: ResponseObject;
+  /** The assistant's output as a conversation message (undefined when there was none). */
+  reply: ChatMessage | undefined;
+  error: SparkError | undefined;
+  usage: Usage | undefined;
+  timeToFirstTokenMs: number | null;
+}
+
+export async function runResponse(options: ResponseRunOptions): Promise<ResponseRunResult> {
+  const { turn, signal, clock } = options;
+  let startedAt = performance.now();
+  const writer = new ResponseEventWriter(turn.skeleton, options.emit);
+  writer.started();
+  let usage: Usage | undefined;
+  let timings: Timings | undefined;
+  let finishReason: FinishReason | undefined;
+  let error: SparkError | undefined;
+  clock.addSince(startedAt);
+  try {
+    for await (const event of turn.engine.stream(turn.engineRequest, { signal })) {
+      startedAt = performance.now();
+      switch (event.type) {
+        case "text-delta":
+          if (turn.generate) writer.textDelta(event.text);
+          break;
+        case "tool-call-start":
+          if (turn.generate) writer.toolCallStarted(event.id, event.name);
+          break;
+        case "tool-call-delta":
+          if (turn.generate) writer.toolCallDelta(event.id, event.argumentsDelta);
+          break;
+        case "tool-call-end":
+          if (turn.generate) writer.toolCallEnded(event.id, event.name, event.arguments);
+          break;
+        case "usage":
+          usage = event.usage;
+          break;
+        case "timings":
+          timings = event.timings;
+          break;
+        case "finish":
+          finishReason = event.reason;
+          error = event.error;
+          break;
+        default:
+          event satisfies never;
+      }
+      clock.addSince(startedAt);
+    }
+  } catch (thrown) {
+    // The Engine contract says stream() ends with a finish event rather than throwing; a broken
+    // adapter still must not take the connection down.
+    finishReason = "error";
+    error = SparkError.from(thrown);
+  }
+  startedAt = performance.now();
+  if (finishReason === undefined) {
+    finishReason = "error";
+    error = new SparkError(
+      "internal_error",
+      `The ${turn.engine.kind} engine ended its stream without finishing.`,
+    );
+  }
+  const timeToFirstTokenMs =
+    writer.firstOutputAt === undefined ? null : round(writer.firstOutputAt - turn.receivedAt);
+  const ending = endingFor(finishReason, error, signal, turn.generate);
+  ending.usage = usage === undefined ? null : responseUsage(usage);
+  clock.addSince(startedAt);
+  ending.sparkTimings = sparkTimings(usage, timings, timeToFirstTokenMs, clock.overheadMs);
+  const response = writer.finish(ending);
+  return {
+    response,
+    reply: turn.generate ? writer.reply() : undefined,
+    error:
+      finishReason === "error"
+        ? (error ?? new SparkError("internal_error", "The engine failed."))
+        : undefined,
+    usage,
+    timeToFirstTokenMs,
+  };
+}
+
+function endingFor(
+  reason: FinishReason,
+  error: SparkError | undefined,
+  signal: AbortSignal,
+  generate: boolean,
+): ResponseEnding {
+  const base = { usage: null, sparkTimings: null };
+  switch (reason) {
+    case "stop":
+    case "tool_calls":
+      return { ...base, status: "completed" };
+    case "length":
+      // A warm-up asks for one token on purpose; it completed what it was asked.
+      return generate
+        ? { ...base, status: "incomplete", incompleteReason: "max_output_tokens" }
+        : { ...base, status: "completed" };
+    case "cancelled":
+      return { ...base, status: "incomplete", incompleteReason: stopReasonOf(signal) };
+    case "error": {
+      const failure = error ?? new SparkError("internal_error", "The engine failed.");
+      return { ...base, status: "failed", error: { code: failure.code, message: failure.message } };
+    }
+    default:
+      reason satisfies never;
+      return {
+        ...base,
+        status: "failed",
+        error: { code: "internal_error", message: "Unknown finish reason." },
+      };
+  }
+}
+
+function stopReasonOf(signal: AbortSignal): IncompleteReason {
+  const reason: unknown = signal.reason;
+  return reason === "steered" || reason === "disconnected" ? reason : "cancelled";
+}
+
+function responseUsage(usage: Usage): NonNullable<ResponseObject["usage"]> {
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}

@@ -1,0 +1,104 @@
+// Finished responses by id, so `previous_response_id` works over WebSocket and HTTP alike.
+// In memory, bounded three ways: entry count and total size (least recently used goes first), and age.
+import type { ChatMessage } from "../engines/engine.ts";
+import type { ResponseObject } from "../protocol/responses-events.ts";
+
+export interface StoredResponse {
+  id: string;
+  response: ResponseObject;
+  /** The conversation after this response (its input and its output), without instructions. */
+  messages: ChatMessage[];
+  /** The engine cache key of the chain this response belongs to. */
+  sessionKey: string;
+  /** The API key that created it; only that key can read or chain from it. */
+  ownerKey: string | undefined;
+}
+
+export interface ResponseStoreLimits {
+  maxEntries: number;
+  maxBytes: number;
+  ttlMs: number;
+}
+
+interface Entry {
+  stored: StoredResponse;
+  bytes: number;
+  storedAt: number;
+}
+
+export class ResponseStore {
+  private readonly entries = new Map<string, Entry>();
+  private totalBytes = 0;
+
+  constructor(
+    private readonly limits: ResponseStoreLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  put(stored: StoredResponse): void {
+    this.delete(stored.id);
+    const bytes = estimateBytes(stored);
+    // One response larger than the whole store is not kept: chaining from it gets not-found.
+    if (bytes > this.limits.maxBytes) return;
+    this.entries.set(stored.id, { stored, bytes, storedAt: this.now() });
+    this.totalBytes += bytes;
+    this.evict();
+  }
+
+  /** The response if it is still held and belongs to `ownerKey`; a hit counts as a use. */
+  get(id: string, ownerKey: string | undefined): StoredResponse | undefined {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return undefined;
+    if (this.now() - entry.storedAt > this.limits.ttlMs) {
+      this.delete(id);
+      return undefined;
+    }
+    if (entry.stored.ownerKey !== ownerKey) return undefined;
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.stored;
+  }
+
+  delete(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return;
+    this.entries.delete(id);
+    this.totalBytes -= entry.bytes;
+  }
+
+  private evict(): void {
+    const now = this.now();
+    for (const [id, entry] of this.entries) {
+      const overCap =
+        this.entries.size > this.limits.maxEntries || this.totalBytes > this.limits.maxBytes;
+      // Map order is least recently used first, so expired or excess entries sit at the front.
+      if (!overCap && now - entry.storedAt <= this.limits.ttlMs) break;
+      this.delete(id);
+    }
+  }
+}
+
+function estimateBytes(stored: StoredResponse): number {
+  let characters = 256;
+  for (const message of stored.messages) {
+    characters += message.content.length + 32;
+    if (message.role === "assistant") {
+      for (const call of message.toolCalls ?? [])
+        characters += call.arguments.length + call.name.length + 32;
+    }
+  }
+  for (const item of stored.response.output) {
+    characters +=
+      item.type === "message" ? (item.content[0]?.text.length ?? 0) : item.arguments.length;
+  }
+  // JavaScript strings are UTF-16: two bytes a character.
+  return characters * 2;
+}

@@ -1,0 +1,80 @@
+// POST /v1/responses: one turn over HTTP, streamed as server-sent events or answered as one JSON
+// response. It shares the store with WebSocket mode, so previous_response_id works across both.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { responseCreateBodySchema } from "../protocol/responses-requests.ts";
+import { DeltaCoalescer } from "./delta-coalescer.ts";
+import { GatewayClock } from "./gateway-clock.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { readJsonBody, sendError, sendJson } from "./http-io.ts";
+import { prepareTurn } from "./prepare-turn.ts";
+import { schemaError } from "./schema-error.ts";
+import { responsesSseTransport, startEventStream } from "./sse-transport.ts";
+import { executeTurn } from "./turn-executor.ts";
+
+export async function handleResponsesPost(
+  context: GatewayContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  apiKey: string | undefined,
+): Promise<void> {
+  const receivedAt = performance.now();
+  const raw = await readJsonBody(request, context.config.maxFrameBytes);
+  const clock = new GatewayClock();
+  const startedAt = performance.now();
+  const parsed = responseCreateBodySchema.safeParse(raw);
+  if (!parsed.success) throw schemaError(parsed.error, "The request body");
+  const turn = await prepareTurn(
+    { body: parsed.data, apiKey, receivedAt },
+    {
+      models: context.models,
+      store: context.store,
+      contextLimitTokens: context.config.contextLimitTokens,
+    },
+  );
+  clock.addSince(startedAt);
+
+  const controller = new AbortController();
+  // A client that hangs up frees the engine: HTTP has no resume.
+  response.on("close", () => {
+    if (!response.writableFinished) controller.abort("disconnected");
+  });
+
+  if (parsed.data.stream !== true) {
+    const result = await executeTurn(context, turn, {
+      signal: controller.signal,
+      emit: () => {},
+      clock,
+      transport: "http",
+    });
+    if (result.error !== undefined) sendError(response, result.error);
+    else sendJson(response, 200, result.response);
+    return;
+  }
+
+  const coalescer = new DeltaCoalescer(
+    responsesSseTransport(response, () => {
+      context.metrics.countServerClose("slow_client");
+      controller.abort("disconnected");
+    }),
+    {
+      softBytes: context.config.sendBufferSoftBytes,
+      hardBytes: context.config.sendBufferHardBytes,
+    },
+  );
+  // The concurrency check throws before the stream starts, so it can still be a 429.
+  let started = false;
+  await executeTurn(context, turn, {
+    signal: controller.signal,
+    emit: (event) => {
+      if (!started) {
+        startEventStream(response);
+        started = true;
+      }
+      coalescer.push(event);
+    },
+    clock,
+    transport: "http",
+  });
+  await coalescer.drained();
+  response.end();
+}

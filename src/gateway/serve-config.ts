@@ -1,0 +1,59 @@
+// The serving tier's settings (the config file's [serve] section, camelCased) and their defaults.
+
+export interface ServeConfig {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  /** Bearer keys; empty means no authentication, which is allowed on loopback only. */
+  apiKeys: string[];
+  /** Browser origins allowed to open the WebSocket ("*" allows any); the server's own origin always is. */
+  allowedOrigins: string[];
+  /** Responses generating at once per API key (or for anonymous clients together). */
+  maxConcurrencyPerKey: number;
+  /** A WebSocket is closed after this long (once its response in flight ends); 0 = unlimited. */
+  connectionLifetimeSeconds: number;
+  /** How long a response keeps generating after its client dropped, waiting for a resume. */
+  resumeGraceSeconds: number;
+  /** Largest client frame or HTTP body; larger ones get an error, not a dropped connection. */
+  maxFrameBytes: number;
+  /** Largest estimated input, in tokens. */
+  contextLimitTokens: number;
+  heartbeatIntervalMs: number;
+  /** Model used when a request names none; default: the first one listed. */
+  defaultModel?: string;
+  /** Response store: entries, total bytes, and age before eviction. */
+  responseStoreMaxEntries: number;
+  responseStoreMaxBytes: number;
+  responseStoreTtlSeconds: number;
+  /** Per response, bytes of events kept for resume. */
+  replayBufferBytes: number;
+  /** Unsent bytes per connection above which text deltas are merged, and above which it is dropped. */
+  sendBufferSoftBytes: number;
+  sendBufferHardBytes: number;
+}
+
+export const defaultServeConfig: ServeConfig = {
+  host: "127.0.0.1",
+  port: 7777,
+  apiKeys: [],
+  allowedOrigins: [],
+  maxConcurrencyPerKey: 16,
+  connectionLifetimeSeconds: 3600,
+  resumeGraceSeconds: 10,
+  maxFrameBytes: 4 * 1024 * 1024,
+  contextLimitTokens: 128_000,
+  heartbeatIntervalMs: 30_000,
+  responseStoreMaxEntries: 10_000,
+  responseStoreMaxBytes: 256 * 1024 * 1024,
+  responseStoreTtlSeconds: 3600,
+  replayBufferBytes: 4 * 1024 * 1024,
+  sendBufferSoftBytes: 256 * 1024,
+  sendBufferHardBytes: 16 * 1024 * 1024,
+};
+
+export function resolveServeConfig(config: Partial<ServeConfig> = {}): ServeConfig {
+  const defined = Object.fromEntries(
+    Object.entries(config).filter(([, value]) => value !== undefined),
+  );
+  return { ...defaultServeConfig, ...defined };
+}

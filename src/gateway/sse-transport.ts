@@ -1,0 +1,33 @@
+// Server-sent events over an HTTP response (the stateless streaming paths): headers, framing, and
+// the coalescer transport that measures the response's unsent bytes.
+import type { ServerResponse } from "node:http";
+import type { ResponseServerEvent } from "../protocol/responses-events.ts";
+import type { CoalescerTransport } from "./delta-coalescer.ts";
+
+export function startEventStream(response: ServerResponse): void {
+  response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    // Proxies such as nginx would otherwise hold the stream back.
+    "x-accel-buffering": "no",
+  });
+  response.flushHeaders();
+}
+
+/** Responses API framing: each event names its type on an `event:` line. */
+export function responsesSseTransport(
+  response: ServerResponse,
+  onDrop: (reason: string) => void,
+): CoalescerTransport {
+  return {
+    bufferedBytes: () => response.writableLength,
+    write(event: ResponseServerEvent, json: string | undefined) {
+      response.write(`event: ${event.type}\ndata: ${json ?? JSON.stringify(event)}\n\n`);
+    },
+    drop(reason) {
+      onDrop(reason);
+      response.destroy();
+    },
+  };
+}

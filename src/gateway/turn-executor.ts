@@ -1,0 +1,54 @@
+// One turn from prepared request to stored response: takes the API key's concurrency slot, runs
+// the engine, stores the result for `previous_response_id`, and records metrics.
+import type { ResponseServerEvent } from "../protocol/responses-events.ts";
+import type { GatewayClock } from "./gateway-clock.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import type { PreparedTurn } from "./prepare-turn.ts";
+import { runResponse, type ResponseRunResult } from "./response-runner.ts";
+
+export interface TurnExecution {
+  signal: AbortSignal;
+  emit: (event: ResponseServerEvent) => void;
+  clock: GatewayClock;
+  transport: "ws" | "http";
+}
+
+/** Throws (before any event) when the key is over its concurrency limit; otherwise never throws. */
+export async function executeTurn(
+  context: GatewayContext,
+  turn: PreparedTurn,
+  execution: TurnExecution,
+): Promise<ResponseRunResult> {
+  const release = context.limiter.acquire(turn.apiKey);
+  context.metrics.streamStarted();
+  try {
+    const result = await runResponse({
+      turn,
+      signal: execution.signal,
+      emit: execution.emit,
+      clock: execution.clock,
+    });
+    // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
+    context.store.put({
+      id: turn.responseId,
+      response: result.response,
+      messages: result.reply === undefined ? turn.history : [...turn.history, result.reply],
+      sessionKey: turn.sessionKey,
+      ownerKey: turn.apiKey,
+    });
+    context.metrics.observeResponse({
+      transport: execution.transport,
+      status: result.response.status,
+      timeToFirstTokenMs: result.timeToFirstTokenMs,
+      gatewayOverheadMs: execution.clock.overheadMs,
+      inputTokens: result.usage?.inputTokens ?? 0,
+      cachedInputTokens: result.usage?.cachedInputTokens ?? 0,
+      outputTokens: result.usage?.outputTokens ?? 0,
+    });
+    if (result.error !== undefined) context.metrics.countError(result.error.code);
+    return result;
+  } finally {
+    context.metrics.streamEnded();
+    release();
+  }
+}

@@ -1,0 +1,295 @@
+// One WebSocket connection in Responses WebSocket mode: many turns, one response in flight at a
+// time, plus Spark's cancel, steer and resume. Bad frames get an error event; the connection and
+// the server keep going. Its response outlives it for the resume grace period.
+import type { RawData, WebSocket } from "ws";
+import type { ResponseServerEvent } from "../protocol/responses-events.ts";
+import type {
+  ResponseCreateBody,
+  ResponseInput,
+  ResponsesClientEvent,
+} from "../protocol/responses-requests.ts";
+import { DeltaCoalescer } from "./delta-coalescer.ts";
+import { errorEvent } from "./error-event.ts";
+import { GatewayClock } from "./gateway-clock.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { LiveResponse, type EventSink } from "./live-response.ts";
+import type { LiveResponseRegistry } from "./live-response-registry.ts";
+import { prepareTurn } from "./prepare-turn.ts";
+import type { ResponseRunResult } from "./response-runner.ts";
+import { executeTurn } from "./turn-executor.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
+import { parseClientFrame } from "./ws-frame-parser.ts";
+import { WsKeepalive } from "./ws-keepalive.ts";
+
+export class WsSession {
+  private current: LiveResponse | undefined;
+  private preparing = false;
+  private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
+  private errorSequence = 0;
+  private closed = false;
+  private readonly coalescer: DeltaCoalescer;
+  private readonly sink: EventSink;
+  private readonly keepalive: WsKeepalive;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly apiKey: string | undefined,
+    private readonly context: GatewayContext,
+    private readonly registry: LiveResponseRegistry,
+  ) {
+    const { config } = context;
+    this.coalescer = new DeltaCoalescer(
+      {
+        bufferedBytes: () => socket.bufferedAmount,
+        write: (event: ResponseServerEvent, json: string | undefined) =>
+          socket.send(json ?? JSON.stringify(event)),
+        drop: (reason) => this.closeWith(1013, reason, "slow_client"),
+      },
+      { softBytes: config.sendBufferSoftBytes, hardBytes: config.sendBufferHardBytes },
+    );
+    this.sink = (event) => this.coalescer.push(event);
+    this.keepalive = new WsKeepalive(socket, {
+      heartbeatIntervalMs: config.heartbeatIntervalMs,
+      lifetimeMs: config.connectionLifetimeSeconds * 1000,
+      isBusy: () => this.current !== undefined || this.preparing,
+      onClose: (reason) => context.metrics.countServerClose(reason),
+    });
+    context.metrics.connectionOpened();
+    socket.on("message", (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
+    socket.on("close", () => this.onClose());
+    // A socket error is followed by 'close'; without a listener it would crash the process.
+    socket.on("error", () => {});
+  }
+
+  /** Server shutdown: going away (1001), which clients treat as worth a reconnect. */
+  shutdown(): void {
+    this.closeWith(1001, "server shutting down", "shutdown");
+  }
+
+  private onMessage(data: RawData, isBinary: boolean): void {
+    const receivedAt = performance.now();
+    let event: ResponsesClientEvent;
+    try {
+      event = parseClientFrame(data, isBinary, this.context.config.maxFrameBytes);
+    } catch (error) {
+      this.sendError(error);
+      return;
+    }
+    const clock = new GatewayClock();
+    clock.addSince(receivedAt);
+    switch (event.type) {
+      case "response.create": {
+        if (this.refuseWhileBusy()) return;
+        const { type: _type, ...body } = event;
+        void this.startTurn(body, receivedAt, clock);
+        return;
+      }
+      case "response.cancel":
+        return this.cancel(event.response_id);
+      case "response.steer":
+        return this.steer(event.response_id, event.input, receivedAt, clock);
+      case "response.resume":
+        return this.resume(event.response_id, event.last_sequence_number ?? -1);
+      default:
+        event satisfies never;
+    }
+  }
+
+  private async startTurn(
+    body: ResponseCreateBody,
+    receivedAt: number,
+    clock: GatewayClock,
+  ): Promise<void> {
+    this.preparing = true;
+    let live: LiveResponse | undefined;
+    try {
+      const startedAt = performance.now();
+      const turn = await prepareTurn(
+        { body, apiKey: this.apiKey, receivedAt },
+        {
+          models: this.context.models,
+          store: this.context.store,
+          contextLimitTokens: this.context.config.contextLimitTokens,
+        },
+      );
+      clock.addSince(startedAt);
+      if (this.closed) return;
+      live = new LiveResponse(
+        turn.responseId,
+        this.apiKey,
+        body,
+        this.context.config.replayBufferBytes,
+      );
+      const started = live;
+      this.registry.add(started);
+      started.attach(this.sink);
+      this.current = started;
+      this.preparing = false;
+      void started.finished.then((result) => this.afterResponse(started, result));
+      const result = await executeTurn(this.context, turn, {
+        signal: started.signal,
+        emit: (event) => started.emit(event),
+        clock,
+        transport: "ws",
+      });
+      started.finish(result);
+    } catch (error) {
+      // Only preparation and the concurrency check throw: no response events were sent.
+      if (live !== undefined) {
+        this.registry.remove(live);
+        live.finish(undefined);
+      }
+      this.sendError(error);
+    } finally {
+      this.preparing = false;
+    }
+  }
+
+  private afterResponse(live: LiveResponse, result: ResponseRunResult | undefined): void {
+    if (this.current !== live) return;
+    this.current = undefined;
+    if (result !== undefined) this.lastResponse = { id: live.id, body: live.body };
+    if (this.closed) return;
+    const steerInput = live.steerInput;
+    if (steerInput !== undefined && result !== undefined) {
+      // The steered response kept its partial output; the new input continues the same chain.
+      void this.startTurn(
+        { ...live.body, input: steerInput, previous_response_id: live.id },
+        performance.now(),
+        new GatewayClock(),
+      );
+      return;
+    }
+    this.keepalive.idle();
+  }
+
+  private cancel(responseId: string | undefined): void {
+    const live = this.current;
+    if (live === undefined || (responseId !== undefined && responseId !== live.id)) {
+      this.sendError(notActive(responseId, "cancel"));
+      return;
+    }
+    live.stop("cancelled");
+  }
+
+  private steer(
+    responseId: string | undefined,
+    input: ResponseInput,
+    receivedAt: number,
+    clock: GatewayClock,
+  ): void {
+    const live = this.current;
+    if (live !== undefined && (responseId === undefined || responseId === live.id)) {
+      live.steerInput =
+        live.steerInput === undefined ? input : [...asItems(live.steerInput), ...asItems(input)];
+      live.stop("steered");
+      return;
+    }
+    // The response may have just finished: steering then simply continues its conversation.
+    const last = this.lastResponse;
+    if (
+      live === undefined &&
+      !this.preparing &&
+      last !== undefined &&
+      (responseId === undefined || responseId === last.id)
+    ) {
+      void this.startTurn(
+        { ...last.body, input, previous_response_id: last.id },
+        receivedAt,
+        clock,
+      );
+      return;
+    }
+    this.sendError(notActive(responseId, "steer"));
+  }
+
+  private resume(responseId: string, lastSequenceNumber: number): void {
+    if (this.refuseWhileBusy()) return;
+    const live = this.registry.get(responseId, this.apiKey);
+    if (live === undefined) {
+      this.sendError(
+        new WireError(
+          "invalid_request",
+          `Response '${responseId}' cannot be resumed: it is unknown here, or finished more than resume_grace_seconds ago. ` +
+            `Its final state is available with GET /v1/responses/${responseId} while it is stored.`,
+          { wireCode: "response_not_resumable", param: "response_id", status: 404 },
+        ),
+      );
+      return;
+    }
+    const missed = live.replay.since(lastSequenceNumber);
+    if (missed === undefined) {
+      this.sendError(
+        new WireError(
+          "invalid_request",
+          `Events after sequence_number ${lastSequenceNumber} of '${responseId}' are no longer held (replay_buffer_bytes); fetch the final response instead.`,
+          { wireCode: "resume_gap", param: "last_sequence_number" },
+        ),
+      );
+      return;
+    }
+    for (const event of missed) this.coalescer.push(event);
+    if (live.done) return;
+    live.attach(this.sink);
+    this.current = live;
+    void live.finished.then((result) => this.afterResponse(live, result));
+  }
+
+  private refuseWhileBusy(): boolean {
+    if (this.current === undefined && !this.preparing) return false;
+    const id = this.current?.id;
+    this.sendError(
+      new WireError(
+        "invalid_request",
+        `A response${id === undefined ? "" : ` (${id})`} is already in progress on this connection: wait for it to finish, ` +
+          "or send response.cancel or response.steer. Open another connection to run responses in parallel.",
+        { wireCode: "response_already_in_progress", status: 409 },
+      ),
+    );
+    return true;
+  }
+
+  private sendError(error: unknown): void {
+    this.context.metrics.countError(describeWireError(error).code);
+    this.coalescer.push(errorEvent(error, this.errorSequence++));
+  }
+
+  private closeWith(code: number, reason: string, metricReason: string): void {
+    if (this.closed) return;
+    this.context.metrics.countServerClose(metricReason);
+    this.coalescer.stop();
+    // A close reason may be at most 123 bytes.
+    this.socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
+    // A client that reads nothing would never answer the close: cut it after a second.
+    setTimeout(() => this.socket.terminate(), 1000).unref();
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.coalescer.stop();
+    this.keepalive.stop();
+    this.context.metrics.connectionClosed();
+    const live = this.current;
+    if (live !== undefined && !live.done) {
+      live.detach(this.sink);
+      this.registry.orphaned(live);
+    }
+  }
+}
+
+function notActive(responseId: string | undefined, action: string): WireError {
+  const which = responseId === undefined ? "No response is" : `Response '${responseId}' is not`;
+  return new WireError(
+    "invalid_request",
+    `${which} in progress on this connection, so there is nothing to ${action}.`,
+    {
+      wireCode: "response_not_active",
+      param: "response_id",
+    },
+  );
+}
+
+function asItems(input: ResponseInput): Exclude<ResponseInput, string> {
+  return typeof input === "string" ? [{ role: "user", content: input }] : input;
+}

@@ -1,0 +1,73 @@
+// The WebSocket handshake on GET /v1/responses: path, browser Origin and API key are checked
+// before the upgrade, so a refused client gets a plain HTTP status (404, 403, 401).
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import type { WebSocket, WebSocketServer } from "ws";
+import { authenticate, isOriginAllowed } from "./auth.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
+
+export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export function createUpgradeHandler(
+  context: GatewayContext,
+  server: WebSocketServer,
+  onConnection: (socket: WebSocket, apiKey: string | undefined) => void,
+): UpgradeHandler {
+  return (request, socket, head) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+    if (path !== "/v1/responses") {
+      return refuse(
+        socket,
+        new WireError("invalid_request", `No WebSocket endpoint at ${path}; use /v1/responses.`, {
+          wireCode: "not_found",
+          status: 404,
+        }),
+      );
+    }
+    if (
+      !isOriginAllowed(request.headers.origin, request.headers.host, context.config.allowedOrigins)
+    ) {
+      return refuse(
+        socket,
+        new WireError(
+          "permission_denied",
+          `Origin ${request.headers.origin ?? ""} is not allowed; add it to [serve] allowed_origins.`,
+          {
+            wireCode: "origin_not_allowed",
+          },
+        ),
+      );
+    }
+    const auth = authenticate(request.headers, context.config.apiKeys);
+    if (!auth.ok) return refuse(socket, auth.error);
+    server.handleUpgrade(request, socket, head, (webSocket) =>
+      onConnection(webSocket, auth.apiKey),
+    );
+  };
+}
+
+function refuse(socket: Duplex, error: WireError): void {
+  const wire = describeWireError(error);
+  const body = JSON.stringify({
+    error: { message: wire.message, type: wire.type, param: wire.param, code: wire.code },
+  });
+  socket.on("error", () => {});
+  socket.end(
+    `HTTP/1.1 ${wire.status} ${statusText(wire.status)}\r\n` +
+      "Content-Type: application/json\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
+}
+
+function statusText(status: number): string {
+  return status === 401
+    ? "Unauthorized"
+    : status === 403
+      ? "Forbidden"
+      : status === 404
+        ? "Not Found"
+        : "Bad Request";
+}

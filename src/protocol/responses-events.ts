@@ -1,0 +1,176 @@
+// Server-side shapes of the OpenAI Responses API that Spark emits (the `openai` package's
+// Response, ResponseStreamEvent and ResponseErrorEvent), plus Spark's additive `spark_timings`.
+
+export type ResponseStatus = "in_progress" | "completed" | "incomplete" | "failed";
+
+export interface ResponseOutputText {
+  type: "output_text";
+  text: string;
+  annotations: never[];
+  logprobs: never[];
+}
+
+export interface ResponseOutputMessage {
+  type: "message";
+  id: string;
+  role: "assistant";
+  status: "in_progress" | "completed" | "incomplete";
+  content: ResponseOutputText[];
+}
+
+export interface ResponseFunctionCall {
+  type: "function_call";
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: "in_progress" | "completed" | "incomplete";
+}
+
+export type ResponseOutputItem = ResponseOutputMessage | ResponseFunctionCall;
+
+export interface ResponseUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+/** Spark extension: where the time of one response went. */
+export interface SparkTimings {
+  queue_ms: number;
+  time_to_first_token_ms: number | null;
+  prefill_tokens_cached: number;
+  prefill_tokens_computed: number;
+  decode_tokens_per_second: number | null;
+  /** Time spent in the gateway itself (parsing, conversation building, serialising, sending). */
+  gateway_overhead_ms: number;
+}
+
+/** OpenAI sends `max_output_tokens` or `content_filter`; Spark adds why a stream was stopped early. */
+export type IncompleteReason =
+  "max_output_tokens" | "content_filter" | "cancelled" | "steered" | "disconnected";
+
+export interface ResponseFunctionTool {
+  type: "function";
+  name: string;
+  description: string | null;
+  parameters: { [key: string]: unknown } | null;
+  strict: boolean | null;
+}
+
+export interface ResponseObject {
+  id: string;
+  object: "response";
+  created_at: number;
+  completed_at: number | null;
+  status: ResponseStatus;
+  model: string;
+  output: ResponseOutputItem[];
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: IncompleteReason } | null;
+  instructions: string | null;
+  metadata: { [key: string]: string } | null;
+  parallel_tool_calls: boolean;
+  temperature: number | null;
+  top_p: number | null;
+  max_output_tokens: number | null;
+  tool_choice: "none" | "auto" | "required" | { type: "function"; name: string };
+  tools: ResponseFunctionTool[];
+  previous_response_id: string | null;
+  prompt_cache_key: string | null;
+  store: boolean;
+  text: { format: { type: "text" } };
+  truncation: "disabled";
+  usage: ResponseUsage | null;
+  spark_timings: SparkTimings | null;
+}
+
+interface Sequenced {
+  sequence_number: number;
+}
+
+export type ResponseLifecycleEvent = Sequenced & {
+  type:
+    | "response.created"
+    | "response.in_progress"
+    | "response.completed"
+    | "response.incomplete"
+    | "response.failed";
+  response: ResponseObject;
+};
+
+export interface ResponseOutputItemEvent extends Sequenced {
+  type: "response.output_item.added" | "response.output_item.done";
+  output_index: number;
+  item: ResponseOutputItem;
+}
+
+export interface ResponseContentPartEvent extends Sequenced {
+  type: "response.content_part.added" | "response.content_part.done";
+  item_id: string;
+  output_index: number;
+  content_index: number;
+  part: ResponseOutputText;
+}
+
+export interface ResponseTextDeltaEvent extends Sequenced {
+  type: "response.output_text.delta";
+  item_id: string;
+  output_index: number;
+  content_index: number;
+  delta: string;
+  logprobs: never[];
+}
+
+export interface ResponseTextDoneEvent extends Sequenced {
+  type: "response.output_text.done";
+  item_id: string;
+  output_index: number;
+  content_index: number;
+  text: string;
+  logprobs: never[];
+}
+
+export interface ResponseFunctionCallArgumentsDeltaEvent extends Sequenced {
+  type: "response.function_call_arguments.delta";
+  item_id: string;
+  output_index: number;
+  delta: string;
+}
+
+export interface ResponseFunctionCallArgumentsDoneEvent extends Sequenced {
+  type: "response.function_call_arguments.done";
+  item_id: string;
+  output_index: number;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * An error event. `code`, `message` and `param` are the SDK's ResponseErrorEvent; `error` and
+ * `status` repeat them the way OpenAI's WebSocket mode nests them, for clients that read either.
+ */
+export interface ResponseErrorEvent extends Sequenced {
+  type: "error";
+  code: string;
+  message: string;
+  param: string | null;
+  status: number;
+  error: { type: string; code: string; message: string; param: string | null };
+  /** Spark extension: the response the error belongs to, when there is one. */
+  response_id?: string;
+}
+
+export type ResponseDeltaEvent = ResponseTextDeltaEvent | ResponseFunctionCallArgumentsDeltaEvent;
+
+export type ResponseServerEvent =
+  | ResponseLifecycleEvent
+  | ResponseOutputItemEvent
+  | ResponseContentPartEvent
+  | ResponseTextDeltaEvent
+  | ResponseTextDoneEvent
+  | ResponseFunctionCallArgumentsDeltaEvent
+  | ResponseFunctionCallArgumentsDoneEvent
+  | ResponseErrorEvent;

@@ -1,0 +1,129 @@
+// Zod schemas for what clients send the Responses API: the HTTP body of POST /v1/responses, and
+// the WebSocket client events (`response.create`, plus Spark's cancel, steer and resume).
+import { z } from "zod";
+
+const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const messageItemSchema = z.looseObject({
+  type: z.literal("message").optional(),
+  id: z.string().optional(),
+  role: z.enum(["user", "assistant", "system", "developer"]),
+  content: z.union([z.string(), z.array(contentPartSchema)]),
+});
+
+const functionCallItemSchema = z.looseObject({
+  type: z.literal("function_call"),
+  id: z.string().optional(),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+
+const functionCallOutputItemSchema = z.looseObject({
+  type: z.literal("function_call_output"),
+  id: z.string().optional(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(contentPartSchema)]),
+});
+
+const knownItemTypes: readonly string[] = ["message", "function_call", "function_call_output"];
+
+/** Item types Spark does not turn into model input (reasoning, images, hosted tools): accepted
+ * here so conversation building can say exactly which one and why. */
+const otherItemSchema = z.looseObject({
+  type: z.string().refine((type) => !knownItemTypes.includes(type)),
+});
+
+export const inputItemSchema = z.union([
+  messageItemSchema,
+  functionCallItemSchema,
+  functionCallOutputItemSchema,
+  otherItemSchema,
+]);
+
+export const inputSchema = z.union([z.string(), z.array(inputItemSchema)]);
+
+export const toolSchema = z.looseObject({
+  type: z.string(),
+  name: z.string().optional(),
+  description: z.string().nullable().optional(),
+  parameters: z.record(z.string(), z.unknown()).nullable().optional(),
+  strict: z.boolean().nullable().optional(),
+});
+
+export const toolChoiceSchema = z.union([
+  z.enum(["none", "auto", "required"]),
+  z.looseObject({ type: z.literal("function"), name: z.string() }),
+]);
+
+const responseCreateFields = {
+  model: z.string().optional(),
+  input: inputSchema.optional(),
+  instructions: z.string().nullable().optional(),
+  previous_response_id: z.string().nullable().optional(),
+  max_output_tokens: z.number().int().positive().nullable().optional(),
+  temperature: z.number().min(0).max(2).nullable().optional(),
+  top_p: z.number().gt(0).max(1).nullable().optional(),
+  tools: z.array(toolSchema).optional(),
+  tool_choice: toolChoiceSchema.optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  prompt_cache_key: z.string().nullable().optional(),
+  store: z.boolean().nullable().optional(),
+  stream: z.boolean().nullable().optional(),
+  /** WebSocket mode: `false` prepares the conversation (and the engine's cache) without output. */
+  generate: z.boolean().optional(),
+};
+
+/** POST /v1/responses. Loose: OpenAI fields Spark has no use for (reasoning, include…) pass. */
+export const responseCreateBodySchema = z.looseObject(responseCreateFields);
+
+export const responseCreateEventSchema = z.looseObject({
+  type: z.literal("response.create"),
+  ...responseCreateFields,
+});
+
+/** Spark extension: stop the response in flight now and keep its partial output. */
+export const responseCancelEventSchema = z.looseObject({
+  type: z.literal("response.cancel"),
+  response_id: z.string().optional(),
+});
+
+/** Spark extension: stop at the next token, append `input`, continue in a chained response. */
+export const responseSteerEventSchema = z.looseObject({
+  type: z.literal("response.steer"),
+  response_id: z.string().optional(),
+  input: inputSchema,
+});
+
+/** Spark extension: after a reconnect, replay a response's events after `last_sequence_number`. */
+export const responseResumeEventSchema = z.looseObject({
+  type: z.literal("response.resume"),
+  response_id: z.string(),
+  last_sequence_number: z.number().int().min(-1).optional(),
+});
+
+export const responsesClientEventSchema = z.discriminatedUnion("type", [
+  responseCreateEventSchema,
+  responseCancelEventSchema,
+  responseSteerEventSchema,
+  responseResumeEventSchema,
+]);
+
+export const responsesClientEventTypes = [
+  "response.create",
+  "response.cancel",
+  "response.steer",
+  "response.resume",
+] as const;
+
+export type InputItem = z.infer<typeof inputItemSchema>;
+export type ResponseInput = z.infer<typeof inputSchema>;
+export type ResponseTool = z.infer<typeof toolSchema>;
+export type ResponseToolChoice = z.infer<typeof toolChoiceSchema>;
+export type ResponseCreateBody = z.infer<typeof responseCreateBodySchema>;
+export type ResponseCreateEvent = z.infer<typeof responseCreateEventSchema>;
+export type ResponseCancelEvent = z.infer<typeof responseCancelEventSchema>;
+export type ResponseSteerEvent = z.infer<typeof responseSteerEventSchema>;
+export type ResponseResumeEvent = z.infer<typeof responseResumeEventSchema>;
+export type ResponsesClientEvent = z.infer<typeof responsesClientEventSchema>;
