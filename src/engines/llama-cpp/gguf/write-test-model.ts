@@ -48,7 +48,7 @@ export interface WriteTestModelResult {
 
 export const defaultTestModelSeed = 1;
 /** Bump whenever the bytes this module writes change, so cached test models are rebuilt. */
-export const testModelFormatVersion = 1;
+export const testModelFormatVersion = 2;
 // Weights are normal * 0.02 (GPT-2's init), so with RMS-normalised activations logits stay small.
 const weightScale = 0.02;
 // general.file_type values (llama_ftype): ALL_F32, MOSTLY_F16, MOSTLY_Q8_0.
