@@ -36,10 +36,8 @@ export async function createEngine(
       });
     }
     case "script": {
-      throw new SparkError(
-        "invalid_config",
-        `Model "${name}": the script engine is not available yet.`,
-      );
+      const { createScriptEngine } = await import("../engines/script/script-engine.ts");
+      return createScriptEngine({ path: model.path, model: name });
     }
     default:
       model satisfies never;
