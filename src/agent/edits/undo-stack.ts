@@ -1,6 +1,7 @@
 // A session's undo history: each applied edit pushes one entry; undo() puts back every file of
 // the last entry in one atomic commit, refusing when a file changed since the edit (unless forced).
 import { randomUUID } from "node:crypto";
+import { promises as fsp } from "node:fs";
 import { z } from "zod";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { commitFileChanges, type PlannedChange } from "./commit-file-changes.ts";
@@ -147,8 +148,11 @@ async function recordInLedger(ledger: FileReadLedger | undefined, change: Planne
     ledger.forget(change.target.absolutePath);
     return;
   }
-  const written = await readFileState(change.target.absolutePath, change.target.relativePath);
-  if (written.exists) ledger.recordContent(change.target.absolutePath, written.bytes, written);
+  const stats = await fsp.stat(change.target.absolutePath).catch(() => undefined);
+  ledger.recordContent(change.target.absolutePath, change.after, {
+    mtimeMs: stats?.mtimeMs ?? 0,
+    size: change.after.length,
+  });
 }
 
 function describeChange(change: PlannedChange): FileDiff {
