@@ -1,7 +1,7 @@
 // Builds and writes a llama-family GGUF with seeded random weights and a byte-level
 // tokenizer: the model Spark's tests and benchmarks load instead of downloading one.
 
-import { buildByteTokenizer, byteTokenizerMetadata } from "./byte-tokenizer.ts";
+import { buildByteTokenizer, byteTokenizerMetadata, gpt2ByteSymbols } from "./byte-tokenizer.ts";
 import { chatMlToolsTemplate } from "./chat-template.ts";
 import {
   measureGgufFile,
@@ -48,9 +48,12 @@ export interface WriteTestModelResult {
 
 export const defaultTestModelSeed = 1;
 /** Bump whenever the bytes this module writes change, so cached test models are rebuilt. */
-export const testModelFormatVersion = 2;
+export const testModelFormatVersion = 3;
 // Weights are normal * 0.02 (GPT-2's init), so with RMS-normalised activations logits stay small.
-const weightScale = 0.02;
+// Weights scaled to their fan-in (the innermost dimension): small enough to stay finite in f16
+// at every shape, large enough that the noise model's output varies instead of repeating a token.
+const weightGain = 1.92;
+const weightScaleFor = (fanIn: number): number => weightGain / Math.sqrt(fanIn);
 // general.file_type values (llama_ftype): ALL_F32, MOSTLY_F16, MOSTLY_Q8_0.
 const fileTypeIds: Record<GgufTensorType, number> = { f32: 0, f16: 1, q8_0: 7 };
 
@@ -66,7 +69,43 @@ function randomTensor(
     name,
     dimensions,
     type,
-    fillRows: (_first, _count, target) => generator.fill(target, weightScale),
+    fillRows: (_first, _count, target) =>
+      generator.fill(target, weightScaleFor(dimensions[0] ?? 1)),
+  };
+}
+
+/**
+ * Tokens the noise model must never emit, so its output re-tokenizes to exactly the same tokens
+ * (a follow-up turn's prefix then matches the KV cache) and it never ends a turn by itself (so
+ * max-token and stop tests are deterministic): everything but single printable-ASCII bytes, minus
+ * the letters that take part in merges. A zero output row gives a zero logit, below the best of
+ * the random ones.
+ */
+function silencedTokenIds(vocabularySize: number): Set<number> {
+  const tokenizer = buildByteTokenizer(vocabularySize);
+  const mergedBytes = new Set("taheinro");
+  const emittable = new Set(gpt2ByteSymbols());
+  const byteOfSymbol = new Map(gpt2ByteSymbols().map((symbol, byte) => [symbol, byte]));
+  const silenced = new Set<number>();
+  tokenizer.tokens.forEach((token, id) => {
+    const byte = emittable.has(token) ? byteOfSymbol.get(token) : undefined;
+    const printable = byte !== undefined && ((byte >= 0x20 && byte <= 0x7e) || byte === 0x0a);
+    if (!printable || mergedBytes.has(String.fromCharCode(byte))) silenced.add(id);
+  });
+  return silenced;
+}
+
+function silenceRows(tensor: GgufTensor, rows: ReadonlySet<number>): GgufTensor {
+  const rowLength = tensor.dimensions[0] ?? 0;
+  return {
+    ...tensor,
+    fillRows: (firstRow, rowCount, target) => {
+      tensor.fillRows(firstRow, rowCount, target);
+      for (let row = firstRow; row < firstRow + rowCount; row++) {
+        if (rows.has(row))
+          target.fill(0, (row - firstRow) * rowLength, (row - firstRow + 1) * rowLength);
+      }
+    },
   };
 }
 
@@ -99,8 +138,13 @@ function buildTensors(
   const headDimension = embedding / shape.headCount;
   const keyValueWidth = headDimension * shape.headCountKv;
   const feedForward = shape.feedForwardLength;
+  const silenced = silencedTokenIds(shape.vocabularySize);
+  const outputProjection = (name: string): GgufTensor =>
+    silenceRows(randomTensor(name, [embedding, shape.vocabularySize], type, seed), silenced);
   const tensors: GgufTensor[] = [
-    randomTensor("token_embd.weight", [embedding, shape.vocabularySize], type, seed),
+    shape.tiedEmbeddings
+      ? outputProjection("token_embd.weight")
+      : randomTensor("token_embd.weight", [embedding, shape.vocabularySize], type, seed),
   ];
   for (let block = 0; block < shape.blockCount; block++) {
     const prefix = `blk.${block}.`;
@@ -127,7 +171,7 @@ function buildTensors(
   }
   tensors.push(onesTensor("output_norm.weight", embedding));
   if (!shape.tiedEmbeddings) {
-    tensors.push(randomTensor("output.weight", [embedding, shape.vocabularySize], type, seed));
+    tensors.push(outputProjection("output.weight"));
   }
   return tensors;
 }
