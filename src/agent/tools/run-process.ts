@@ -1,0 +1,94 @@
+// Runs a shell command in its own process group so a timeout or an interrupt kills everything it
+// started at once; keeps the last megabyte of combined output (memory bound, not the model's cap).
+import { spawn } from "node:child_process";
+
+const MAX_CAPTURED_BYTES = 1024 * 1024;
+/** After the process exits, how long to wait for grandchildren holding the pipes open. */
+const CLOSE_GRACE_MS = 200;
+
+export interface ProcessOutcome {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Set when the shell could not be started at all. */
+  spawnError?: Error;
+}
+
+export interface RunProcessOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let captured = 0;
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const child = spawn(options.command, {
+      shell: true,
+      cwd: options.cwd,
+      detached: process.platform !== "win32",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const capture = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      captured += chunk.length;
+      while (captured > MAX_CAPTURED_BYTES && chunks.length > 1)
+        captured -= chunks.shift()?.length ?? 0;
+    };
+    child.stdout.on("data", capture);
+    child.stderr.on("data", capture);
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined && process.platform !== "win32")
+          process.kill(-child.pid, "SIGKILL");
+        else child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      killGroup();
+    };
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    if (options.signal.aborted) onAbort();
+    const finish = (
+      exitCode: number | null,
+      signal: NodeJS.Signals | null,
+      spawnError?: Error,
+    ): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const outcome: ProcessOutcome = {
+        output: Buffer.concat(chunks).toString("utf8"),
+        exitCode,
+        signal,
+        timedOut,
+        aborted,
+      };
+      if (spawnError !== undefined) outcome.spawnError = spawnError;
+      resolve(outcome);
+    };
+    child.once("error", (error) => finish(null, null, error));
+    child.once("close", (code, signal) => finish(code, signal));
+    child.once("exit", (code, signal) => {
+      // A background grandchild can keep the pipes open forever; do not wait on it.
+      setTimeout(() => finish(code, signal), CLOSE_GRACE_MS).unref();
+    });
+  });
+}

@@ -1,0 +1,107 @@
+// Lists a workspace's files the way git sees them: .gitignore files at every level (and those
+// between the repository root and the workspace) are honoured; .git and node_modules are skipped.
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
+
+interface IgnoreLayer {
+  /** Absolute directory the .gitignore lives in; its patterns are relative to it. */
+  base: string;
+  rules: Ignore;
+}
+
+export interface WalkOptions {
+  /** Real path of the workspace root: yielded paths are relative to it, with "/" separators. */
+  workspaceRoot: string;
+  /** Absolute directory inside the workspace to list (default: the root). */
+  start?: string;
+  signal?: AbortSignal;
+}
+
+/** Yields file paths in a stable order (directory entries sorted by name, depth first). */
+export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<string> {
+  const start = options.start ?? options.workspaceRoot;
+  const stack: { directory: string; layers: IgnoreLayer[] }[] = [
+    { directory: start, layers: await ancestorLayers(start, options.workspaceRoot) },
+  ];
+  while (stack.length > 0) {
+    options.signal?.throwIfAborted();
+    const { directory, layers: parentLayers } = stack.pop() as (typeof stack)[number];
+    const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    const layers = entries.some((entry) => entry.name === ".gitignore" && entry.isFile())
+      ? [...parentLayers, await readLayer(directory)]
+      : parentLayers;
+    const subdirectories: string[] = [];
+    for (const entry of entries) {
+      if (ALWAYS_SKIPPED.has(entry.name)) continue;
+      const absolute = path.join(directory, entry.name);
+      const isDirectory = entry.isDirectory();
+      // Symbolic links are listed but never followed, so a link loop cannot trap the walk.
+      if (!isDirectory && !entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (isIgnored(layers, absolute, isDirectory)) continue;
+      if (isDirectory) subdirectories.push(absolute);
+      else yield toWorkspacePath(options.workspaceRoot, absolute);
+    }
+    for (const subdirectory of subdirectories.reverse())
+      stack.push({ directory: subdirectory, layers });
+  }
+}
+
+function isIgnored(
+  layers: readonly IgnoreLayer[],
+  absolute: string,
+  isDirectory: boolean,
+): boolean {
+  let ignored = false;
+  // Deeper .gitignore files come later and can re-include what a shallower one excluded.
+  for (const layer of layers) {
+    const relative = path.relative(layer.base, absolute).split(path.sep).join("/");
+    const result = layer.rules.test(isDirectory ? `${relative}/` : relative);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+async function readLayer(directory: string): Promise<IgnoreLayer> {
+  const text = await readFile(path.join(directory, ".gitignore"), "utf8").catch(() => "");
+  return { base: directory, rules: ignore().add(text) };
+}
+
+/**
+ * .gitignore files above `start` that still apply to it: from the repository root (nearest .git),
+ * or from the workspace root when there is no repository, down to (not including) `start`.
+ */
+async function ancestorLayers(start: string, workspaceRoot: string): Promise<IgnoreLayer[]> {
+  const ancestors: string[] = [];
+  let current = start;
+  while (!existsSync(path.join(current, ".git"))) {
+    const parent = path.dirname(current);
+    if (parent === current) {
+      // No repository: keep the ancestors inside the workspace only.
+      const inside = ancestors.filter(
+        (directory) => !path.relative(workspaceRoot, directory).startsWith(".."),
+      );
+      return readLayers(inside);
+    }
+    ancestors.unshift(parent);
+    current = parent;
+  }
+  return readLayers(ancestors);
+}
+
+async function readLayers(directories: readonly string[]): Promise<IgnoreLayer[]> {
+  const layers: IgnoreLayer[] = [];
+  for (const directory of directories) {
+    if (existsSync(path.join(directory, ".gitignore"))) layers.push(await readLayer(directory));
+  }
+  return layers;
+}
+
+function toWorkspacePath(workspaceRoot: string, absolute: string): string {
+  return path.relative(workspaceRoot, absolute).split(path.sep).join("/");
+}
