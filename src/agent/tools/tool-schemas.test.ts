@@ -15,7 +15,7 @@ describe("tool schemas", () => {
       "run_command",
     ]);
     await expect(`${JSON.stringify(definitions, null, 2)}\n`).toMatchFileSnapshot(
-      "./__snapshots__/tool-schemas.json",
+      "./__snapshots__/tool-schemas.json.snap",
     );
   });
 
