@@ -27,7 +27,11 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw new SparkError("cancelled", "The patch was cancelled.");
 }
 
-export async function applyPatch(request: ApplyPatchRequest): Promise<ApplyPatchResult> {
+export function applyPatch(request: ApplyPatchRequest): Promise<ApplyPatchResult> {
+  return request.undoStack.exclusive(() => applyPatchNow(request));
+}
+
+async function applyPatchNow(request: ApplyPatchRequest): Promise<ApplyPatchResult> {
   throwIfAborted(request.signal);
   const parsed = parsePatch(request.patchText);
   if (parsed.operations.length === 0) {

@@ -32,9 +32,11 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw new SparkError("cancelled", "The edit was cancelled.");
 }
 
-export async function applySearchReplace(
-  request: SearchReplaceRequest,
-): Promise<SearchReplaceResult> {
+export function applySearchReplace(request: SearchReplaceRequest): Promise<SearchReplaceResult> {
+  return request.undoStack.exclusive(() => applySearchReplaceNow(request));
+}
+
+async function applySearchReplaceNow(request: SearchReplaceRequest): Promise<SearchReplaceResult> {
   throwIfAborted(request.signal);
   const target = resolveWorkspacePath(request.workspaceRoot, request.path);
   const { absolutePath, relativePath } = target;

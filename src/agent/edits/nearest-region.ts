@@ -11,7 +11,8 @@ export interface NearestRegion {
 }
 
 const MAX_PATTERN_LINES = 40;
-const MAX_FILE_LINES = 50_000;
+// Bounds the work of the error path: windows × pattern lines compared stays under ~1M.
+const MAX_COMPARISONS = 1_000_000;
 const MIN_SCORE = 0.3;
 const TOKEN = /[A-Za-z0-9_$]+|[^\sA-Za-z0-9_$]/g;
 
@@ -33,7 +34,8 @@ export function findNearestRegion(
   patternLines: readonly string[],
 ): NearestRegion | undefined {
   const pattern = patternLines.slice(0, MAX_PATTERN_LINES).map(tokenSet);
-  const file = fileLines.slice(0, MAX_FILE_LINES).map(tokenSet);
+  const fileLimit = Math.floor(MAX_COMPARISONS / Math.max(1, pattern.length));
+  const file = fileLines.slice(0, fileLimit).map(tokenSet);
   if (pattern.length === 0 || file.length === 0) return undefined;
   const window = Math.min(pattern.length, file.length);
   let best: NearestRegion | undefined;

@@ -139,6 +139,27 @@ describe("UndoStack", () => {
     expect(() => UndoStack.fromJSON({ version: 2, entries: [] })).toThrow(/malformed/);
   });
 
+  it("runs a session's edits one at a time, in call order", async () => {
+    workspace.writeAndRead("a.txt", "v1\n");
+    const edit = (oldText: string, newText: string) =>
+      applySearchReplace({
+        workspaceRoot: workspace.root,
+        path: "a.txt",
+        oldText,
+        newText,
+        ledger: workspace.ledger,
+        undoStack: workspace.undoStack,
+      });
+    // Started together: the second one only finds "v2" if it waits for the first to finish.
+    await Promise.all([
+      edit("v1", "v2"),
+      edit("v2", "v3"),
+      workspace.undoStack.undo({ workspaceRoot: workspace.root, ledger: workspace.ledger }),
+    ]);
+    expect(workspace.read("a.txt")).toBe("v2\n");
+    expect(workspace.undoStack.size).toBe(1);
+  });
+
   it("keeps at most maxEntries entries", () => {
     const stack = new UndoStack({ maxEntries: 2 });
     for (const id of ["1", "2", "3"]) {

@@ -47,6 +47,7 @@ export interface UndoResult {
 
 export class UndoStack {
   private readonly entries: UndoEntry[];
+  private queue: Promise<unknown> = Promise.resolve();
   readonly maxEntries: number;
 
   constructor(options: { maxEntries?: number; entries?: UndoEntry[] } = {}) {
@@ -75,8 +76,22 @@ export class UndoStack {
       this.entries.splice(0, this.entries.length - this.maxEntries);
   }
 
+  /**
+   * Runs one edit of this session at a time: edits and undos read, plan and write files, and two
+   * interleaved ones could each plan from content the other is about to replace.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Restores the files of the last entry and removes it; throws EditError when it cannot. */
-  async undo(options: UndoOptions): Promise<UndoResult> {
+  undo(options: UndoOptions): Promise<UndoResult> {
+    return this.exclusive(() => this.undoNow(options));
+  }
+
+  private async undoNow(options: UndoOptions): Promise<UndoResult> {
     const entry = this.peek();
     if (entry === undefined) {
       throw new EditError("no_change", "There is no edit to undo in this session.");
