@@ -2,6 +2,7 @@
 // connection keeps up; once its unsent bytes pass the soft limit, events wait and consecutive
 // deltas merge into one (carrying the last merged sequence_number); past the hard limit the
 // client is hopeless and is dropped with a reason, so the server never buffers without bound.
+// What one connection holds is thus at most the hard limit plus one response's closing events.
 import type { ResponseDeltaEvent, ResponseServerEvent } from "../protocol/responses-events.ts";
 
 export interface CoalescerTransport {
@@ -17,6 +18,8 @@ export interface CoalescerLimits {
   hardBytes: number;
   /** How often a backlog is retried while the connection is full. */
   pollIntervalMs?: number;
+  /** Called each time a delta is merged into a waiting one (for metrics). */
+  onMerged?: () => void;
 }
 
 interface Waiting {
@@ -33,8 +36,6 @@ export class DeltaCoalescer {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private drainWaiters: Array<() => void> = [];
-  /** Events merged into an earlier one instead of being sent on their own. */
-  mergedEvents = 0;
 
   constructor(
     private readonly transport: CoalescerTransport,
@@ -53,8 +54,10 @@ export class DeltaCoalescer {
       this.waiting.push({ event, json, bytes });
       this.waitingBytes += bytes;
     }
+    // Only deltas can arrive without bound; the few other events of a response are bounded by its
+    // size (the done events repeat its text), so they never count as a client falling behind.
     const unsent = this.transport.bufferedBytes() + this.waitingBytes;
-    if (unsent > this.limits.hardBytes) {
+    if (isDelta(event) && unsent > this.limits.hardBytes) {
       this.stop();
       this.transport.drop(
         `client too slow: ${unsent} bytes unsent (limit ${this.limits.hardBytes}); reconnect and resume`,
@@ -112,7 +115,7 @@ export class DeltaCoalescer {
     last.event = merged;
     last.bytes += event.delta.length;
     this.waitingBytes += event.delta.length;
-    this.mergedEvents += 1;
+    this.limits.onMerged?.();
     return true;
   }
 }

@@ -47,6 +47,10 @@ export class GatewayMetrics {
     "spark_gateway_websocket_closes_total",
     "WebSocket closes by the server, by reason.",
   );
+  private readonly merged = new Counter(
+    "spark_gateway_merged_deltas_total",
+    "Deltas merged into an earlier one because a client was not keeping up.",
+  );
   private activeStreams = 0;
   private connections = 0;
 
@@ -63,6 +67,10 @@ export class GatewayMetrics {
 
   countError(code: string): void {
     this.errors.add({ code });
+  }
+
+  countMergedDelta(): void {
+    this.merged.add({});
   }
 
   countServerClose(reason: string): void {
@@ -93,6 +101,7 @@ export class GatewayMetrics {
       this.tokens.render(),
       this.errors.render(),
       this.closes.render(),
+      this.merged.render(),
       gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
       gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),
     ].join("");

@@ -154,7 +154,6 @@ function responseSkeleton(id: string, model: string, body: ResponseCreateBody): 
     store: body.store ?? true,
     text: { format: { type: "text" } },
     truncation: "disabled",
-    usage: null,
     spark_timings: null,
   };
 }

@@ -3,6 +3,7 @@
 import type { ChatMessage, ToolCall } from "../engines/engine.ts";
 import type {
   IncompleteReason,
+  ResponseFailure,
   ResponseFunctionCall,
   ResponseObject,
   ResponseOutputItem,
@@ -28,8 +29,8 @@ interface OpenCall {
 export interface ResponseEnding {
   status: Exclude<ResponseStatus, "in_progress">;
   incompleteReason?: IncompleteReason;
-  error?: { code: string; message: string };
-  usage: ResponseObject["usage"];
+  error?: ResponseFailure;
+  usage: ResponseObject["usage"] | undefined;
   sparkTimings: ResponseObject["spark_timings"];
 }
 
@@ -127,6 +128,7 @@ export class ResponseEventWriter {
     this.closeMessage(itemStatus);
     for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
     const response: ResponseObject = {
+      ...(ending.usage === undefined ? {} : { usage: ending.usage }),
       ...this.skeleton,
       status: ending.status,
       completed_at: ending.status === "completed" ? Math.floor(Date.now() / 1000) : null,
@@ -134,7 +136,6 @@ export class ResponseEventWriter {
       error: ending.error ?? null,
       incomplete_details:
         ending.incompleteReason === undefined ? null : { reason: ending.incompleteReason },
-      usage: ending.usage,
       spark_timings: ending.sparkTimings,
     };
     const type =

@@ -4,6 +4,7 @@
 import type { ChatMessage, FinishReason, Timings, Usage } from "../engines/engine.ts";
 import type {
   IncompleteReason,
+  ResponseFailure,
   ResponseObject,
   ResponseServerEvent,
 } from "../protocol/responses-events.ts";
@@ -90,7 +91,7 @@ export async function runResponse(options: ResponseRunOptions): Promise<Response
   const timeToFirstTokenMs =
     writer.firstOutputAt === undefined ? null : round(writer.firstOutputAt - turn.receivedAt);
   const ending = endingFor(finishReason, error, signal, turn.generate);
-  ending.usage = usage === undefined ? null : responseUsage(usage);
+  if (usage !== undefined) ending.usage = responseUsage(usage);
   clock.addSince(startedAt);
   ending.sparkTimings = sparkTimings(usage, timings, timeToFirstTokenMs, clock.overheadMs);
   const response = writer.finish(ending);
@@ -112,7 +113,7 @@ function endingFor(
   signal: AbortSignal,
   generate: boolean,
 ): ResponseEnding {
-  const base = { usage: null, sparkTimings: null };
+  const base = { usage: undefined, sparkTimings: null };
   switch (reason) {
     case "stop":
     case "tool_calls":
@@ -126,16 +127,26 @@ function endingFor(
       return { ...base, status: "incomplete", incompleteReason: stopReasonOf(signal) };
     case "error": {
       const failure = error ?? new SparkError("internal_error", "The engine failed.");
-      return { ...base, status: "failed", error: { code: failure.code, message: failure.message } };
+      return { ...base, status: "failed", error: responseFailure(failure) };
     }
     default:
       reason satisfies never;
       return {
         ...base,
         status: "failed",
-        error: { code: "internal_error", message: "Unknown finish reason." },
+        error: responseFailure(new SparkError("internal_error", "Unknown finish reason.")),
       };
   }
+}
+
+function responseFailure(error: SparkError): ResponseFailure {
+  const code =
+    error.code === "rate_limited"
+      ? "rate_limit_exceeded"
+      : error.code === "invalid_request" || error.code === "context_length_exceeded"
+        ? "invalid_prompt"
+        : "server_error";
+  return { code, message: error.message, spark_code: error.code };
 }
 
 function stopReasonOf(signal: AbortSignal): IncompleteReason {
@@ -146,7 +157,10 @@ function stopReasonOf(signal: AbortSignal): IncompleteReason {
 function responseUsage(usage: Usage): NonNullable<ResponseObject["usage"]> {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cachedInputTokens,
+      cache_write_tokens: usage.inputTokens - usage.cachedInputTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,

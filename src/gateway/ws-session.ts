@@ -21,6 +21,9 @@ import { describeWireError, WireError } from "./wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
 
+/** How long a dropped slow client has to read its backlog and the close reason. */
+const SLOW_CLIENT_CLOSE_GRACE_MS = 5000;
+
 export class WsSession {
   private current: LiveResponse | undefined;
   private preparing = false;
@@ -43,9 +46,13 @@ export class WsSession {
         bufferedBytes: () => socket.bufferedAmount,
         write: (event: ResponseServerEvent, json: string | undefined) =>
           socket.send(json ?? JSON.stringify(event)),
-        drop: (reason) => this.closeWith(1013, reason, "slow_client"),
+        drop: (reason) => this.closeWith(1013, reason, "slow_client", SLOW_CLIENT_CLOSE_GRACE_MS),
       },
-      { softBytes: config.sendBufferSoftBytes, hardBytes: config.sendBufferHardBytes },
+      {
+        softBytes: config.sendBufferSoftBytes,
+        hardBytes: config.sendBufferHardBytes,
+        onMerged: () => context.metrics.countMergedDelta(),
+      },
     );
     this.sink = (event) => this.coalescer.push(event);
     this.keepalive = new WsKeepalive(socket, {
@@ -63,7 +70,7 @@ export class WsSession {
 
   /** Server shutdown: going away (1001), which clients treat as worth a reconnect. */
   shutdown(): void {
-    this.closeWith(1001, "server shutting down", "shutdown");
+    this.closeWith(1001, "server shutting down", "shutdown", 1000);
   }
 
   private onMessage(data: RawData, isBinary: boolean): void {
@@ -254,22 +261,35 @@ export class WsSession {
     this.coalescer.push(errorEvent(error, this.errorSequence++));
   }
 
-  private closeWith(code: number, reason: string, metricReason: string): void {
+  private closeWith(
+    code: number,
+    reason: string,
+    metricReason: string,
+    terminateAfterMs: number,
+  ): void {
     if (this.closed) return;
     this.context.metrics.countServerClose(metricReason);
-    this.coalescer.stop();
+    // The response is let go now, not when the peer finally answers the close: a dropped slow
+    // client must not hold the engine for longer than the resume grace period.
+    this.release();
     // A close reason may be at most 123 bytes.
     this.socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
-    // A client that reads nothing would never answer the close: cut it after a second.
-    setTimeout(() => this.socket.terminate(), 1000).unref();
+    // A client that reads nothing never answers the close: cut it. Until then it can still read
+    // what is buffered, and the close frame with the reason behind it.
+    setTimeout(() => this.socket.terminate(), terminateAfterMs).unref();
   }
 
   private onClose(): void {
+    this.release();
+    this.keepalive.stop();
+    this.context.metrics.connectionClosed();
+  }
+
+  /** Stops sending, and hands the response in flight to the registry to finish or be resumed. */
+  private release(): void {
     if (this.closed) return;
     this.closed = true;
     this.coalescer.stop();
-    this.keepalive.stop();
-    this.context.metrics.connectionClosed();
     const live = this.current;
     if (live !== undefined && !live.done) {
       live.detach(this.sink);

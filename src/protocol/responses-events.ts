@@ -31,7 +31,8 @@ export type ResponseOutputItem = ResponseOutputMessage | ResponseFunctionCall;
 
 export interface ResponseUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  /** cache_write_tokens: input evaluated now and kept in the engine's cache for the chain. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -52,6 +53,14 @@ export interface SparkTimings {
 export type IncompleteReason =
   "max_output_tokens" | "content_filter" | "cancelled" | "steered" | "disconnected";
 
+/** OpenAI's error codes for a failed response, with Spark's own code alongside. */
+export interface ResponseFailure {
+  code: "server_error" | "rate_limit_exceeded" | "invalid_prompt";
+  message: string;
+  /** Spark extension: the SparkErrorCode (e.g. upstream_error), more precise than `code`. */
+  spark_code: string;
+}
+
 export interface ResponseFunctionTool {
   type: "function";
   name: string;
@@ -68,7 +77,7 @@ export interface ResponseObject {
   status: ResponseStatus;
   model: string;
   output: ResponseOutputItem[];
-  error: { code: string; message: string } | null;
+  error: ResponseFailure | null;
   incomplete_details: { reason: IncompleteReason } | null;
   instructions: string | null;
   metadata: { [key: string]: string } | null;
@@ -83,7 +92,8 @@ export interface ResponseObject {
   store: boolean;
   text: { format: { type: "text" } };
   truncation: "disabled";
-  usage: ResponseUsage | null;
+  /** Absent until the response ends (the SDK's type has no null here). */
+  usage?: ResponseUsage;
   spark_timings: SparkTimings | null;
 }
 
