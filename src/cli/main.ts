@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { SparkError } from "../protocol/spark-error.ts";
 import { registerModelCommands } from "./commands/models-command.ts";
 import { registerPromptCommand } from "./commands/prompt-command.ts";
+import { registerServeCommand } from "./commands/serve-command.ts";
 
 const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -17,6 +18,7 @@ const program = new Command()
   .version(packageJson.version, "-v, --version");
 registerPromptCommand(program);
 registerModelCommands(program);
+registerServeCommand(program);
 
 try {
   await program.parseAsync(process.argv);
