@@ -31,11 +31,15 @@ export interface SamplingOptions {
   seed?: number;
 }
 
+/** "auto": the model decides; "required": it must call some tool; {name}: it must call that one. */
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
 export interface EngineRequest {
   /** Model name as the engine knows it; engines serving one model may ignore it. */
   model?: string;
   messages: ChatMessage[];
   tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
   sampling?: SamplingOptions;
   /** Text the output is expected to mostly repeat (edits): enables speculative decoding. */
   prediction?: string;

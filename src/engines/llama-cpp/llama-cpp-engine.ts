@@ -24,6 +24,7 @@ import { validateEngineRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
 import { generateText } from "./generate-text.ts";
+import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
@@ -184,12 +185,30 @@ export class LlamaCppEngine implements Engine {
     const { sequence } = lease;
     const model = this.loaded.model;
     const history = toChatHistory(request.messages);
-    const hasTools = (request.tools?.length ?? 0) > 0;
+    const choice = request.toolChoice ?? "auto";
+    const tools =
+      choice === "none"
+        ? []
+        : (request.tools ?? []).filter(
+            (tool) => typeof choice !== "object" || tool.name === choice.name,
+          );
+    if (typeof choice === "object" && tools.length === 0) {
+      yield* finish(
+        "error",
+        new SparkError(
+          "invalid_request",
+          `tool_choice names "${choice.name}", which is not among the request's tools.`,
+        ),
+      );
+      return;
+    }
+    const hasTools = tools.length > 0;
+    const forceToolCall = hasTools && choice !== "auto";
     const promptTokens = hasTools
       ? this.chatWrapper
           .generateContextState({
             chatHistory: [...history, { type: "model", response: [] }],
-            availableFunctions: toChatModelFunctions(request.tools ?? []),
+            availableFunctions: toChatModelFunctions(tools),
           })
           .contextText.tokenize(model.tokenizer)
       : this.tokenizePrompt(history);
@@ -218,7 +237,32 @@ export class LlamaCppEngine implements Engine {
     const sampling = request.sampling ?? {};
 
     let finishReason: "stop" | "length" | "tool_calls" | "cancelled" | "error";
-    if (hasTools) {
+    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    if (forceToolCall) {
+      const result = {
+        finishReason: "stop" as typeof finishReason,
+        outputTokens: 0,
+        cachedInputTokens: 0,
+      };
+      yield* generateForcedToolCall(
+        {
+          llama: this.loaded.llama,
+          model,
+          sequence,
+          promptTokens,
+          tools,
+          sampling,
+          maxOutputTokens,
+          clock,
+          signal,
+          newToolCallId,
+        },
+        result,
+      );
+      usage.outputTokens = result.outputTokens;
+      usage.cachedInputTokens = result.cachedInputTokens;
+      finishReason = result.finishReason;
+    } else if (hasTools) {
       usage.cachedInputTokens = Math.min(
         sequence.compareContextTokens(promptTokens).firstDifferentIndex,
         promptTokens.length - 1,
@@ -232,12 +276,12 @@ export class LlamaCppEngine implements Engine {
           sequence,
           chatWrapper: this.chatWrapper,
           history,
-          tools: request.tools ?? [],
+          tools,
           sampling,
           maxOutputTokens,
           clock,
           signal,
-          newToolCallId: () => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`,
+          newToolCallId,
         },
         result,
       );

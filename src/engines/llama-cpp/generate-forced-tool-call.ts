@@ -1,0 +1,108 @@
+// A tool call the model must make (tool_choice "required" or a named tool): the call opens with
+// the Hermes/Qwen `<tool_call>` tag and its JSON is sampled under a grammar built from the tools'
+// JSON schemas, so it always parses and always names a real tool with valid arguments.
+import {
+  LlamaGrammarEvaluationState,
+  type Llama,
+  type LlamaContextSequence,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
+import type { EngineEvent, FinishReason, SamplingOptions, ToolDefinition } from "../engine.ts";
+import type { StreamClock } from "../stream-clock.ts";
+import { alignSequenceToPrompt } from "./generate-text.ts";
+
+export interface ForcedToolCallInput {
+  llama: Llama;
+  model: LlamaModel;
+  sequence: LlamaContextSequence;
+  promptTokens: Token[];
+  tools: readonly ToolDefinition[];
+  sampling: SamplingOptions;
+  maxOutputTokens: number;
+  clock: StreamClock;
+  signal: AbortSignal | undefined;
+  newToolCallId: () => string;
+}
+
+export interface ForcedToolCallResult {
+  finishReason: FinishReason;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+const CALL_PREFIX = "<tool_call>\n";
+
+function callSchema(tools: readonly ToolDefinition[]): object {
+  const perTool = tools.map((tool) => ({
+    type: "object",
+    properties: { name: { const: tool.name }, arguments: stripAnnotations(tool.parameters) },
+  }));
+  return perTool.length === 1 ? (perTool[0] as object) : { oneOf: perTool };
+}
+
+/** node-llama-cpp's schema-to-grammar reads the structural keys; it rejects some annotations. */
+function stripAnnotations(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripAnnotations);
+  if (schema === null || typeof schema !== "object") return schema;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (
+      key === "$schema" ||
+      key === "additionalProperties" ||
+      key === "default" ||
+      key === "examples"
+    )
+      continue;
+    result[key] =
+      key === "properties" ? mapValues(value, stripAnnotations) : stripAnnotations(value);
+  }
+  return result;
+}
+
+function mapValues(value: unknown, transform: (entry: unknown) => unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, transform(entry)]));
+}
+
+export async function* generateForcedToolCall(
+  input: ForcedToolCallInput,
+  result: ForcedToolCallResult,
+): AsyncGenerator<EngineEvent> {
+  const { model, sequence, sampling } = input;
+  const grammar = await input.llama.createGrammarForJsonSchema(callSchema(input.tools) as never);
+  const prefixTokens = model.tokenize(CALL_PREFIX, true);
+  const promptTokens = [...input.promptTokens, ...prefixTokens];
+  result.cachedInputTokens = await alignSequenceToPrompt(sequence, promptTokens);
+  const id = input.newToolCallId();
+  let text = "";
+  const tokens = sequence.evaluate(promptTokens.slice(result.cachedInputTokens), {
+    temperature: sampling.temperature ?? 0.7,
+    ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+    ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+    grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
+  });
+  result.finishReason = "length";
+  try {
+    for await (const token of tokens) {
+      result.outputTokens += 1;
+      input.clock.markToken();
+      // The name is only known once the object is complete, so the call is sent whole at the end.
+      text += model.detokenize([token], false);
+      if (input.signal?.aborted) {
+        result.finishReason = "cancelled";
+        return;
+      }
+      if (result.outputTokens >= input.maxOutputTokens) return;
+    }
+  } finally {
+    await tokens.return();
+  }
+  // The grammar ended the object: it parses by construction.
+  const call = JSON.parse(text) as { name: string; arguments: unknown };
+  const argumentsText = JSON.stringify(call.arguments ?? {});
+  yield { type: "tool-call-start", id, name: call.name };
+  yield { type: "tool-call-delta", id, argumentsDelta: argumentsText };
+  yield { type: "tool-call-end", id, name: call.name, arguments: argumentsText };
+  result.finishReason = "tool_calls";
+}
