@@ -1,0 +1,119 @@
+// Keeps each model call inside the context window: estimates the prompt (calibrated by the
+// engine's reported usage), drops the oldest tool outputs first, then compacts older turns.
+import type { ToolDefinition } from "../../engines/engine.ts";
+import type { TranscriptMessage } from "../transcript.ts";
+import { estimateMessagesTokens, estimateToolsTokens } from "./estimate-tokens.ts";
+import { summarizeTranscript } from "./summarize-transcript.ts";
+
+export const DEFAULT_WINDOW_TOKENS = 128 * 1024;
+/** Outputs shorter than this are not worth replacing with a note. */
+const MIN_TRUNCATED_CHARS = 200;
+
+export interface ContextBudgetOptions {
+  windowTokens?: number;
+  /** Room kept for the answer; default an eighth of the window, at most 8192. */
+  reserveOutputTokens?: number;
+}
+
+export interface FitResult {
+  /** The transcript to send; a new array when anything was trimmed. */
+  messages: TranscriptMessage[];
+  changed: boolean;
+  usedTokens: number;
+  truncatedToolOutputs: number;
+  compacted: boolean;
+  /** Where the current turn now starts in `messages` (it moves when older turns are compacted). */
+  currentTurnStart: number;
+}
+
+export class ContextBudget {
+  readonly windowTokens: number;
+  readonly limitTokens: number;
+  /** Engine-reported tokens for the first `messageCount` messages, while that prefix is unchanged. */
+  private calibration: { messageCount: number; tokens: number } | undefined;
+
+  constructor(options: ContextBudgetOptions = {}) {
+    this.windowTokens = options.windowTokens ?? DEFAULT_WINDOW_TOKENS;
+    const reserve =
+      options.reserveOutputTokens ?? Math.min(8192, Math.floor(this.windowTokens / 8));
+    this.limitTokens = Math.max(1, this.windowTokens - reserve);
+  }
+
+  /** After a model call: what the engine counted for the prompt plus the answer now appended. */
+  recordUsage(messageCount: number, inputTokens: number, outputTokens: number): void {
+    if (inputTokens > 0) this.calibration = { messageCount, tokens: inputTokens + outputTokens };
+  }
+
+  estimate(messages: readonly TranscriptMessage[], tools: readonly ToolDefinition[]): number {
+    const calibration = this.calibration;
+    if (calibration !== undefined && calibration.messageCount <= messages.length) {
+      return calibration.tokens + estimateMessagesTokens(messages.slice(calibration.messageCount));
+    }
+    return estimateMessagesTokens(messages) + estimateToolsTokens(tools);
+  }
+
+  /**
+   * Trims the transcript until the estimate fits: oldest tool outputs first (the latest step's
+   * are kept), then older turns compacted into a summary (the current turn, from
+   * `currentTurnStart`, is kept), then the latest tool outputs too.
+   */
+  fit(
+    transcript: readonly TranscriptMessage[],
+    tools: readonly ToolDefinition[],
+    currentTurnStart: number,
+  ): FitResult {
+    let messages = [...transcript];
+    let usedTokens = this.estimate(messages, tools);
+    let turnStart = currentTurnStart;
+    const result = (changed: boolean, truncated: number, compacted: boolean): FitResult => {
+      if (changed) this.calibration = undefined;
+      return {
+        messages,
+        changed,
+        usedTokens,
+        truncatedToolOutputs: truncated,
+        compacted,
+        currentTurnStart: turnStart,
+      };
+    };
+    if (usedTokens <= this.limitTokens) return result(false, 0, false);
+    this.calibration = undefined;
+    let truncated = 0;
+    const truncateOldest = (protectFrom: number): void => {
+      for (let index = 0; index < protectFrom && usedTokens > this.limitTokens; index += 1) {
+        const message = messages[index];
+        if (message?.role !== "tool" || message.content.length < MIN_TRUNCATED_CHARS) continue;
+        messages[index] = {
+          ...message,
+          content: `[output removed to save context; call ${message.name ?? "the tool"} again if you need it]`,
+        };
+        truncated += 1;
+        usedTokens = this.estimate(messages, tools);
+      }
+    };
+    truncateOldest(latestStepStart(messages));
+    if (usedTokens <= this.limitTokens) return result(true, truncated, false);
+    let compacted = false;
+    const leading = messages.findIndex((message) => message.role !== "system");
+    const keepFrom = Math.min(currentTurnStart, messages.length);
+    if (leading !== -1 && keepFrom > leading) {
+      const summary: TranscriptMessage = {
+        role: "user",
+        content: summarizeTranscript(messages.slice(leading, keepFrom)),
+      };
+      messages = [...messages.slice(0, leading), summary, ...messages.slice(keepFrom)];
+      compacted = true;
+      turnStart = leading + 1;
+      usedTokens = this.estimate(messages, tools);
+    }
+    truncateOldest(messages.length);
+    return result(true, truncated, compacted);
+  }
+}
+
+/** Index of the first tool result of the trailing run of tool results (the latest step's). */
+function latestStepStart(messages: readonly TranscriptMessage[]): number {
+  let index = messages.length;
+  while (index > 0 && messages[index - 1]?.role === "tool") index -= 1;
+  return index;
+}

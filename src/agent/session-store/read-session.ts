@@ -1,0 +1,104 @@
+// Folds a session log back into what resume, undo and `spark sessions` need: the transcript, the
+// undo entries still standing, and a summary. Tolerates a torn last line from a crash.
+import { readFile } from "node:fs/promises";
+import { SparkError } from "../../protocol/spark-error.ts";
+import type { UndoEntry } from "../edits/index.ts";
+import { closeOpenToolCalls, type TranscriptMessage } from "../transcript.ts";
+import type { SessionHeader, SessionRecord } from "./session-records.ts";
+
+export interface SessionSummary {
+  id: string;
+  path: string;
+  startedAt: string;
+  /** The last record's time. */
+  updatedAt: string;
+  cwd: string;
+  model?: string;
+  firstInstruction: string;
+  turns: number;
+}
+
+export interface LoadedSession {
+  summary: SessionSummary;
+  transcript: TranscriptMessage[];
+  undoEntries: UndoEntry[];
+}
+
+export async function readSession(file: string): Promise<LoadedSession> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new SparkError(
+      "invalid_request",
+      `Cannot read the session log ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  let header: SessionHeader | undefined;
+  let transcript: TranscriptMessage[] = [];
+  let undoEntries: UndoEntry[] = [];
+  let firstInstruction: string | undefined;
+  let turns = 0;
+  let updatedAt = "";
+  for (const [index, line] of lines.entries()) {
+    let record: SessionRecord;
+    try {
+      record = JSON.parse(line) as SessionRecord;
+    } catch (error) {
+      if (index === lines.length - 1) break; // a line torn by a crash mid-write
+      throw new SparkError("invalid_request", `${file}:${index + 1} is not valid JSON.`, {
+        cause: error,
+      });
+    }
+    updatedAt = record.at ?? updatedAt;
+    switch (record.type) {
+      case "session":
+        header = record;
+        break;
+      case "message":
+        transcript.push(record.message);
+        break;
+      case "transcript-replaced":
+        transcript = [...record.messages];
+        break;
+      case "undo-entry":
+        undoEntries.push(record.entry);
+        break;
+      case "edit-undone":
+        undoEntries = undoEntries.filter((entry) => entry.id !== record.undoEntryId);
+        break;
+      case "turn-started":
+        turns += 1;
+        firstInstruction ??= record.text;
+        break;
+      default:
+        break;
+    }
+  }
+  if (header === undefined) {
+    throw new SparkError(
+      "invalid_request",
+      `${file} is not a Spark session log (no session header).`,
+    );
+  }
+  const summary: SessionSummary = {
+    id: header.id,
+    path: file,
+    startedAt: header.startedAt,
+    updatedAt: updatedAt || header.startedAt,
+    cwd: header.cwd,
+    firstInstruction: firstInstruction ?? "",
+    turns,
+  };
+  if (header.model !== undefined) summary.model = header.model;
+  return {
+    summary,
+    transcript: closeOpenToolCalls(
+      transcript,
+      "Not run: the session ended before this tool call finished.",
+    ),
+    undoEntries,
+  };
+}

@@ -1,0 +1,41 @@
+// The sessions folder (`<sparkHome>/sessions`): lists logs newest first and finds one by id, id
+// prefix or "last".
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { readSession, type SessionSummary } from "./read-session.ts";
+
+export function sessionsDirectory(sparkHome: string): string {
+  return path.join(sparkHome, "sessions");
+}
+
+export async function listSessions(directory: string): Promise<SessionSummary[]> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const summaries: SessionSummary[] = [];
+  for (const name of names.filter((entry) => entry.endsWith(".jsonl"))) {
+    const loaded = await readSession(path.join(directory, name)).catch(() => undefined);
+    if (loaded !== undefined) summaries.push(loaded.summary);
+  }
+  return summaries.sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : -1));
+}
+
+/** `last` is the most recently active session; otherwise an id or a unique prefix of one. */
+export async function findSession(directory: string, reference: string): Promise<SessionSummary> {
+  const sessions = await listSessions(directory);
+  if (reference === "last") {
+    const last = sessions[0];
+    if (last === undefined)
+      throw new SparkError("invalid_request", `There are no sessions in ${directory} yet.`);
+    return last;
+  }
+  const exact = sessions.find((session) => session.id === reference);
+  if (exact !== undefined) return exact;
+  const matches = sessions.filter((session) => session.id.startsWith(reference));
+  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+  throw new SparkError(
+    "invalid_request",
+    matches.length > 1
+      ? `Session id "${reference}" is ambiguous: ${matches.map((session) => session.id).join(", ")}.`
+      : `No session "${reference}" in ${directory}; run \`spark sessions\` to list them.`,
+  );
+}

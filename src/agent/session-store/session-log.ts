@@ -1,0 +1,56 @@
+// Appends a session's records to its JSONL file as they happen, through one kept-open handle, so
+// a crash loses nothing already shown. Synchronous writes keep lines whole and in order.
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { SESSION_LOG_VERSION, type SessionHeader, type SessionRecord } from "./session-records.ts";
+
+export class SessionLog {
+  private descriptor: number | undefined;
+
+  private constructor(
+    readonly id: string,
+    readonly path: string,
+    descriptor: number,
+  ) {
+    this.descriptor = descriptor;
+  }
+
+  /** Starts a new log `<directory>/<yyyy-mm-dd>-<id>.jsonl` with its header line. */
+  static create(directory: string, header: { cwd: string; model?: string }): SessionLog {
+    mkdirSync(directory, { recursive: true });
+    const startedAt = new Date();
+    const id = randomBytes(4).toString("hex");
+    const file = path.join(directory, `${startedAt.toISOString().slice(0, 10)}-${id}.jsonl`);
+    const log = new SessionLog(id, file, openSync(file, "a"));
+    const record: SessionHeader = {
+      type: "session",
+      version: SESSION_LOG_VERSION,
+      id,
+      startedAt: startedAt.toISOString(),
+      cwd: header.cwd,
+      ...(header.model === undefined ? {} : { model: header.model }),
+    };
+    log.append(record);
+    return log;
+  }
+
+  /** Reopens an existing log to append to it (resume, undo). */
+  static open(file: string, id: string): SessionLog {
+    return new SessionLog(id, file, openSync(file, "a"));
+  }
+
+  append(record: SessionRecord): void {
+    if (this.descriptor === undefined) {
+      throw new SparkError("internal_error", `The session log ${this.path} is closed.`);
+    }
+    writeSync(this.descriptor, `${JSON.stringify({ ...record, at: new Date().toISOString() })}\n`);
+  }
+
+  close(): void {
+    if (this.descriptor === undefined) return;
+    closeSync(this.descriptor);
+    this.descriptor = undefined;
+  }
+}
