@@ -79,6 +79,9 @@ export async function handleChatCompletionsPost(
   let error: SparkError | undefined;
   let firstTokenAt: number | undefined;
   context.metrics.streamStarted();
+  let endRun: () => void = () => {};
+  const run = new Promise<void>((resolve) => (endRun = resolve));
+  context.runs.add(run);
   try {
     if (stream) {
       startEventStream(response);
@@ -130,6 +133,8 @@ export async function handleChatCompletionsPost(
     finishReason = "error";
     error = SparkError.from(thrown);
   } finally {
+    endRun();
+    context.runs.delete(run);
     context.metrics.streamEnded();
     release();
   }

@@ -11,4 +11,6 @@ export interface GatewayContext {
   store: ResponseStore;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
+  /** Engine runs in progress, so shutdown can wait until every engine stream has ended. */
+  runs: Set<Promise<unknown>>;
 }

@@ -12,6 +12,7 @@ import { LiveResponseRegistry } from "./live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
+import { createTickCorker } from "./tick-corker.ts";
 import { WireError } from "./wire-error.ts";
 import { createUpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
@@ -46,6 +47,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
+    runs: new Set(),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();
@@ -69,8 +71,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       const httpServer = createServer(createHttpHandler(context));
       httpServer.on(
         "upgrade",
-        createUpgradeHandler(context, webSockets, (socket, apiKey) => {
-          const session = new WsSession(socket, apiKey, context, registry);
+        createUpgradeHandler(context, webSockets, (socket, apiKey, rawSocket) => {
+          const session = new WsSession(
+            socket,
+            apiKey,
+            context,
+            registry,
+            createTickCorker(rawSocket),
+          );
           sessions.add(session);
           socket.on("close", () => sessions.delete(session));
         }),
@@ -98,6 +106,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         httpServer.closeAllConnections();
       });
       for (const client of webSockets.clients) client.terminate();
+      // Every run was aborted above (or by its connection closing): wait until engines are free.
+      await Promise.allSettled([...context.runs]);
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { ServerResponse } from "node:http";
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { CoalescerTransport } from "./delta-coalescer.ts";
+import { createTickCorker } from "./tick-corker.ts";
 
 export function startEventStream(response: ServerResponse): void {
   response.writeHead(200, {
@@ -20,9 +21,11 @@ export function responsesSseTransport(
   response: ServerResponse,
   onDrop: (reason: string) => void,
 ): CoalescerTransport {
+  const beforeWrite = createTickCorker(response);
   return {
     bufferedBytes: () => response.writableLength,
     write(event: ResponseServerEvent, json: string | undefined) {
+      beforeWrite();
       response.write(`event: ${event.type}\ndata: ${json ?? JSON.stringify(event)}\n\n`);
     },
     drop(reason) {

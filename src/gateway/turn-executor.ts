@@ -21,13 +21,15 @@ export async function executeTurn(
 ): Promise<ResponseRunResult> {
   const release = context.limiter.acquire(turn.apiKey);
   context.metrics.streamStarted();
+  const run = runResponse({
+    turn,
+    signal: execution.signal,
+    emit: execution.emit,
+    clock: execution.clock,
+  });
+  context.runs.add(run);
   try {
-    const result = await runResponse({
-      turn,
-      signal: execution.signal,
-      emit: execution.emit,
-      clock: execution.clock,
-    });
+    const result = await run;
     // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
     context.store.put({
       id: turn.responseId,
@@ -48,6 +50,7 @@ export async function executeTurn(
     if (result.error !== undefined) context.metrics.countError(result.error.code);
     return result;
   } finally {
+    context.runs.delete(run);
     context.metrics.streamEnded();
     release();
   }

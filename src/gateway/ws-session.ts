@@ -39,13 +39,17 @@ export class WsSession {
     private readonly apiKey: string | undefined,
     private readonly context: GatewayContext,
     private readonly registry: LiveResponseRegistry,
+    /** Called before each write so one tick's events leave together (see tick-corker.ts). */
+    beforeWrite: () => void = () => {},
   ) {
     const { config } = context;
     this.coalescer = new DeltaCoalescer(
       {
         bufferedBytes: () => socket.bufferedAmount,
-        write: (event: ResponseServerEvent, json: string | undefined) =>
-          socket.send(json ?? JSON.stringify(event)),
+        write: (event: ResponseServerEvent, json: string | undefined) => {
+          beforeWrite();
+          socket.send(json ?? JSON.stringify(event));
+        },
         drop: (reason) => this.closeWith(1013, reason, "slow_client", SLOW_CLIENT_CLOSE_GRACE_MS),
       },
       {

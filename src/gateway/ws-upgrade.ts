@@ -12,7 +12,8 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 export function createUpgradeHandler(
   context: GatewayContext,
   server: WebSocketServer,
-  onConnection: (socket: WebSocket, apiKey: string | undefined) => void,
+  /** `rawSocket` is the TCP socket under the WebSocket, for write batching. */
+  onConnection: (socket: WebSocket, apiKey: string | undefined, rawSocket: Duplex) => void,
 ): UpgradeHandler {
   return (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
@@ -42,7 +43,7 @@ export function createUpgradeHandler(
     const auth = authenticate(request.headers, context.config.apiKeys);
     if (!auth.ok) return refuse(socket, auth.error);
     server.handleUpgrade(request, socket, head, (webSocket) =>
-      onConnection(webSocket, auth.apiKey),
+      onConnection(webSocket, auth.apiKey, socket),
     );
   };
 }

@@ -187,6 +187,17 @@ describe("WebSocket control: cancel, steer, resume", () => {
     await until(() => engine.activeStreams === 0, 3000);
   });
 
+  it("closing the gateway stops responses in flight and waits until the engine is free", async () => {
+    const engine = slowEngine();
+    const { url, gateway } = await start(engine, { resumeGraceSeconds: 30 });
+    const client = await connect(url);
+    client.send({ type: "response.create", input: "Go on and on." });
+    await until(() => deltas(2)(client.events));
+    await gateway.close();
+    expect(engine.activeStreams).toBe(0);
+    expect(await client.closed()).toBe(1001);
+  });
+
   it("a second response.create while one is in flight gets an error, and the first goes on", async () => {
     const { url } = await start(createSyntheticEngine({ tokensPerSecond: 500, tokens: 20 }));
     const client = await connect(url);
