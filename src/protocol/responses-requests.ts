@@ -31,7 +31,7 @@ const knownItemTypes: readonly string[] = ["message", "function_call", "function
 /** Item types Spark does not turn into model input (reasoning, images, hosted tools): accepted
  * here so conversation building can say exactly which one and why. */
 const otherItemSchema = z.looseObject({
-  type: z.string().refine((type) => !knownItemTypes.includes(type)),
+  type: z.string().refine((type) => !knownItemTypes.includes(type), { abort: true }),
 });
 
 export const inputItemSchema = z.union([
