@@ -4,6 +4,9 @@ import { Command } from "commander";
 import { SparkError } from "../protocol/spark-error.ts";
 import { registerModelCommands } from "./commands/models-command.ts";
 import { registerPromptCommand } from "./commands/prompt-command.ts";
+import { registerExecCommand } from "./commands/exec-command.ts";
+import { registerSessionsCommand } from "./commands/sessions-command.ts";
+import { registerUndoCommand } from "./commands/undo-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 
 const packageJson = JSON.parse(
@@ -18,6 +21,9 @@ const program = new Command()
   .version(packageJson.version, "-v, --version");
 registerPromptCommand(program);
 registerModelCommands(program);
+registerExecCommand(program);
+registerSessionsCommand(program);
+registerUndoCommand(program);
 registerServeCommand(program);
 
 try {

@@ -24,6 +24,7 @@ export function createAgentWorkspace(): AgentWorkspace {
   const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "spark-agent-")));
   const root = path.join(base, "repo");
   mkdirSync(path.join(root, ".git"), { recursive: true });
+  mkdirSync(path.join(base, "home"));
   const write = (relativePath: string, content: string): void => {
     const absolute = path.join(root, relativePath);
     mkdirSync(path.dirname(absolute), { recursive: true });

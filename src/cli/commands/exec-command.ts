@@ -1,0 +1,204 @@
+// `spark exec "<instruction>"`: one headless agent turn in the current repository, streamed for
+// people (or as JSONL events with --json). Exit codes: 0 done, 1 error, 2 usage, 130 interrupted.
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Command, CommanderError } from "commander";
+import { AgentSession, type AgentSessionOptions } from "../../agent/agent-session.ts";
+import type { AgentEvent } from "../../agent/agent-events.ts";
+import { InProcessModelClient } from "../../agent/model-client/in-process-model-client.ts";
+import type { ModelClient } from "../../agent/model-client/model-client.ts";
+import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
+import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
+import type { TurnEndReason } from "../../agent/agent-events.ts";
+import type { Engine } from "../../engines/engine.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { createCliContext, type CliContext } from "../cli-context.ts";
+
+export const EXIT_SUCCESS = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+
+const SCRIPT_PREFIX = "script:";
+
+interface ExecFlags {
+  model?: string;
+  json?: boolean;
+  resume?: string;
+  allowCommands?: boolean;
+  maxSteps?: string;
+  cwd?: string;
+}
+
+/** Commander's parse errors (unknown option, missing argument) are usage errors: exit 2. */
+export function exitWithUsageCodes(error: CommanderError): never {
+  process.exit(error.exitCode === 0 ? EXIT_SUCCESS : EXIT_USAGE);
+}
+
+export function registerExecCommand(program: Command): void {
+  program
+    .command("exec")
+    .description("Run the coding agent headless on one instruction in this repository")
+    .argument("<instruction>", "what the agent should do")
+    .option("-m, --model <model>", "configured model name, a .gguf path, or script:<file.jsonl>")
+    .option("--json", "print JSONL events instead of text")
+    .option("--resume <session>", "continue a session: its id, an id prefix, or last")
+    .option("--allow-commands", "let the agent run any shell command without asking")
+    .option("--max-steps <n>", "model calls allowed in the turn (default 50)")
+    .option("--cwd <dir>", "the repository to work in (default: the current directory)")
+    .exitOverride(exitWithUsageCodes)
+    .action(async (instruction: string, flags: ExecFlags) => {
+      process.exitCode = await runExec(instruction, flags);
+    });
+}
+
+class UsageError extends Error {}
+
+async function runExec(instruction: string, flags: ExecFlags): Promise<number> {
+  const write =
+    flags.json === true ? jsonWriter() : createHumanEventWriter(process.stdout, process.stderr);
+  let setup: Awaited<ReturnType<typeof prepare>>;
+  try {
+    setup = await prepare(instruction, flags);
+  } catch (error) {
+    const usage = error instanceof UsageError || isUsageSparkError(error);
+    const sparkError = SparkError.from(error, "invalid_request");
+    process.stderr.write(
+      `spark exec: ${error instanceof Error ? error.message : String(error)}${usage ? "" : ` [${sparkError.code}]`}\n`,
+    );
+    return usage ? EXIT_USAGE : EXIT_ERROR;
+  }
+  const { session, resumed, cleanup } = setup;
+  session.subscribe(write);
+  session.announce(resumed);
+  let interrupts = 0;
+  const onInterrupt = (): void => {
+    interrupts += 1;
+    // The first Ctrl-C stops the turn (and its tools) cleanly; a second one does not wait.
+    if (interrupts === 1) session.interrupt();
+    else process.exit(EXIT_INTERRUPTED);
+  };
+  process.on("SIGINT", onInterrupt);
+  try {
+    const result = await session.submit(instruction);
+    return exitCodeFor(result.reason);
+  } catch (error) {
+    const sparkError = SparkError.from(error);
+    process.stderr.write(`spark exec: ${sparkError.message} [${sparkError.code}]\n`);
+    return EXIT_ERROR;
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    await session.close();
+    await cleanup();
+  }
+}
+
+function exitCodeFor(reason: TurnEndReason): number {
+  switch (reason) {
+    case "completed":
+      return EXIT_SUCCESS;
+    case "interrupted":
+      return EXIT_INTERRUPTED;
+    case "error":
+    case "max_steps":
+      return EXIT_ERROR;
+    default:
+      reason satisfies never;
+      return EXIT_ERROR;
+  }
+}
+
+async function prepare(instruction: string, flags: ExecFlags) {
+  if (instruction.trim() === "") throw new UsageError("the instruction is empty.");
+  const maxSteps = parseMaxSteps(flags.maxSteps);
+  if (flags.cwd !== undefined) {
+    const cwd = path.resolve(flags.cwd);
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory())
+      throw new UsageError(`--cwd ${flags.cwd} is not a directory.`);
+    // Project config (./.spark/config.toml) and relative paths then follow the repository.
+    process.chdir(cwd);
+  }
+  const isScript = flags.model?.startsWith(SCRIPT_PREFIX) === true;
+  const context = await createCliContext(
+    isScript || flags.model === undefined ? {} : { model: flags.model },
+  );
+  const sessions = sessionsDirectory(context.config.sparkHome);
+  let resumeFrom: string | undefined;
+  if (flags.resume !== undefined) resumeFrom = (await findSession(sessions, flags.resume)).path;
+  const model = await openModel(context, flags.model);
+  const options: AgentSessionOptions = {
+    client: model.client,
+    workspaceRoot: process.cwd(),
+    sessionsDirectory: sessions,
+    model: model.name,
+    commandApproval: { autoApprove: flags.allowCommands === true },
+    ...(maxSteps === undefined ? {} : { maxSteps }),
+    ...(model.contextWindowTokens === undefined
+      ? {}
+      : { contextWindowTokens: model.contextWindowTokens }),
+  };
+  const session =
+    resumeFrom === undefined
+      ? await AgentSession.create(options)
+      : await AgentSession.resume(resumeFrom, options);
+  return {
+    session,
+    resumed: resumeFrom !== undefined,
+    cleanup: async () => {
+      await model.client.close();
+      await model.ownedEngine?.dispose();
+      await context.registry.dispose();
+    },
+  };
+}
+
+interface OpenedModel {
+  name: string;
+  client: ModelClient;
+  contextWindowTokens?: number;
+  /** An engine made here (not by the registry), disposed with the run. */
+  ownedEngine?: Engine;
+}
+
+async function openModel(context: CliContext, modelFlag: string | undefined): Promise<OpenedModel> {
+  if (modelFlag?.startsWith(SCRIPT_PREFIX) === true) {
+    const file = path.resolve(modelFlag.slice(SCRIPT_PREFIX.length));
+    const { createScriptEngine } = await import("../../engines/script/script-engine.ts");
+    const engine = await createScriptEngine({ path: file });
+    return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
+  }
+  const { name, engine } = await context.registry.engineFor(context.config.defaultModel);
+  const configured = context.config.models[name];
+  const contextSize =
+    configured !== undefined && "contextSize" in configured ? configured.contextSize : undefined;
+  return {
+    name,
+    client: new InProcessModelClient(engine),
+    ...(contextSize === undefined ? {} : { contextWindowTokens: contextSize }),
+  };
+}
+
+function parseMaxSteps(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) {
+    throw new UsageError(`--max-steps must be a positive whole number, got "${value}".`);
+  }
+  return parsed;
+}
+
+/** Errors that mean the command line named something that is not there. */
+function isUsageSparkError(error: unknown): boolean {
+  return (
+    error instanceof SparkError &&
+    (error.code === "invalid_config" ||
+      error.code === "model_not_found" ||
+      error.code === "invalid_request")
+  );
+}
+
+function jsonWriter(): (event: AgentEvent) => void {
+  return (event) => {
+    process.stdout.write(`${JSON.stringify(event)}\n`);
+  };
+}

@@ -1,0 +1,157 @@
+// `spark exec` as a user runs it: a child process in a temporary repository with SPARK_HOME in a
+// temp dir, the model a script file. Checks the JSONL events, the edit on disk, resume, exit codes.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../src/agent/agent-events.ts";
+import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
+
+const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
+
+interface Run {
+  code: number | null;
+  events: AgentEvent[];
+  stderr: string;
+}
+
+function spark(
+  workspace: AgentWorkspace,
+  args: string[],
+  onEvent?: (event: AgentEvent, child: ReturnType<typeof spawn>) => void,
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SPARK, ...args], {
+      cwd: workspace.root,
+      env: { ...process.env, SPARK_HOME: path.dirname(workspace.sessionsDirectory) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const events: AgentEvent[] = [];
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      const lines = stdout.split("\n");
+      stdout = lines.pop() ?? "";
+      for (const line of lines) {
+        const event = JSON.parse(line) as AgentEvent;
+        events.push(event);
+        onEvent?.(event, child);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, events, stderr }));
+  });
+}
+
+function script(workspace: AgentWorkspace, name: string, turns: unknown[]): string {
+  const file = path.join(path.dirname(workspace.sessionsDirectory), name);
+  writeFileSync(file, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
+  return file;
+}
+
+let workspace: AgentWorkspace;
+afterEach(() => workspace.remove());
+
+describe("spark exec", () => {
+  it("edits a file headless, streams JSONL events, and resumes the session", async () => {
+    workspace = createAgentWorkspace();
+    workspace.write("src/greet.ts", 'export const greeting = "hello";\n');
+    const patch = `*** Begin Patch\n*** Update File: src/greet.ts\n-export const greeting = "hello";\n+export const greeting = "hi";\n*** End Patch`;
+    const first = script(workspace, "first.jsonl", [
+      { text: "Reading.", toolCalls: [{ name: "read_file", arguments: { path: "src/greet.ts" } }] },
+      { text: "Patching.", toolCalls: [{ name: "apply_patch", arguments: { patch } }] },
+      { text: "Done.", expect: { lastMessageIncludes: "Patch applied" } },
+    ]);
+    const run = await spark(workspace, ["exec", "--json", "--model", `script:${first}`, "Say hi"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(workspace.read("src/greet.ts")).toBe('export const greeting = "hi";\n');
+    const types = new Set(run.events.map((event) => event.type));
+    for (const type of [
+      "session-started",
+      "turn-started",
+      "text-delta",
+      "tool-call",
+      "tool-result",
+      "edit-applied",
+      "budget",
+      "turn-finished",
+    ]) {
+      expect(types.has(type as AgentEvent["type"]), type).toBe(true);
+    }
+    const edit = run.events.find((event) => event.type === "edit-applied");
+    expect(edit).toMatchObject({
+      path: "src/greet.ts",
+      unifiedDiff: expect.stringContaining('+export const greeting = "hi";') as unknown,
+    });
+    const finished = run.events.at(-1);
+    expect(finished).toMatchObject({ type: "turn-finished", reason: "completed", steps: 3 });
+    if (finished?.type === "turn-finished") {
+      expect(finished.usage.outputTokens).toBeGreaterThan(0);
+      expect(finished.timings.totalMs).toBeGreaterThan(0);
+    }
+
+    const second = script(workspace, "second.jsonl", [
+      {
+        text: "It says hi.",
+        expect: { anyMessageIncludes: "Say hi", lastMessageIncludes: "What now?" },
+      },
+    ]);
+    const resumed = await spark(workspace, [
+      "exec",
+      "--json",
+      "--resume",
+      "last",
+      "--model",
+      `script:${second}`,
+      "What now?",
+    ]);
+    expect(resumed.code).toBe(0);
+    const started = run.events[0];
+    expect(resumed.events[0]).toMatchObject({
+      type: "session-started",
+      resumed: true,
+      sessionId: started?.type === "session-started" ? started.sessionId : "",
+    });
+  });
+
+  it("exits 130 when interrupted with Ctrl-C, stopping the running command", async () => {
+    workspace = createAgentWorkspace();
+    const sleeper = script(workspace, "sleep.jsonl", [
+      {
+        text: "Waiting.",
+        toolCalls: [{ name: "run_command", arguments: { command: "sleep 20" } }],
+      },
+    ]);
+    const run = await spark(
+      workspace,
+      ["exec", "--json", "--allow-commands", "--model", `script:${sleeper}`, "wait"],
+      (event, child) => {
+        if (event.type === "tool-call") setTimeout(() => child.kill("SIGINT"), 100);
+      },
+    );
+    expect(run.code).toBe(130);
+    expect(run.events.find((event) => event.type === "tool-result")).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("[interrupted by the user]") as unknown,
+    });
+    expect(run.events.at(-1)).toMatchObject({ type: "turn-finished", reason: "interrupted" });
+  }, 15_000);
+
+  it("exits 2 for a usage error", async () => {
+    workspace = createAgentWorkspace();
+    const run = await spark(workspace, [
+      "exec",
+      "--resume",
+      "nope",
+      "--model",
+      "script:x.jsonl",
+      "hi",
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`No session "nope"`);
+  });
+});
