@@ -27,6 +27,8 @@ const SLOW_CLIENT_CLOSE_GRACE_MS = 5000;
 export class WsSession {
   private current: LiveResponse | undefined;
   private preparing = false;
+  /** A cancel that arrived while the response was still being prepared (it has no id yet). */
+  private cancelWhilePreparing = false;
   private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
   private errorSequence = 0;
   private closed = false;
@@ -112,6 +114,7 @@ export class WsSession {
     clock: GatewayClock,
   ): Promise<void> {
     this.preparing = true;
+    this.cancelWhilePreparing = false;
     let live: LiveResponse | undefined;
     try {
       const startedAt = performance.now();
@@ -136,6 +139,7 @@ export class WsSession {
       started.attach(this.sink);
       this.current = started;
       this.preparing = false;
+      if (this.cancelWhilePreparing) started.stop("cancelled");
       void started.finished.then((result) => this.afterResponse(started, result));
       const result = await executeTurn(this.context, turn, {
         signal: started.signal,
@@ -153,6 +157,8 @@ export class WsSession {
       this.sendError(error);
     } finally {
       this.preparing = false;
+      // A lifetime that ran out while this turn was being prepared or refused closes now.
+      this.keepalive.idle();
     }
   }
 
@@ -175,6 +181,10 @@ export class WsSession {
   }
 
   private cancel(responseId: string | undefined): void {
+    if (this.preparing && responseId === undefined) {
+      this.cancelWhilePreparing = true;
+      return;
+    }
     const live = this.current;
     if (live === undefined || (responseId !== undefined && responseId !== live.id)) {
       this.sendError(notActive(responseId, "cancel"));

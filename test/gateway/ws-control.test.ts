@@ -5,7 +5,12 @@ import {
   createSyntheticEngine,
   type SyntheticEngine,
 } from "../../src/engines/synthetic/synthetic-engine.ts";
-import type { ServeConfig } from "../../src/gateway/index.ts";
+import {
+  createGateway,
+  modelsFromEngine,
+  type GatewayModels,
+  type ServeConfig,
+} from "../../src/gateway/index.ts";
 import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
 import { deltaText, RawWsClient, type ServerEvent } from "./support/raw-ws-client.ts";
 
@@ -196,6 +201,31 @@ describe("WebSocket control: cancel, steer, resume", () => {
     await gateway.close();
     expect(engine.activeStreams).toBe(0);
     expect(await client.closed()).toBe(1001);
+  });
+
+  it("a cancel that arrives while the response is still being prepared stops it as soon as it starts", async () => {
+    const engine = slowEngine();
+    const models = modelsFromEngine(engine);
+    const slowModels: GatewayModels = {
+      list: () => models.list(),
+      resolve: async (model) => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return models.resolve(model);
+      },
+    };
+    const gateway = createGateway({ models: slowModels, config: { host: "127.0.0.1", port: 0 } });
+    const { url } = await gateway.listen();
+    try {
+      const client = await connect(url);
+      client.send({ type: "response.create", input: "Slow to start." });
+      client.send({ type: "response.cancel" });
+      const final = await client.finalEvent();
+      expect(final.type).toBe("response.incomplete");
+      expect(responseOf(final).incomplete_details?.reason).toBe("cancelled");
+      expect(client.events.some((event) => event.type === "error")).toBe(false);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("a second response.create while one is in flight gets an error, and the first goes on", async () => {
