@@ -117,7 +117,7 @@ export class ReplayServer {
   private async replay(plan: ReplayResponse, response: ServerResponse): Promise<void> {
     const body =
       plan.fixture === undefined ? Buffer.from(plan.body ?? "") : readFixture(plan.fixture);
-    if (plan.headersDelayMs !== undefined) await sleep(plan.headersDelayMs);
+    if (plan.headersDelayMs !== undefined) await sleepUnlessClosed(plan.headersDelayMs, response);
     if (response.destroyed) return;
     response.writeHead(plan.status ?? 200, {
       "content-type": plan.contentType ?? "text/event-stream; charset=utf-8",
@@ -139,7 +139,8 @@ export class ReplayServer {
           ? limit
           : 1 + Math.floor(random() * plan.randomChunks.maxChunkBytes);
       const end = Math.min(limit, offset + size);
-      response.write(body.subarray(offset, end));
+      // Waiting for each write to flush keeps a later destroy() from discarding it.
+      await new Promise((resolve) => response.write(body.subarray(offset, end), resolve));
       offset = end;
       // Yield between writes so small chunks leave as separate socket writes, not one coalesced one.
       if (offset < limit && (plan.chunkDelayMs !== undefined || plan.randomChunks !== undefined)) {
@@ -155,6 +156,15 @@ export class ReplayServer {
     }
     response.end();
   }
+}
+
+/** Waits, but stops waiting when the client hangs up, so no timer outlives its test. */
+async function sleepUnlessClosed(milliseconds: number, response: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  const onClose = (): void => controller.abort();
+  response.on("close", onClose);
+  await sleep(milliseconds, undefined, { signal: controller.signal }).catch(() => undefined);
+  response.off("close", onClose);
 }
 
 /** mulberry32: small, fast and the same on every machine. */

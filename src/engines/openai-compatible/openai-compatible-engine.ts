@@ -45,6 +45,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
   private readonly errorContext: UpstreamErrorContext;
   private readonly running = new Set<(error: SparkError) => void>();
   private disposed = false;
+  private warming: Promise<void> | undefined;
 
   constructor(options: ResolvedOpenAICompatibleOptions) {
     this.options = options;
@@ -86,9 +87,15 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     return listUpstreamModels(this.lease.pool, this.options, this.errorContext);
   }
 
+  /** Concurrent calls share one in-flight warm-up, so awaiting it after creation sends nothing new. */
   async warmUp(): Promise<void> {
     if (this.disposed) throw disposedError();
-    await warmUpConnection(this.lease.pool, this.options, this.errorContext);
+    this.warming ??= warmUpConnection(this.lease.pool, this.options, this.errorContext).finally(
+      () => {
+        this.warming = undefined;
+      },
+    );
+    return this.warming;
   }
 
   async dispose(): Promise<void> {

@@ -215,9 +215,7 @@ function parseErrorPayload(data: string): { message?: string; code?: string | nu
     const parsed: unknown = JSON.parse(data);
     if (typeof parsed === "object" && parsed !== null) {
       const record = parsed as { error?: unknown };
-      return (
-        typeof record.error === "object" && record.error !== null ? record.error : parsed
-      );
+      return typeof record.error === "object" && record.error !== null ? record.error : parsed;
     }
   } catch {
     // Not JSON: the raw text is the message.
