@@ -38,6 +38,10 @@ export function toEngineChatRequest(body: ChatCompletionRequest, model: string):
       return definition;
     });
   }
+  const choice = body.tool_choice;
+  if (request.tools !== undefined && choice !== undefined) {
+    request.toolChoice = typeof choice === "string" ? choice : { name: choice.function.name };
+  }
   if (body.prediction != null)
     request.prediction = textOf(body.prediction.content, "prediction.content");
   if (body.prompt_cache_key != null) request.sessionKey = body.prompt_cache_key;

@@ -100,7 +100,12 @@ export async function prepareTurn(
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
   const engineRequest: EngineRequest = { model: resolved.model, messages, sampling, sessionKey };
-  if (tools !== undefined) engineRequest.tools = tools;
+  if (tools !== undefined) {
+    engineRequest.tools = tools;
+    const choice = body.tool_choice;
+    if (choice !== undefined)
+      engineRequest.toolChoice = typeof choice === "string" ? choice : { name: choice.name };
+  }
 
   return {
     responseId,
