@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Command, CommanderError } from "commander";
 import { AgentSession, type AgentSessionOptions } from "../../agent/agent-session.ts";
 import type { AgentEvent } from "../../agent/agent-events.ts";
+import { GatewayModelClient } from "../../agent/model-client/gateway-model-client.ts";
 import { InProcessModelClient } from "../../agent/model-client/in-process-model-client.ts";
 import type { ModelClient } from "../../agent/model-client/model-client.ts";
 import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
@@ -23,6 +24,7 @@ const SCRIPT_PREFIX = "script:";
 
 interface ExecFlags {
   model?: string;
+  server?: string;
   json?: boolean;
   resume?: string;
   allowCommands?: boolean;
@@ -41,6 +43,10 @@ export function registerExecCommand(program: Command): void {
     .description("Run the coding agent headless on one instruction in this repository")
     .argument("<instruction>", "what the agent should do")
     .option("-m, --model <model>", "configured model name, a .gguf path, or script:<file.jsonl>")
+    .option(
+      "--server <url>",
+      "reach the model through a spark serve gateway (ws://host:port; HTTP/SSE if no WebSocket opens in 2 s)",
+    )
     .option("--json", "print JSONL events instead of text")
     .option("--resume <session>", "continue a session: its id, an id prefix, or last")
     .option("--allow-commands", "let the agent run any shell command without asking")
@@ -111,6 +117,7 @@ function exitCodeFor(reason: TurnEndReason): number {
 async function prepare(instruction: string, flags: ExecFlags) {
   if (instruction.trim() === "") throw new UsageError("the instruction is empty.");
   const maxSteps = parseMaxSteps(flags.maxSteps);
+  const invokedIn = process.cwd();
   if (flags.cwd !== undefined) {
     const cwd = path.resolve(flags.cwd);
     if (!existsSync(cwd) || !statSync(cwd).isDirectory())
@@ -119,18 +126,18 @@ async function prepare(instruction: string, flags: ExecFlags) {
     process.chdir(cwd);
   }
   const isScript = flags.model?.startsWith(SCRIPT_PREFIX) === true;
-  const context = await createCliContext(
-    isScript || flags.model === undefined ? {} : { model: flags.model },
-  );
+  // A gateway or a script resolves --model itself; only local models go through the config.
+  const localModel = isScript || flags.server !== undefined ? undefined : flags.model;
+  const context = await createCliContext(localModel === undefined ? {} : { model: localModel });
   const sessions = sessionsDirectory(context.config.sparkHome);
   let resumeFrom: string | undefined;
   if (flags.resume !== undefined) resumeFrom = (await findSession(sessions, flags.resume)).path;
-  const model = await openModel(context, flags.model);
+  const model = await openModel(context, flags, invokedIn);
   const options: AgentSessionOptions = {
     client: model.client,
     workspaceRoot: process.cwd(),
     sessionsDirectory: sessions,
-    model: model.name,
+    ...(model.name === undefined ? {} : { model: model.name }),
     commandApproval: { autoApprove: flags.allowCommands === true },
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(model.contextWindowTokens === undefined
@@ -153,16 +160,31 @@ async function prepare(instruction: string, flags: ExecFlags) {
 }
 
 interface OpenedModel {
-  name: string;
+  /** Undefined when a gateway picks its default model. */
+  name: string | undefined;
   client: ModelClient;
   contextWindowTokens?: number;
   /** An engine made here (not by the registry), disposed with the run. */
   ownedEngine?: Engine;
 }
 
-async function openModel(context: CliContext, modelFlag: string | undefined): Promise<OpenedModel> {
+/** `invokedIn`: the directory spark was started in (a script path is relative to it, not --cwd). */
+async function openModel(
+  context: CliContext,
+  flags: ExecFlags,
+  invokedIn: string,
+): Promise<OpenedModel> {
+  const modelFlag = flags.model;
+  if (flags.server !== undefined && modelFlag?.startsWith(SCRIPT_PREFIX) !== true) {
+    const apiKey = process.env.SPARK_API_KEY?.trim();
+    const client = new GatewayModelClient({
+      url: flags.server,
+      ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+    });
+    return { name: modelFlag, client };
+  }
   if (modelFlag?.startsWith(SCRIPT_PREFIX) === true) {
-    const file = path.resolve(modelFlag.slice(SCRIPT_PREFIX.length));
+    const file = path.resolve(invokedIn, modelFlag.slice(SCRIPT_PREFIX.length));
     const { createScriptEngine } = await import("../../engines/script/script-engine.ts");
     const engine = await createScriptEngine({ path: file });
     return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
