@@ -1,0 +1,123 @@
+// The serving process of a benchmark: the gateway exactly as `spark serve` builds it (createGateway
+// over one engine), in its own process so its CPU time is its own; driven over IPC by the parent.
+import type { Engine } from "../../src/engines/engine.ts";
+import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
+import { createGateway, modelsFromEngine } from "../../src/gateway/index.ts";
+import { SparkError } from "../../src/protocol/spark-error.ts";
+import type {
+  BenchServerSpec,
+  ChildMessage,
+  ChildReply,
+  ParentMessage,
+} from "./bench-server-protocol.ts";
+import { detectGpuHere } from "./detect-gpu.ts";
+import { runInProcessStreams } from "./in-process-streams.ts";
+import { ProbeEngine } from "./probe-engine.ts";
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function createEngine(
+  spec: BenchServerSpec,
+): Promise<{ engine: Engine; device: string; onGpu: boolean }> {
+  const engineSpec = spec.engine;
+  if (engineSpec.kind === "synthetic") {
+    return {
+      engine: createSyntheticEngine({
+        tokensPerSecond: engineSpec.tokensPerSecond,
+        tokens: engineSpec.tokens,
+      }),
+      device: "none (synthetic)",
+      onGpu: false,
+    };
+  }
+  // Asked before the engine loads, so both use the one backend node-llama-cpp picks for "auto".
+  const gpu =
+    engineSpec.gpu === "auto"
+      ? await detectGpuHere()
+      : { backend: false as const, devices: [] as string[] };
+  const engine = await createLlamaCppEngine({
+    modelPath: engineSpec.modelPath,
+    threads: engineSpec.threads,
+    contextSize: engineSpec.contextSize,
+    sequences: engineSpec.sequences,
+    speculative: engineSpec.speculative ?? false,
+    gpu: engineSpec.gpu ?? false,
+  });
+  const where =
+    gpu.backend === false
+      ? `CPU, ${engine.threads} threads`
+      : `${gpu.backend}: ${gpu.devices.join(", ")}`;
+  return {
+    engine,
+    device: `${where}, context ${engine.contextSize}`,
+    onGpu: gpu.backend !== false,
+  };
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? "{}") as BenchServerSpec;
+  const created = await createEngine(spec);
+  const probe = spec.probe ? new ProbeEngine(created.engine) : undefined;
+  const engine: Engine = probe ?? created.engine;
+  const models = await engine.listModels();
+  const gateway = createGateway({
+    models: modelsFromEngine(engine),
+    config: { host: "127.0.0.1", port: 0, maxConcurrencyPerKey: 4096, ...spec.serve },
+  });
+  const { url } = await gateway.listen();
+
+  const close = async (): Promise<void> => {
+    await gateway.close();
+    await engine.dispose();
+  };
+  process.on("message", (message: ParentMessage) => {
+    void handle(message).then(
+      (reply) => send(reply),
+      (error: unknown) =>
+        send({ id: message.id, type: "failed", message: SparkError.from(error).message }),
+    );
+  });
+  // The parent went away: do not linger holding a model and a port.
+  process.on("disconnect", () => void close().finally(() => process.exit(0)));
+
+  async function handle(message: ParentMessage): Promise<ChildReply> {
+    switch (message.type) {
+      case "cpu-usage": {
+        const usage = process.cpuUsage();
+        return { id: message.id, type: "cpu-usage", micros: usage.user + usage.system };
+      }
+      case "probe-records": {
+        const records = [...(probe?.records ?? [])];
+        if (message.clear) probe?.records.splice(0);
+        return { id: message.id, type: "probe-records", records };
+      }
+      case "in-process-run": {
+        const result = await runInProcessStreams(created.engine, message);
+        return { id: message.id, type: "in-process-run", result };
+      }
+      case "close":
+        await close();
+        return { id: message.id, type: "closed" };
+      default:
+        message satisfies never;
+        throw new SparkError("invalid_request", "Unknown bench server message.");
+    }
+  }
+
+  send({
+    type: "ready",
+    url,
+    model: models[0]?.id ?? "",
+    onGpu: created.onGpu,
+    device: created.device,
+  });
+}
+
+main().catch((error: unknown) => {
+  send({ type: "startup-failed", message: SparkError.from(error).message });
+  process.exitCode = 1;
+  process.disconnect?.();
+});

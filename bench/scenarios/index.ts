@@ -1,0 +1,5 @@
+// Every scenario, in the order.
+import type { Scenario } from "../lib/scenario.ts";
+import { sessionVsStateless } from "./session-vs-stateless.ts";
+
+export const scenarios: Scenario[] = [sessionVsStateless];
