@@ -79,3 +79,29 @@ describe("deterministic upstream", () => {
     expect(first.usage?.outputTokens).toBe(7);
   });
 });
+
+describe("deterministic upstream fidelity", () => {
+  it("streams chunks the official openai SDK reads as a chat completion", async () => {
+    const { default: OpenAI } = await import("openai");
+    const client = new OpenAI({ baseURL: upstream.baseUrl, apiKey: "sk-loopback" });
+    const stream = await client.chat.completions.create({
+      model: "deterministic",
+      messages: [{ role: "user", content: "Say hello." }],
+      max_completion_tokens: 4,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = "";
+    let finishReason: string | null = null;
+    let completionTokens: number | undefined;
+    for await (const chunk of stream) {
+      expect(chunk.object).toBe("chat.completion.chunk");
+      text += chunk.choices[0]?.delta.content ?? "";
+      finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+      completionTokens = chunk.usage?.completion_tokens ?? completionTokens;
+    }
+    expect(text.split(" ")).toHaveLength(4);
+    expect(finishReason).toBe("length");
+    expect(completionTokens).toBe(4);
+  });
+});

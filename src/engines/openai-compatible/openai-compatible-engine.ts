@@ -73,6 +73,8 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
         options: this.options,
         errorContext: this.errorContext,
         track: (stop) => {
+          // A stream created before dispose but first read after it must not touch the closed pool.
+          if (this.disposed) stop(disposedError());
           this.running.add(stop);
           return () => this.running.delete(stop);
         },

@@ -73,6 +73,13 @@ export function resolveOpenAICompatibleOptions(
     );
   }
   const preset = openAICompatiblePresets[presetName];
+  // Config files are not type-checked: an unsupported API must fail loudly here, not at first use.
+  if (options.api !== undefined && (options.api as string) !== "chat") {
+    throw new SparkError(
+      "invalid_config",
+      `api = "${String(options.api)}" is not supported by the OpenAI-compatible engine yet; use "chat".`,
+    );
+  }
   if (typeof options.model !== "string" || options.model.trim() === "") {
     throw new SparkError(
       "invalid_config",

@@ -63,6 +63,17 @@ export async function* runChatStream(
   }
 
   const { options } = context;
+  // Registered before dispatching: an engine disposed in between stops this stream at once.
+  const stopped: { error?: SparkError; upstream?: UpstreamRequest } = {};
+  const untrack = context.track((error) => {
+    stopped.error = error;
+    stopped.upstream?.abort(error);
+  });
+  if (stopped.error !== undefined) {
+    untrack();
+    yield* ending({ reason: "error", error: stopped.error });
+    return;
+  }
   const upstream = new UpstreamRequest(context.dispatcher, {
     method: "POST",
     path: `${options.basePath}/chat/completions`,
@@ -71,20 +82,16 @@ export async function* runChatStream(
     headersTimeout: options.timeouts.firstByteMs,
     bodyTimeout: options.timeouts.idleMs,
   });
-  let stopError: SparkError | undefined;
+  stopped.upstream = upstream;
   const onAbort = (): void =>
     upstream.abort(new SparkError("cancelled", "The request was cancelled."));
   signal?.addEventListener("abort", onAbort, { once: true });
-  const untrack = context.track((error) => {
-    stopError = error;
-    upstream.abort(error);
-  });
 
   let finish: MappedFinishReason;
   try {
     finish = yield* pump(upstream, decoder, clock, context.errorContext, () => {
       if (signal?.aborted === true) return { reason: "cancelled" };
-      return stopError === undefined ? undefined : { reason: "error", error: stopError };
+      return stopped.error === undefined ? undefined : { reason: "error", error: stopped.error };
     });
   } finally {
     signal?.removeEventListener("abort", onAbort);
