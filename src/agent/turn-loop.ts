@@ -59,6 +59,7 @@ export async function runTurn(
   let turnStart = host.transcript().length;
   let steps = 0;
   let lastText = "";
+  let retriedOverflow = false;
   host.emit({ type: "turn-started", turnId, text });
   host.append({ role: "user", content });
 
@@ -138,11 +139,12 @@ export async function runTurn(
     const signal = control.beginStep();
     steps += 1;
     const modelStartedAt = performance.now();
+    const sent = [...host.transcript()];
     const step = await streamModelStep(
       host.client,
       {
         ...(host.model === undefined ? {} : { model: host.model }),
-        messages: toEngineMessages(host.transcript()),
+        messages: toEngineMessages(sent),
         tools,
         sessionKey: host.sessionKey,
         ...(host.sampling === undefined ? {} : { sampling: host.sampling }),
@@ -166,6 +168,12 @@ export async function runTurn(
       if (afterInterrupt(step.text)) continue;
       return finish("interrupted");
     }
+    if (step.error?.code === "context_length_exceeded" && !retriedOverflow && step.text === "") {
+      // The engine's tokenizer counts more than the estimate: learn its count, trim, retry once.
+      retriedOverflow = true;
+      host.budget.recordOverflow(sent, tools, step.usage?.inputTokens ?? 0);
+      continue;
+    }
     if (step.error !== undefined) {
       if (step.text !== "") host.append({ role: "assistant", content: step.text });
       return finish("error", step.error);
@@ -175,11 +183,10 @@ export async function runTurn(
       content: step.text,
       ...(step.toolCalls.length > 0 ? { toolCalls: step.toolCalls } : {}),
     });
-    host.budget.recordUsage(
-      host.transcript().length,
-      step.usage?.inputTokens ?? 0,
-      step.usage?.outputTokens ?? 0,
-    );
+    host.budget.recordUsage(sent, tools, host.transcript().length, {
+      inputTokens: step.usage?.inputTokens ?? 0,
+      outputTokens: step.usage?.outputTokens ?? 0,
+    });
 
     const toolsStartedAt = performance.now();
     await runToolCalls(step.toolCalls, control, host, signal);

@@ -84,11 +84,25 @@ describe("ContextBudget", () => {
     expect(fit.messages.at(-1)?.content).toBe(big);
   });
 
-  it("calibrates the estimate with the engine's reported usage", () => {
+  it("calibrates the estimate with the engine's reported usage and learns its tokenizer", () => {
     const budget = new ContextBudget();
     const messages = conversation();
-    budget.recordUsage(messages.length, 50_000, 100);
-    expect(budget.estimate(messages, [])).toBe(50_100);
-    expect(budget.estimate([...messages, { role: "user", content: "abcd" }], [])).toBe(50_100 + 5);
+    const raw = budget.estimate(messages, []);
+    budget.recordUsage(messages, [], messages.length, { inputTokens: raw * 2, outputTokens: 100 });
+    expect(budget.estimate(messages, [])).toBe(raw * 2 + 100);
+    // New text now counts double too: this engine's tokens are half the estimated size.
+    expect(budget.estimate([...messages, { role: "user", content: "abcd" }], [])).toBe(
+      raw * 2 + 100 + 10,
+    );
+  });
+
+  it("learns from an overflow so the next fit trims enough", () => {
+    const budget = new ContextBudget({ windowTokens: 4000, reserveOutputTokens: 100 });
+    const messages = conversation();
+    expect(budget.fit(messages, [], 7).changed).toBe(false);
+    budget.recordOverflow(messages, [], budget.estimate(messages, []) * 2);
+    const fit = budget.fit(messages, [], 7);
+    expect(fit.changed).toBe(true);
+    expect(fit.usedTokens).toBeLessThanOrEqual(budget.limitTokens);
   });
 });

@@ -31,6 +31,8 @@ export class ContextBudget {
   readonly limitTokens: number;
   /** Engine-reported tokens for the first `messageCount` messages, while that prefix is unchanged. */
   private calibration: { messageCount: number; tokens: number } | undefined;
+  /** Real tokens per estimated token, learned from the engine's counts (tokenizers differ). */
+  private tokensPerEstimate = 1;
 
   constructor(options: ContextBudgetOptions = {}) {
     this.windowTokens = options.windowTokens ?? DEFAULT_WINDOW_TOKENS;
@@ -39,17 +41,51 @@ export class ContextBudget {
     this.limitTokens = Math.max(1, this.windowTokens - reserve);
   }
 
-  /** After a model call: what the engine counted for the prompt plus the answer now appended. */
-  recordUsage(messageCount: number, inputTokens: number, outputTokens: number): void {
-    if (inputTokens > 0) this.calibration = { messageCount, tokens: inputTokens + outputTokens };
+  /**
+   * After a model call: what the engine counted for the prompt it was sent (which also teaches
+   * the estimate this engine's tokenizer), plus the answer now appended as message `messageCount`.
+   */
+  recordUsage(
+    sent: readonly TranscriptMessage[],
+    tools: readonly ToolDefinition[],
+    messageCount: number,
+    usage: { inputTokens: number; outputTokens: number },
+  ): void {
+    if (usage.inputTokens <= 0) return;
+    this.learnRatio(sent, tools, usage.inputTokens);
+    this.calibration = { messageCount, tokens: usage.inputTokens + usage.outputTokens };
+  }
+
+  /** The engine refused the prompt as too long: learn its real size so the next fit trims enough. */
+  recordOverflow(
+    sent: readonly TranscriptMessage[],
+    tools: readonly ToolDefinition[],
+    inputTokens: number,
+  ): void {
+    this.calibration = undefined;
+    if (inputTokens > 0) this.learnRatio(sent, tools, inputTokens);
   }
 
   estimate(messages: readonly TranscriptMessage[], tools: readonly ToolDefinition[]): number {
     const calibration = this.calibration;
     if (calibration !== undefined && calibration.messageCount <= messages.length) {
-      return calibration.tokens + estimateMessagesTokens(messages.slice(calibration.messageCount));
+      const added = estimateMessagesTokens(messages.slice(calibration.messageCount));
+      return calibration.tokens + Math.ceil(added * this.tokensPerEstimate);
     }
+    return Math.ceil(this.rawEstimate(messages, tools) * this.tokensPerEstimate);
+  }
+
+  private rawEstimate(messages: readonly TranscriptMessage[], tools: readonly ToolDefinition[]) {
     return estimateMessagesTokens(messages) + estimateToolsTokens(tools);
+  }
+
+  private learnRatio(
+    sent: readonly TranscriptMessage[],
+    tools: readonly ToolDefinition[],
+    inputTokens: number,
+  ): void {
+    const raw = this.rawEstimate(sent, tools);
+    if (raw > 0) this.tokensPerEstimate = inputTokens / raw;
   }
 
   /**

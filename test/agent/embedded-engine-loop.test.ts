@@ -1,0 +1,60 @@
+// The loop with a real Engine: the embedded llama.cpp engine on the project's tiny random-weight
+// model. Its text is noise, so this checks only what must hold for any model: the turn ends
+// cleanly, usage is counted, and every tool call it made got a result.
+import { afterAll, describe, expect, it } from "vitest";
+import { AgentSession } from "../../src/agent/agent-session.ts";
+import type { AgentEvent } from "../../src/agent/agent-events.ts";
+import { InProcessModelClient } from "../../src/agent/model-client/in-process-model-client.ts";
+import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { Engine } from "../../src/engines/engine.ts";
+import { readFileTool } from "../../src/agent/tools/read-file-tool.ts";
+import { ToolRegistry } from "../../src/agent/tools/tool-registry.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+import { createAgentWorkspace, eventsOfType } from "./support/agent-workspace.ts";
+
+describe("agent loop on the embedded engine", () => {
+  let engine: Engine | undefined;
+  const workspace = createAgentWorkspace();
+  afterAll(async () => {
+    await engine?.dispose();
+    workspace.remove();
+  });
+
+  it("ends the turn cleanly, whatever the model says", async () => {
+    engine = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: 1,
+      sequences: 1,
+      contextSize: 4096,
+    });
+    workspace.write("a.txt", "alpha\n");
+    const session = await AgentSession.create({
+      client: new InProcessModelClient(engine),
+      workspaceRoot: workspace.root,
+      sessionsDirectory: workspace.sessionsDirectory,
+      instructions: "You are Spark.",
+      maxSteps: 2,
+      contextWindowTokens: 4096,
+      // The tiny model's byte-level tokenizer makes every schema costly: one tool fits its window.
+      registry: new ToolRegistry([readFileTool]),
+      sampling: { maxOutputTokens: 12, temperature: 0 },
+    });
+    const events: AgentEvent[] = [];
+    session.subscribe((event) => events.push(event));
+    const result = await session.submit("Read a.txt.");
+    expect(result.error?.message).toBeUndefined();
+    expect(["completed", "max_steps"]).toContain(result.reason);
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    expect(eventsOfType(events, "budget")[0]?.windowTokens).toBe(4096);
+    const calls = session.transcript.flatMap((message) =>
+      message.role === "assistant" ? (message.toolCalls ?? []) : [],
+    );
+    const results = new Set(
+      session.transcript.flatMap((message) =>
+        message.role === "tool" ? [message.toolCallId] : [],
+      ),
+    );
+    for (const call of calls) expect(results.has(call.id)).toBe(true);
+    await session.close();
+  });
+});
