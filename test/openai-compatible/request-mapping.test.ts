@@ -129,3 +129,34 @@ describe("request mapping", () => {
     expect(headers["user-agent"]).toBe("spark-test");
   });
 });
+
+describe("a local server without a configured model", () => {
+  it("uses the first model its /models lists, asking once", async () => {
+    server.models = [{ id: "qwen2.5-coder-1.5b-instruct-q8_0.gguf", object: "model" }];
+    const engine = engineFor(server.baseUrl, { preset: "llama-server", model: undefined });
+    const listsBefore = server.requests.filter((recorded) => recorded.url === "/v1/models").length;
+    for (let turn = 0; turn < 2; turn += 1) {
+      const result = await collectStream(
+        engine.stream({ messages: [{ role: "user", content: "hi" }] }),
+      );
+      expect(result.error).toBeUndefined();
+      const body = JSON.parse(server.chatRequests().at(-1)?.body ?? "{}") as { model?: string };
+      expect(body.model).toBe("qwen2.5-coder-1.5b-instruct-q8_0.gguf");
+    }
+    expect(server.requests.filter((recorded) => recorded.url === "/v1/models").length).toBe(
+      listsBefore + 1,
+    );
+    await engine.dispose();
+  });
+
+  it("is model_not_found when the server lists none", async () => {
+    server.models = [];
+    const engine = engineFor(server.baseUrl, { preset: "vllm", model: undefined });
+    const result = await collectStream(
+      engine.stream({ messages: [{ role: "user", content: "hi" }] }),
+    );
+    await engine.dispose();
+    expect(result.error?.code).toBe("model_not_found");
+    expect(result.error?.message).toContain("lists no models");
+  });
+});

@@ -6,8 +6,8 @@ import type { ResolvedOpenAICompatibleOptions } from "./openai-compatible-option
 
 export type RequestBodyCapabilities = Pick<
   ResolvedOpenAICompatibleOptions,
-  "model" | "supportsPrediction" | "supportsStreamUsage" | "maxTokensField"
->;
+  "supportsPrediction" | "supportsStreamUsage" | "maxTokensField"
+> & { model: string };
 
 export function buildChatRequestBody(
   request: EngineRequest,

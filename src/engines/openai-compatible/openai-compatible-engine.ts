@@ -46,6 +46,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
   private readonly running = new Set<(error: SparkError) => void>();
   private disposed = false;
   private warming: Promise<void> | undefined;
+  private model: Promise<string> | undefined;
 
   constructor(options: ResolvedOpenAICompatibleOptions) {
     this.options = options;
@@ -55,7 +56,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     });
     this.errorContext = {
       baseUrl: options.baseUrl,
-      model: options.model,
+      model: options.model ?? "(the server's default model)",
       apiKeyEnv: options.apiKeyEnv,
       apiKeySent: options.apiKey !== undefined,
       timeouts: options.timeouts,
@@ -72,6 +73,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
         dispatcher: this.lease.pool,
         options: this.options,
         errorContext: this.errorContext,
+        resolveModel: async () => this.resolveModel(),
         track: (stop) => {
           // A stream created before dispose but first read after it must not touch the closed pool.
           if (this.disposed) stop(disposedError());
@@ -87,6 +89,27 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
   async listModels(): Promise<ModelInfo[]> {
     if (this.disposed) throw disposedError();
     return listUpstreamModels(this.lease.pool, this.options, this.errorContext);
+  }
+
+  /** The configured model, else the first one the server lists; a failed lookup is retried next time. */
+  private async resolveModel(): Promise<string> {
+    if (this.options.model !== undefined) return this.options.model;
+    this.model ??= listUpstreamModels(this.lease.pool, this.options, this.errorContext).then(
+      (models) => {
+        const first = models[0]?.id;
+        if (first === undefined) {
+          throw new SparkError(
+            "model_not_found",
+            `${this.options.baseUrl}/models lists no models; set model = "..." in the model's config.`,
+          );
+        }
+        return first;
+      },
+    );
+    this.model.catch(() => {
+      this.model = undefined;
+    });
+    return this.model;
   }
 
   /** Concurrent calls share one in-flight warm-up, so awaiting it after creation sends nothing new. */

@@ -53,6 +53,10 @@ describe("resolveOpenAICompatibleOptions", () => {
     expect(resolved.apiKey).toBeUndefined();
   });
 
+  it("lets a local server go without a model name, resolved later from its /models", () => {
+    expect(resolveOpenAICompatibleOptions({ preset: "llama-server" }).model).toBeUndefined();
+  });
+
   it("fills in default timeouts around the ones given", () => {
     const resolved = resolveOpenAICompatibleOptions({
       preset: "ollama",
@@ -64,7 +68,7 @@ describe("resolveOpenAICompatibleOptions", () => {
 
   it.each([
     [{ preset: "custom" as const, model: "m" }, /base_url/],
-    [{ preset: "vllm" as const, model: "" }, /model/],
+    [{ preset: "groq" as const, model: "" }, /model/],
     [{ preset: "custom" as const, baseUrl: "ftp://x/v1", model: "m" }, /http/],
     [{ preset: "custom" as const, baseUrl: "not a url", model: "m" }, /not a URL/],
     [{ preset: "vllm" as const, model: "m", timeouts: { connectMs: 0 } }, /connectMs/],

@@ -20,8 +20,11 @@ export interface OpenAICompatibleEngineOptions {
   apiKey?: string;
   /** Environment variable to read the key from, overriding the preset's. */
   apiKeyEnv?: string;
-  /** The upstream's model id; every request uses it. */
-  model: string;
+  /**
+   * The upstream's model id; every request uses it. Optional for local servers (vLLM, SGLang,
+   * llama-server, Ollama, custom): the first model their /models lists is used.
+   */
+  model?: string;
   headers?: Record<string, string>;
   timeouts?: Partial<OpenAICompatibleTimeouts>;
   api?: "chat";
@@ -45,7 +48,8 @@ export interface ResolvedOpenAICompatibleOptions {
   apiKey: string | undefined;
   /** Where the key was expected, for messages that tell the user what to set. */
   apiKeyEnv: string | undefined;
-  model: string;
+  /** Undefined: ask the server's /models on first use. */
+  model: string | undefined;
   headers: Record<string, string>;
   timeouts: OpenAICompatibleTimeouts;
   supportsPrediction: boolean;
@@ -80,7 +84,9 @@ export function resolveOpenAICompatibleOptions(
       `api = "${String(options.api)}" is not supported by the OpenAI-compatible engine yet; use "chat".`,
     );
   }
-  if (typeof options.model !== "string" || options.model.trim() === "") {
+  const model = options.model?.trim() === "" ? undefined : options.model;
+  // A hosted provider serves hundreds of models; guessing one would surprise and cost money.
+  if (model === undefined && preset.apiKeyEnv !== undefined) {
     throw new SparkError(
       "invalid_config",
       `The ${presetName} engine needs a model name (model = "...").`,
@@ -115,7 +121,7 @@ export function resolveOpenAICompatibleOptions(
     basePath,
     apiKey,
     apiKeyEnv,
-    model: options.model,
+    model,
     headers: { ...options.headers },
     timeouts,
     supportsPrediction: options.supportsPrediction ?? preset.supportsPrediction,

@@ -25,6 +25,8 @@ export interface ChatStreamContext {
   dispatcher: Dispatcher;
   options: ResolvedOpenAICompatibleOptions;
   errorContext: UpstreamErrorContext;
+  /** The configured model, or the server's first listed one (fetched once, then cached). */
+  resolveModel(): Promise<string>;
   /** Lets the engine stop this stream on dispose; returns the unregister function. */
   track(stop: (error: SparkError) => void): () => void;
 }
@@ -38,7 +40,9 @@ export async function* runChatStream(
   signal: AbortSignal | undefined,
 ): AsyncGenerator<EngineEvent> {
   const clock = new StreamClock();
-  const decoder = new ChatStreamDecoder(context.errorContext);
+  // Per stream, so error messages can name the model once it is resolved.
+  const errorContext: UpstreamErrorContext = { ...context.errorContext };
+  const decoder = new ChatStreamDecoder(errorContext);
   const ending = function* (finish: MappedFinishReason): Generator<EngineEvent, void> {
     const usage = completeUsage(
       decoder.usage,
@@ -57,28 +61,42 @@ export async function* runChatStream(
     yield* ending({ reason: "error", error: invalid });
     return;
   }
-  if (signal?.aborted === true) {
-    yield* ending({ reason: "cancelled" });
-    return;
-  }
 
   const { options } = context;
-  // Registered before dispatching: an engine disposed in between stops this stream at once.
+  // Registered before any I/O: an engine disposed from here on stops this stream at once.
   const stopped: { error?: SparkError; upstream?: UpstreamRequest } = {};
   const untrack = context.track((error) => {
     stopped.error = error;
     stopped.upstream?.abort(error);
   });
-  if (stopped.error !== undefined) {
+  const interrupted = (): MappedFinishReason | undefined => {
+    if (signal?.aborted === true) return { reason: "cancelled" };
+    return stopped.error === undefined ? undefined : { reason: "error", error: stopped.error };
+  };
+  let finish: MappedFinishReason | undefined = interrupted();
+  let model = options.model;
+  if (finish === undefined && model === undefined) {
+    try {
+      model = await context.resolveModel();
+    } catch (error) {
+      finish = { reason: "error", error: SparkError.from(error, "model_not_found") };
+    }
+    finish ??= interrupted();
+  }
+  if (finish !== undefined || model === undefined) {
     untrack();
-    yield* ending({ reason: "error", error: stopped.error });
+    yield* ending(
+      finish ?? { reason: "error", error: new SparkError("internal_error", "No model.") },
+    );
     return;
   }
+  errorContext.model = model;
+
   const upstream = new UpstreamRequest(context.dispatcher, {
     method: "POST",
     path: `${options.basePath}/chat/completions`,
     headers: requestHeaders(options, "text/event-stream"),
-    body: JSON.stringify(buildChatRequestBody(request, options)),
+    body: JSON.stringify(buildChatRequestBody(request, { ...options, model })),
     headersTimeout: options.timeouts.firstByteMs,
     bodyTimeout: options.timeouts.idleMs,
   });
@@ -86,13 +104,8 @@ export async function* runChatStream(
   const onAbort = (): void =>
     upstream.abort(new SparkError("cancelled", "The request was cancelled."));
   signal?.addEventListener("abort", onAbort, { once: true });
-
-  let finish: MappedFinishReason;
   try {
-    finish = yield* pump(upstream, decoder, clock, context.errorContext, () => {
-      if (signal?.aborted === true) return { reason: "cancelled" };
-      return stopped.error === undefined ? undefined : { reason: "error", error: stopped.error };
-    });
+    finish = yield* pump(upstream, decoder, clock, errorContext, interrupted);
   } finally {
     signal?.removeEventListener("abort", onAbort);
     untrack();

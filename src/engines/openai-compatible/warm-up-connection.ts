@@ -21,8 +21,12 @@ export async function warmUpConnection(
   const warmOne = async (): Promise<void> => {
     const response = await dispatcher.request({
       method: "GET",
-      // Not /models: OpenRouter's list is megabytes; one model's entry (or a 404) is tiny.
-      path: `${options.basePath}/models/${encodeURIComponent(options.model)}`,
+      // Not /models where a model is named: OpenRouter's list is megabytes; one entry (or a 404)
+      // is tiny. Servers without a named model are local and list only a few.
+      path:
+        options.model === undefined
+          ? `${options.basePath}/models`
+          : `${options.basePath}/models/${encodeURIComponent(options.model)}`,
       headers: requestHeaders(options, "application/json"),
       headersTimeout: options.timeouts.firstByteMs,
       bodyTimeout: options.timeouts.idleMs,
