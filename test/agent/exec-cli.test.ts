@@ -46,6 +46,24 @@ function spark(
   });
 }
 
+/** A command whose stdout is not JSONL events (sessions, undo). */
+function sparkText(
+  workspace: AgentWorkspace,
+  args: string[],
+): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SPARK, ...args], {
+      cwd: workspace.root,
+      env: { ...process.env, SPARK_HOME: path.dirname(workspace.sessionsDirectory) },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout }));
+  });
+}
+
 function script(workspace: AgentWorkspace, name: string, turns: unknown[]): string {
   const file = path.join(path.dirname(workspace.sessionsDirectory), name);
   writeFileSync(file, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
@@ -56,7 +74,7 @@ let workspace: AgentWorkspace;
 afterEach(() => workspace.remove());
 
 describe("spark exec", () => {
-  it("edits a file headless, streams JSONL events, and resumes the session", async () => {
+  it("edits a file headless, streams JSONL events, resumes, lists and undoes", async () => {
     workspace = createAgentWorkspace();
     workspace.write("src/greet.ts", 'export const greeting = "hello";\n');
     const patch = `*** Begin Patch\n*** Update File: src/greet.ts\n-export const greeting = "hello";\n+export const greeting = "hi";\n*** End Patch`;
@@ -111,6 +129,16 @@ describe("spark exec", () => {
     ]);
     expect(resumed.code).toBe(0);
     const started = run.events[0];
+    const sessions = await sparkText(workspace, ["sessions", "--json"]);
+    expect(sessions.code).toBe(0);
+    expect(JSON.parse(sessions.stdout.trim())).toMatchObject({
+      turns: 2,
+      firstInstruction: "Say hi",
+    });
+    const undo = await sparkText(workspace, ["undo", "--json"]);
+    expect(undo.code).toBe(0);
+    expect(workspace.read("src/greet.ts")).toBe('export const greeting = "hello";\n');
+    expect((await sparkText(workspace, ["undo"])).code).toBe(1);
     expect(resumed.events[0]).toMatchObject({
       type: "session-started",
       resumed: true,
