@@ -111,13 +111,17 @@ export class AgentSession {
     const loaded = await readSession(logPath);
     const workspaceRoot = realpathSync(options.workspaceRoot ?? loaded.summary.cwd);
     const log = SessionLog.open(logPath, loaded.summary.id);
-    return new AgentSession(
+    const session = new AgentSession(
       log,
       options,
       workspaceRoot,
       loaded.transcript,
       new UndoStack({ entries: loaded.undoEntries }),
     );
+    if (loaded.undoneSinceLastTurn.length > 0) {
+      session.notes.push(undoneNote(loaded.undoneSinceLastTurn));
+    }
+    return session;
   }
 
   get transcript(): readonly TranscriptMessage[] {
@@ -213,9 +217,7 @@ export class AgentSession {
         unifiedDiff: file.diff,
       })),
     });
-    this.notes.push(
-      `[The user undid your last edit (${result.files.map((file) => file.path).join(", ")}); those files are back as they were before it.]`,
-    );
+    this.notes.push(undoneNote(result.files.map((file) => file.path)));
     return result;
   }
 
@@ -236,4 +238,8 @@ export class AgentSession {
       }
     }
   }
+}
+
+function undoneNote(paths: readonly string[]): string {
+  return `[The user undid your last edit (${[...new Set(paths)].join(", ")}); those files are back as they were before it.]`;
 }

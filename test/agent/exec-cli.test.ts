@@ -138,7 +138,23 @@ describe("spark exec", () => {
     const undo = await sparkText(workspace, ["undo", "--json"]);
     expect(undo.code).toBe(0);
     expect(workspace.read("src/greet.ts")).toBe('export const greeting = "hello";\n');
-    expect((await sparkText(workspace, ["undo"])).code).toBe(1);
+    // The next turn tells the model its edit was undone.
+    const afterUndo = script(workspace, "third.jsonl", [
+      {
+        text: "Noted.",
+        expect: { lastMessageIncludes: "The user undid your last edit (src/greet.ts)" },
+      },
+    ]);
+    const third = await spark(workspace, [
+      "exec",
+      "--json",
+      "--resume",
+      "last",
+      "--model",
+      `script:${afterUndo}`,
+      "ok",
+    ]);
+    expect(third.code).toBe(0);
     expect(resumed.events[0]).toMatchObject({
       type: "session-started",
       resumed: true,

@@ -22,6 +22,8 @@ export interface LoadedSession {
   summary: SessionSummary;
   transcript: TranscriptMessage[];
   undoEntries: UndoEntry[];
+  /** Files put back by `spark undo` after the last turn: the model has not been told yet. */
+  undoneSinceLastTurn: string[];
 }
 
 export async function readSession(file: string): Promise<LoadedSession> {
@@ -42,6 +44,7 @@ export async function readSession(file: string): Promise<LoadedSession> {
   let firstInstruction: string | undefined;
   let turns = 0;
   let updatedAt = "";
+  let undoneSinceLastTurn: string[] = [];
   for (const [index, line] of lines.entries()) {
     let record: SessionRecord;
     try {
@@ -68,8 +71,10 @@ export async function readSession(file: string): Promise<LoadedSession> {
         break;
       case "edit-undone":
         undoEntries = undoEntries.filter((entry) => entry.id !== record.undoEntryId);
+        undoneSinceLastTurn.push(...record.files.map((file) => file.path));
         break;
       case "turn-started":
+        undoneSinceLastTurn = [];
         turns += 1;
         firstInstruction ??= record.text;
         break;
@@ -100,5 +105,6 @@ export async function readSession(file: string): Promise<LoadedSession> {
       "Not run: the session ended before this tool call finished.",
     ),
     undoEntries,
+    undoneSinceLastTurn,
   };
 }
