@@ -47,6 +47,22 @@ describe("buildChatRequestBody", () => {
     });
   });
 
+  it("maps tool_choice, named or not", () => {
+    const tools = [{ name: "f", parameters: { type: "object" } }];
+    expect(
+      buildChatRequestBody({ messages, tools, toolChoice: "required" }, vllm).tool_choice,
+    ).toBe("required");
+    expect(
+      buildChatRequestBody({ messages, tools, toolChoice: { name: "f" } }, vllm).tool_choice,
+    ).toEqual({
+      type: "function",
+      function: { name: "f" },
+    });
+    expect(
+      buildChatRequestBody({ messages, toolChoice: "required" }, vllm).tool_choice,
+    ).toBeUndefined();
+  });
+
   it("passes a prediction only where the upstream supports it", () => {
     expect(buildChatRequestBody({ messages, prediction: "code" }, vllm).prediction).toBeUndefined();
     expect(buildChatRequestBody({ messages, prediction: "code" }, openai).prediction).toEqual({

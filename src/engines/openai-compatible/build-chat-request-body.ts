@@ -28,6 +28,11 @@ export function buildChatRequestBody(
         parameters: tool.parameters,
       },
     }));
+    const choice = request.toolChoice;
+    if (choice !== undefined) {
+      body.tool_choice =
+        typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
+    }
   }
   const sampling = request.sampling ?? {};
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;

@@ -24,6 +24,7 @@ export interface ChatCompletionsRequestBody {
   stream: true;
   stream_options?: { include_usage: true };
   tools?: ChatCompletionsTool[];
+  tool_choice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
   temperature?: number;
   top_p?: number;
   max_tokens?: number;
