@@ -2,7 +2,7 @@
 // interrupt, undo the last edit, and listen to one typed event stream. Each session is logged
 // to its JSONL file as events happen, and can be resumed from it.
 import { realpathSync } from "node:fs";
-import type { SamplingOptions } from "../engines/engine.ts";
+import type { SamplingOptions, ToolChoice } from "../engines/engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import { ContextBudget } from "./context/context-budget.ts";
@@ -32,6 +32,8 @@ export interface AgentSessionOptions {
   maxSteps?: number;
   contextWindowTokens?: number;
   sampling?: SamplingOptions;
+  /** Tool choice for each turn's first model call; later calls are "auto". */
+  firstStepToolChoice?: ToolChoice;
   registry?: ToolRegistry;
 }
 
@@ -71,6 +73,7 @@ export class AgentSession {
       model: options.model,
       sessionKey: `spark-session-${log.id}`,
       sampling: options.sampling,
+      firstStepToolChoice: options.firstStepToolChoice,
       maxSteps: options.maxSteps ?? 50,
       workspaceRoot,
       ledger: new FileReadLedger({ workspaceRoot }),

@@ -1,7 +1,7 @@
 // One turn: call the model with the transcript and tool schemas, stream its text, run its tool
 // calls in order, append the results, and call again until it answers without tools. Interrupt,
 // steer and queue take effect at the points documented on each branch.
-import type { SamplingOptions, ToolCall, Usage } from "../engines/engine.ts";
+import type { SamplingOptions, ToolCall, ToolChoice, Usage } from "../engines/engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { AgentEvent, TurnEndReason } from "./agent-events.ts";
 import type { ContextBudget } from "./context/context-budget.ts";
@@ -20,6 +20,8 @@ export interface TurnHost {
   model: string | undefined;
   sessionKey: string;
   sampling: SamplingOptions | undefined;
+  /** Tool choice for a turn's first model call (e.g. "required" to make a model start with a tool). */
+  firstStepToolChoice: ToolChoice | undefined;
   maxSteps: number;
   workspaceRoot: string;
   ledger: FileReadLedger;
@@ -148,6 +150,9 @@ export async function runTurn(
         tools,
         sessionKey: host.sessionKey,
         ...(host.sampling === undefined ? {} : { sampling: host.sampling }),
+        ...(steps === 1 && host.firstStepToolChoice !== undefined
+          ? { toolChoice: host.firstStepToolChoice }
+          : {}),
       },
       signal,
       (delta) => host.emit({ type: "text-delta", turnId, text: delta }),

@@ -20,8 +20,42 @@ describe("agent loop on the embedded engine", () => {
     workspace.remove();
   });
 
+  it("completes a grammar-constrained read_file call through the agent", async () => {
+    engine ??= await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: 1,
+      sequences: 1,
+      contextSize: 4096,
+    });
+    workspace.write("b.txt", "beta\n");
+    const session = await AgentSession.create({
+      client: new InProcessModelClient(engine),
+      workspaceRoot: workspace.root,
+      sessionsDirectory: workspace.sessionsDirectory,
+      instructions: "You are Spark.",
+      maxSteps: 2,
+      contextWindowTokens: 4096,
+      registry: new ToolRegistry([readFileTool]),
+      // The noise model never chooses a tool itself; a required first call is sampled under the
+      // grammar built from read_file's schema, so it must parse and validate.
+      firstStepToolChoice: "required",
+      // Room for the noise model to close its path string (~160 tokens at temperature 0).
+      sampling: { maxOutputTokens: 400, temperature: 0 },
+    });
+    const events: AgentEvent[] = [];
+    session.subscribe((event) => events.push(event));
+    await session.submit("Read b.txt.");
+    const calls = eventsOfType(events, "tool-call");
+    expect(calls[0]?.name).toBe("read_file");
+    const results = eventsOfType(events, "tool-result");
+    expect(results[0]?.callId).toBe(calls[0]?.callId);
+    // The path is noise, so the file is usually missing: the error went back to the model as a result.
+    expect(typeof results[0]?.output).toBe("string");
+    await session.close();
+  });
+
   it("ends the turn cleanly, whatever the model says", async () => {
-    engine = await createLlamaCppEngine({
+    engine ??= await createLlamaCppEngine({
       modelPath: await ensureTestModel(),
       threads: 1,
       sequences: 1,
