@@ -1,5 +1,6 @@
 // `npm run bench`: runs Spark's benchmark scenarios side by side in one process, prints a table per
 // scenario, writes bench/results/<date>-<scenario>.json, the charts and the Markdown report.
+import { setMaxListeners } from "node:events";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
     return;
   }
   const controller = new AbortController();
+  // Every connection of a concurrency run listens to this one signal.
+  setMaxListeners(0, controller.signal);
   process.once("SIGINT", () => controller.abort(new SparkError("cancelled", "Interrupted.")));
   const startedAt = new Date();
   const resultsDirectory = args.resultsDirectory ?? join(benchDirectory, "results");

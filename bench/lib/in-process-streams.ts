@@ -1,7 +1,8 @@
 // The baseline of the serving-path scenario: the same engine streams consumed in the serving
 // process itself, no gateway and no socket, timed exactly as the clients time the gateway's.
 import type { Engine, EngineRequest } from "../../src/engines/engine.ts";
-import { tokenLateness, type Arrival } from "./token-lateness.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { staggerOffset, tokenLateness, type Arrival } from "./token-lateness.ts";
 
 export interface InProcessRunOptions {
   concurrency: number;
@@ -27,7 +28,9 @@ export async function runInProcessStreams(
   let tokens = 0;
   const cpuBefore = process.cpuUsage();
   const wallStartedAt = performance.now();
-  const worker = async (): Promise<void> => {
+  const streamMs = (options.request.sampling?.maxOutputTokens ?? 1) * options.intervalMs;
+  const worker = async (index: number): Promise<void> => {
+    await sleep(staggerOffset(index, streamMs));
     for (let turn = 0; turn < options.turns; turn += 1) {
       const startedAt = performance.now();
       const arrivals: Arrival[] = [];
@@ -37,10 +40,11 @@ export async function runInProcessStreams(
       const first = arrivals[0];
       if (first !== undefined) firstTokenMs.push(first.at - startedAt);
       tokens += arrivals.length;
-      lateness.push(...tokenLateness(startedAt, arrivals, options.intervalMs));
+      for (const value of tokenLateness(startedAt, arrivals, options.intervalMs))
+        lateness.push(value);
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  await Promise.all(Array.from({ length: options.concurrency }, (_unused, index) => worker(index)));
   const cpu = process.cpuUsage(cpuBefore);
   return {
     lateness,

@@ -26,3 +26,9 @@ export function tokenLateness(
 export function countWordTokens(delta: string): number {
   return delta.match(/\s*\S+/g)?.length ?? 0;
 }
+
+/** A start offset in [0, spanMs) spread evenly over the streams (golden-ratio sequence), so
+ * concurrent streams run staggered like independent clients rather than in lockstep. */
+export function staggerOffset(index: number, spanMs: number): number {
+  return ((index * 0.6180339887) % 1) * spanMs;
+}

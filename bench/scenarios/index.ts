@@ -1,5 +1,6 @@
 // Every scenario, in the order.
 import type { Scenario } from "../lib/scenario.ts";
+import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
 
-export const scenarios: Scenario[] = [sessionVsStateless];
+export const scenarios: Scenario[] = [sessionVsStateless, servingPathCost];
