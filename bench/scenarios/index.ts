@@ -1,6 +1,7 @@
 // Every scenario, in the order.
 import type { Scenario } from "../lib/scenario.ts";
+import { interrupt } from "./interrupt.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
 
-export const scenarios: Scenario[] = [sessionVsStateless, servingPathCost];
+export const scenarios: Scenario[] = [sessionVsStateless, servingPathCost, interrupt];
