@@ -3,5 +3,11 @@ import type { Scenario } from "../lib/scenario.ts";
 import { interrupt } from "./interrupt.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
+import { speculativeEdits } from "./speculative-edits.ts";
 
-export const scenarios: Scenario[] = [sessionVsStateless, servingPathCost, interrupt];
+export const scenarios: Scenario[] = [
+  sessionVsStateless,
+  servingPathCost,
+  interrupt,
+  speculativeEdits,
+];
