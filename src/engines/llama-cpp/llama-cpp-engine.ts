@@ -42,6 +42,12 @@ export interface LlamaCppEngineOptions {
   /** Prompt-lookup decoding on every request, not only those that carry a `prediction`. */
   speculative?: boolean;
   batchSize?: number;
+  /**
+   * When a decode is dispatched. "adaptive" (default): at once when a single stream is generating
+   * (nothing could join its batch, so waiting a macrotask only adds latency), on the next event
+   * loop cycle when several are, so their tokens share one batch.
+   */
+  batchDispatch?: "adaptive" | "next-cycle";
   signal?: AbortSignal;
 }
 
@@ -60,6 +66,8 @@ export class LlamaCppEngine implements Engine {
     private readonly context: LlamaContext,
     private readonly chatWrapper: ChatWrapper,
     private readonly options: LlamaCppEngineOptions,
+    /** Streams currently generating; read by the context's batch dispatch schedule. */
+    private readonly activity: { streams: number },
   ) {
     this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
     this.pool = new SequencePool(context, (owner) => {
@@ -77,6 +85,14 @@ export class LlamaCppEngine implements Engine {
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     const threads = options.threads ?? (loaded.onGpu ? undefined : defaultCpuThreads());
+    const activity = { streams: 0 };
+    const dispatchSchedule =
+      options.batchDispatch === "next-cycle"
+        ? undefined
+        : (dispatch: () => void): void => {
+            if (activity.streams <= 1) queueMicrotask(dispatch);
+            else setImmediate(dispatch);
+          };
     let context: LlamaContext;
     try {
       context = await loaded.model.createContext({
@@ -87,6 +103,7 @@ export class LlamaCppEngine implements Engine {
         sequences: options.sequences ?? DEFAULT_SEQUENCES,
         ...(threads === undefined ? {} : { threads }),
         ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+        ...(dispatchSchedule === undefined ? {} : { batching: { dispatchSchedule } }),
         ...(options.signal === undefined ? {} : { createSignal: options.signal }),
       });
     } catch (error) {
@@ -100,7 +117,7 @@ export class LlamaCppEngine implements Engine {
       );
     }
     const chatWrapper = resolveChatWrapper(loaded.model);
-    return new LlamaCppEngine(loaded, context, chatWrapper, options);
+    return new LlamaCppEngine(loaded, context, chatWrapper, options, activity);
   }
 
   get contextSize(): number {
@@ -162,11 +179,13 @@ export class LlamaCppEngine implements Engine {
         : finish("error", sparkError);
     }
     clock.markWorkStarted();
+    this.activity.streams += 1;
     try {
       yield* this.generate(request, lease, clock, usage, options.signal, finish);
     } catch (error) {
       yield* finish("error", SparkError.from(error));
     } finally {
+      this.activity.streams -= 1;
       lease.release();
     }
   }
