@@ -49,7 +49,7 @@ export function mapHttpError(
   }
   if (status === 401) {
     const fix = context.apiKeySent === false ? "No API key was sent: set" : "Check";
-    const keyName = context.apiKeyEnv ?? "api_key in the model's config";
+    const keyName = context.apiKeyEnv ?? "the variable named by api_key_env in the model's config";
     return make(
       "authentication_failed",
       `${where} rejected the API key (401)${detail}. ${fix} ${keyName}.`,

@@ -226,7 +226,7 @@ function missingKeyError(options: ResolvedOpenAICompatibleOptions): SparkError |
   if (options.apiKey !== undefined || options.apiKeyEnv === undefined) return undefined;
   return new SparkError(
     "authentication_failed",
-    `No API key for ${options.baseUrl}: set ${options.apiKeyEnv}, or api_key in the model's config.`,
+    `No API key for ${options.baseUrl}: set ${options.apiKeyEnv}, or point api_key_env in the model's config at the variable that holds it.`,
   );
 }
 
