@@ -10,7 +10,7 @@ import { WsTurnClient } from "./ws-turn-client.ts";
 export type ConversationTransport =
   | { kind: "ws-session" }
   | { kind: "responses-sse"; promptCacheKey?: string }
-  | { kind: "chat-completions"; extraBody?: Record<string, unknown> };
+  | { kind: "chat-completions"; extraBody?: Record<string, unknown>; freshConnection?: boolean };
 
 export interface ConversationOptions {
   baseUrl: string;
@@ -74,7 +74,11 @@ export async function runConversation(options: ConversationOptions): Promise<Tur
             max_tokens: options.maxOutputTokens,
             ...transport.extraBody,
           },
-          { dispatcher, signal: options.signal },
+          {
+            dispatcher,
+            signal: options.signal,
+            freshConnection: transport.freshConnection === true,
+          },
         );
       } else {
         throw new SparkError("invalid_request", "A WebSocket conversation needs its socket.");

@@ -18,7 +18,7 @@ export async function postSse(
   url: string,
   body: unknown,
   onEvent: (event: SseEvent, at: number) => void,
-  options: { dispatcher?: Dispatcher; signal?: AbortSignal } = {},
+  options: { dispatcher?: Dispatcher; signal?: AbortSignal; freshConnection?: boolean } = {},
 ): Promise<SsePostResult> {
   const payload = JSON.stringify(body);
   const sentAt = performance.now();
@@ -28,6 +28,8 @@ export async function postSse(
     body: payload,
     ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    // llama-server may close a kept-alive connection after a stream; a reused one would fail.
+    ...(options.freshConnection === true ? { reset: true } : {}),
   });
   if (response.statusCode !== 200) {
     const text = await response.body.text();

@@ -9,6 +9,8 @@ export interface SseTurnOptions {
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
   countTokens?: (delta: string) => number;
+  /** Close the connection after the response instead of keeping it alive (llama-server). */
+  freshConnection?: boolean;
 }
 
 export async function runResponsesSseTurn(

@@ -1,6 +1,7 @@
 // Every scenario, in the order.
 import type { Scenario } from "../lib/scenario.ts";
 import { interrupt } from "./interrupt.ts";
+import { peerLlamaServer } from "./peer-llama-server.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
 import { speculativeEdits } from "./speculative-edits.ts";
@@ -10,4 +11,5 @@ export const scenarios: Scenario[] = [
   servingPathCost,
   interrupt,
   speculativeEdits,
+  peerLlamaServer,
 ];
