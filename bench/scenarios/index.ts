@@ -1,5 +1,6 @@
 // Every scenario, in the order.
 import type { Scenario } from "../lib/scenario.ts";
+import { gpuDecode } from "./gpu-decode.ts";
 import { interrupt } from "./interrupt.ts";
 import { peerLlamaServer } from "./peer-llama-server.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
@@ -12,4 +13,5 @@ export const scenarios: Scenario[] = [
   interrupt,
   speculativeEdits,
   peerLlamaServer,
+  gpuDecode,
 ];
