@@ -16,7 +16,7 @@ export function renderChartSvg(chart: ResultChart): string {
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
     `<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`,
     ...body,
-    `<text x="${MARGIN.left + PLOT_WIDTH / 2}" y="${HEIGHT - 52}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
+    `<text x="${MARGIN.left + PLOT_WIDTH / 2}" y="${HEIGHT - 58}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
     `<text transform="translate(16 ${MARGIN.top + PLOT_HEIGHT / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.yLabel)}</text>`,
     ...legend(chart.series),
     "</svg>",
@@ -139,17 +139,23 @@ function axes(
   return elements;
 }
 
+/** Legend entries left to right, wrapping onto a second row when the first is full. */
 function legend(series: ChartSeries[]): string[] {
   const elements: string[] = [];
   let x = MARGIN.left;
-  const y = HEIGHT - 22;
+  let y = HEIGHT - 36;
   series.forEach((entry, index) => {
     const colour = COLOURS[index % COLOURS.length] ?? "#000";
+    const width = 36 + entry.name.length * 7;
+    if (x > MARGIN.left && x + width > WIDTH - MARGIN.right) {
+      x = MARGIN.left;
+      y += 18;
+    }
     elements.push(
       `<rect x="${x}" y="${y - 9}" width="12" height="12" fill="${colour}"/>`,
       `<text x="${x + 17}" y="${y}" dominant-baseline="middle">${escapeXml(entry.name)}</text>`,
     );
-    x += 36 + entry.name.length * 7;
+    x += width;
   });
   return elements;
 }
