@@ -25,7 +25,7 @@ export const interrupt: Scenario = {
   title: "Interrupt",
   async run(settings) {
     const startedAt = new Date();
-    const count = { full: 100, quick: 30, smoke: 3 }[settings.size];
+    const count = { full: 100, quick: 50, smoke: 3 }[settings.size];
     const server = await BenchServer.start(
       {
         engine: {
