@@ -111,6 +111,7 @@ async function main(): Promise<void> {
     type: "ready",
     url,
     model: models[0]?.id ?? "",
+    contextLength: models[0]?.contextLength ?? null,
     onGpu: created.onGpu,
     device: created.device,
   });

@@ -45,6 +45,14 @@ export type ChildReply =
   | { id: number; type: "failed"; message: string };
 
 export type ChildMessage =
-  | { type: "ready"; url: string; model: string; onGpu: boolean; device: string }
+  | {
+      type: "ready";
+      url: string;
+      model: string;
+      /** Tokens per sequence the engine really has (the model may cap what was asked). */
+      contextLength: number | null;
+      onGpu: boolean;
+      device: string;
+    }
   | { type: "startup-failed"; message: string }
   | ChildReply;

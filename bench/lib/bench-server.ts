@@ -30,6 +30,7 @@ export class BenchServer {
     private readonly child: ChildProcess,
     readonly url: string,
     readonly model: string,
+    readonly contextLength: number | null,
     readonly onGpu: boolean,
     readonly device: string,
   ) {
@@ -72,7 +73,14 @@ export class BenchServer {
         ),
       );
     });
-    return new BenchServer(child, ready.url, ready.model, ready.onGpu, ready.device);
+    return new BenchServer(
+      child,
+      ready.url,
+      ready.model,
+      ready.contextLength,
+      ready.onGpu,
+      ready.device,
+    );
   }
 
   /** CPU time (user + system, µs) the serving process has used so far. */

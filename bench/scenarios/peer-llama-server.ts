@@ -45,7 +45,7 @@ export const peerLlamaServer: Scenario = {
     }
     const startedAt = new Date();
     const { size } = settings;
-    const targetTokens = { full: 16_384, quick: 4096, smoke: 512 }[size];
+    let targetTokens = { full: 16_384, quick: 4096, smoke: 512 }[size];
     const turns = { full: 10, quick: 8, smoke: 3 }[size];
     const outputTokens = { full: 64, quick: 32, smoke: 4 }[size];
     const contextSize = targetTokens + 2048;
@@ -76,6 +76,8 @@ export const peerLlamaServer: Scenario = {
       try {
         const tokensPerByte = await warmUpServer(server, settings.signal);
         if (messages.length === 0) {
+          // A real model may hold less than asked (its trained context caps the engine's).
+          targetTokens = Math.min(targetTokens, (server.contextLength ?? contextSize) - 2048);
           const userTokens = Math.max(32, Math.floor(targetTokens / turns) - outputTokens - 12);
           const bytes = Math.max(64, Math.floor(userTokens / tokensPerByte));
           messages = userMessages(

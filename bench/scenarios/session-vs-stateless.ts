@@ -36,7 +36,7 @@ export const sessionVsStateless: Scenario = {
   async run(settings) {
     const startedAt = new Date();
     const { size } = settings;
-    const targetTokens = { full: 32_768, quick: 4096, smoke: 512 }[size];
+    let targetTokens = { full: 32_768, quick: 4096, smoke: 512 }[size];
     const turns = size === "smoke" ? 3 : 20;
     const outputTokens = { full: 32, quick: 16, smoke: 4 }[size];
     const sequences = 4;
@@ -57,6 +57,14 @@ export const sessionVsStateless: Scenario = {
       const server = await BenchServer.start({ engine, probe: true }, settings.signal);
       try {
         if (messages === undefined) {
+          // A real model may hold less than asked (its trained context caps the engine's).
+          const room = (server.contextLength ?? contextSize) - 2048;
+          if (room < targetTokens) {
+            settings.log(
+              `  the model holds ${server.contextLength} tokens: conversation up to ${room}`,
+            );
+            targetTokens = room;
+          }
           const tokensPerByte = await warmUpServer(server, settings.signal);
           // Each turn adds its user message, the reply and a few template tokens.
           const userTokens = Math.max(32, Math.floor(targetTokens / turns) - outputTokens - 12);
