@@ -153,9 +153,9 @@ function buildResult(
     ],
     charts: [],
     notes: [
-      "Client side: `response.cancel` is sent from the handler of the Nth delta (N varies from 8 to 40); 'last delta' is the arrival of the final output_text.delta after it (0 when none came), i.e. when the client's screen goes silent.",
+      "Client side: `response.cancel` is sent from the handler of the Nth delta (N varies from 8 to 40); 'last delta' is the arrival of the final output_text.delta after it (0 when none came), i.e. when the client's screen goes silent. Deltas counted after the cancel include any the client had not yet read when it sent it (a busy client reads its socket in batches).",
       "Engine free: in the serving process, from the moment the response's AbortSignal fired to the moment the engine's stream returned (its sequence released), both on that process's clock. response.incomplete is sent only after that, so cancel → response.incomplete bounds it from the client's side.",
-      "The decode-step row is the mean time between deltas before the cancel; 'engine free in decode steps' divides the engine-free p99 by its median (the architecture's budget: freed within one decode step).",
+      "The decode-step row is the mean time between deltas before the cancel; 'engine free in decode steps' divides the engine-free p99 by the median decode step (the architecture's budget: freed within one decode step).",
     ],
     data: { samples },
   };

@@ -303,6 +303,7 @@ function buildResult(
       "Streams start staggered over one stream's duration (as independent clients would), then each runs its turns back to back.",
       "Clients are a raw `ws` socket per stream and undici request() SSE over keep-alive connections, in the benchmark process; the gateway runs in its own process (createGateway, as spark serve builds it). Their own parsing is inside the measured time.",
       "CPU per token = the serving process's process.cpuUsage() (user + system) over the timed run ÷ tokens delivered; net subtracts the engine's own CPU per token from the in-process run, leaving the gateway's cost.",
+      "At 1 stream the serving process's idle work (timers, garbage collection) is spread over few tokens, so CPU per token there overstates the per-token cost; the figures at the highest concurrency are the headline.",
       "The synthetic engine is used only in this scenario: it has no compute, so what is measured is the serving path.",
     ],
     data: { cells, baselines },

@@ -40,6 +40,9 @@ export const sessionVsStateless: Scenario = {
     const turns = size === "smoke" ? 3 : 20;
     const outputTokens = { full: 32, quick: 16, smoke: 4 }[size];
     const sequences = 4;
+    if (size !== "full") {
+      settings.log(`  ${size} size: the conversation grows to ${targetTokens} tokens, not ~32k`);
+    }
     const contextSize = targetTokens + 2048;
     const modelPath = settings.modelPath ?? (await ensureLongContextTestModel(contextSize));
     const engine = {
@@ -232,6 +235,11 @@ function buildResult(
       ),
     ],
     notes: [
+      ...(run.configuration.size === "full"
+        ? []
+        : [
+            `Run at ${String(run.configuration.size)} size: the conversation grows to ${String(run.configuration.targetFinalContextTokens)} tokens, not the ~32k of a full run.`,
+          ]),
       "Overhead per turn = client-observed turn time (request sent → final event received) − the engine's own prefill time − its decode time, both as the engine reported them in its `timings` event (prefill: sequence acquired → first token, which includes tokenizing the prompt; decode: first → last token). Recorded in the serving process by a pass-through probe around the engine.",
       "The spark_timings formula (turn time − (time_to_first_token_ms − queue_ms) − (output tokens − 1) / decode_tokens_per_second) is in the JSON as overheadFromSparkTimingsMs; it reads lower for stateless turns because spark_timings' time to first token starts when the gateway received the request, so parsing the resent conversation counts as prefill there.",
       `Follow-up turns are turns 2..${String(run.configuration.turns)}. Reductions compare means over them: 1 − session / stateless.`,
