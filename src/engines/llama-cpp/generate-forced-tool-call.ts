@@ -1,34 +1,18 @@
 // A tool call the model must make (tool_choice "required" or a named tool): the call opens with
 // the Hermes/Qwen `<tool_call>` tag and its JSON is sampled under a grammar built from the tools'
 // JSON schemas, so it always parses and always names a real tool with valid arguments.
+import { LlamaGrammarEvaluationState, type Llama } from "node-llama-cpp";
+import type { EngineEvent, ToolDefinition } from "../engine.ts";
 import {
-  LlamaGrammarEvaluationState,
-  type Llama,
-  type LlamaContextSequence,
-  type LlamaModel,
-  type Token,
-} from "node-llama-cpp";
-import type { EngineEvent, FinishReason, SamplingOptions, ToolDefinition } from "../engine.ts";
-import type { StreamClock } from "../stream-clock.ts";
-import { alignSequenceToPrompt } from "./generate-text.ts";
+  alignSequenceToPrompt,
+  type GenerationInput,
+  type GenerationResult,
+} from "./generate-text.ts";
 
-export interface ForcedToolCallInput {
+export interface ForcedToolCallInput extends GenerationInput {
   llama: Llama;
-  model: LlamaModel;
-  sequence: LlamaContextSequence;
-  promptTokens: Token[];
   tools: readonly ToolDefinition[];
-  sampling: SamplingOptions;
-  maxOutputTokens: number;
-  clock: StreamClock;
-  signal: AbortSignal | undefined;
   newToolCallId: () => string;
-}
-
-export interface ForcedToolCallResult {
-  finishReason: FinishReason;
-  outputTokens: number;
-  cachedInputTokens: number;
 }
 
 const CALL_PREFIX = "<tool_call>\n";
@@ -67,7 +51,7 @@ function mapValues(value: unknown, transform: (entry: unknown) => unknown): unkn
 
 export async function* generateForcedToolCall(
   input: ForcedToolCallInput,
-  result: ForcedToolCallResult,
+  result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { model, sequence, sampling } = input;
   const grammar = await input.llama.createGrammarForJsonSchema(callSchema(input.tools) as never);

@@ -5,7 +5,8 @@ import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
 import { TextStreamDecoder } from "./text-stream-decoder.ts";
 
-export interface GenerateTextInput {
+/** What every generation path gets: the sequence to run on, the rendered prompt and the limits. */
+export interface GenerationInput {
   model: LlamaModel;
   sequence: LlamaContextSequence;
   promptTokens: Token[];
@@ -15,7 +16,8 @@ export interface GenerateTextInput {
   signal: AbortSignal | undefined;
 }
 
-export interface GenerateTextResult {
+/** Filled in by a generation path as it runs; read by the engine for usage and the finish. */
+export interface GenerationResult {
   finishReason: FinishReason;
   outputTokens: number;
   cachedInputTokens: number;
@@ -35,8 +37,8 @@ export async function alignSequenceToPrompt(
 }
 
 export async function* generateText(
-  input: GenerateTextInput,
-  result: GenerateTextResult,
+  input: GenerationInput,
+  result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { sequence, sampling, signal } = input;
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);

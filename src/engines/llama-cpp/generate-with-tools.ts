@@ -5,27 +5,16 @@ import {
   type ChatHistoryItem,
   type ChatModelFunctions,
   type ChatWrapper,
-  type LlamaContextSequence,
 } from "node-llama-cpp";
-import type { EngineEvent, FinishReason, SamplingOptions, ToolDefinition } from "../engine.ts";
-import type { StreamClock } from "../stream-clock.ts";
+import type { EngineEvent, FinishReason, ToolDefinition } from "../engine.ts";
 import { AsyncEventQueue } from "./async-event-queue.ts";
+import type { GenerationInput, GenerationResult } from "./generate-text.ts";
 
-export interface GenerateWithToolsInput {
-  sequence: LlamaContextSequence;
+export interface GenerateWithToolsInput extends GenerationInput {
   chatWrapper: ChatWrapper;
   history: ChatHistoryItem[];
   tools: readonly ToolDefinition[];
-  sampling: SamplingOptions;
-  maxOutputTokens: number;
-  clock: StreamClock;
-  signal: AbortSignal | undefined;
   newToolCallId: () => string;
-}
-
-export interface GenerateWithToolsResult {
-  finishReason: FinishReason;
-  outputTokens: number;
 }
 
 export function toChatModelFunctions(tools: readonly ToolDefinition[]): ChatModelFunctions {
@@ -43,8 +32,13 @@ export function toChatModelFunctions(tools: readonly ToolDefinition[]): ChatMode
 
 export async function* generateWithTools(
   input: GenerateWithToolsInput,
-  result: GenerateWithToolsResult,
+  result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
+  // LlamaChat aligns the sequence itself; count what it will find cached the same way.
+  result.cachedInputTokens = Math.min(
+    input.sequence.compareContextTokens(input.promptTokens).firstDifferentIndex,
+    input.promptTokens.length - 1,
+  );
   const queue = new AsyncEventQueue<EngineEvent>();
   const chat = new LlamaChat({
     contextSequence: input.sequence,

@@ -23,7 +23,7 @@ import { StreamClock } from "../stream-clock.ts";
 import { validateEngineRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
-import { generateText } from "./generate-text.ts";
+import { generateText, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
@@ -255,71 +255,27 @@ export class LlamaCppEngine implements Engine {
     const predictionsBefore = { ...sequence.tokenPredictions };
     const sampling = request.sampling ?? {};
 
-    let finishReason: "stop" | "length" | "tool_calls" | "cancelled" | "error";
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+    const result: GenerationResult = {
+      finishReason: "stop",
+      outputTokens: 0,
+      cachedInputTokens: 0,
+    };
     if (forceToolCall) {
-      const result = {
-        finishReason: "stop" as typeof finishReason,
-        outputTokens: 0,
-        cachedInputTokens: 0,
-      };
       yield* generateForcedToolCall(
-        {
-          llama: this.loaded.llama,
-          model,
-          sequence,
-          promptTokens,
-          tools,
-          sampling,
-          maxOutputTokens,
-          clock,
-          signal,
-          newToolCallId,
-        },
+        { ...input, llama: this.loaded.llama, tools, newToolCallId },
         result,
       );
-      usage.outputTokens = result.outputTokens;
-      usage.cachedInputTokens = result.cachedInputTokens;
-      finishReason = result.finishReason;
     } else if (hasTools) {
-      usage.cachedInputTokens = Math.min(
-        sequence.compareContextTokens(promptTokens).firstDifferentIndex,
-        promptTokens.length - 1,
-      );
-      const result = { finishReason: "stop" as const, outputTokens: 0 } as {
-        finishReason: typeof finishReason;
-        outputTokens: number;
-      };
-      yield* generateWithTools(
-        {
-          sequence,
-          chatWrapper: this.chatWrapper,
-          history,
-          tools,
-          sampling,
-          maxOutputTokens,
-          clock,
-          signal,
-          newToolCallId,
-        },
-        result,
-      );
-      usage.outputTokens = result.outputTokens;
-      finishReason = result.finishReason;
+      const chatWrapper = this.chatWrapper;
+      yield* generateWithTools({ ...input, chatWrapper, history, tools, newToolCallId }, result);
     } else {
-      const result = {
-        finishReason: "stop" as typeof finishReason,
-        outputTokens: 0,
-        cachedInputTokens: 0,
-      };
-      yield* generateText(
-        { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal },
-        result,
-      );
-      usage.outputTokens = result.outputTokens;
-      usage.cachedInputTokens = result.cachedInputTokens;
-      finishReason = result.finishReason;
+      yield* generateText(input, result);
     }
+    usage.outputTokens = result.outputTokens;
+    usage.cachedInputTokens = result.cachedInputTokens;
+    let finishReason = result.finishReason;
     if (signal?.aborted) finishReason = "cancelled";
     const predictions = sequence.tokenPredictions;
     if (predictionInput.length > 0) {
