@@ -1,5 +1,6 @@
 // The validated, camelCased configuration every other layer reads. The TOML file's snake_case
 // shape lives in config-schema.ts; this is what loadConfig hands out.
+import type { ServeConfig as GatewayServeConfig } from "../gateway/serve-config.ts";
 
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
@@ -56,17 +57,19 @@ export interface ScriptModelConfig {
 
 export type ModelConfig = LlamaCppModelConfig | OpenAiCompatibleModelConfig | ScriptModelConfig;
 
-export interface ServeConfig {
-  host: string;
-  port: number;
-  apiKeys: string[];
-  allowedOrigins: string[];
-  maxConcurrencyPerKey: number;
-  connectionLifetimeSeconds: number;
-  resumeGraceSeconds: number;
-  maxFrameBytes: number;
-  contextLimitTokens: number;
-}
+/** The [serve] settings a config file can set; the gateway's own type has the full list. */
+export type ServeConfig = Pick<
+  GatewayServeConfig,
+  | "host"
+  | "port"
+  | "apiKeys"
+  | "allowedOrigins"
+  | "maxConcurrencyPerKey"
+  | "connectionLifetimeSeconds"
+  | "resumeGraceSeconds"
+  | "maxFrameBytes"
+  | "contextLimitTokens"
+>;
 
 export interface SparkConfig {
   /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
