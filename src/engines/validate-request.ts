@@ -39,3 +39,18 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
   }
   return undefined;
 }
+
+/** The check every engine makes before a stream starts: a disposed engine, then the request. */
+export function rejectStreamRequest(
+  engineName: string,
+  disposed: boolean,
+  request: EngineRequest,
+): SparkError | undefined {
+  if (disposed) {
+    return new SparkError(
+      "engine_disposed",
+      `The ${engineName} engine was disposed; create a new one.`,
+    );
+  }
+  return validateEngineRequest(request);
+}

@@ -20,7 +20,7 @@ import type {
   Usage,
 } from "../engine.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { validateEngineRequest } from "../validate-request.ts";
+import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
 import { generateText, type GenerationResult } from "./generate-text.ts";
@@ -164,9 +164,7 @@ export class LlamaCppEngine implements Engine {
         error === undefined ? { type: "finish", reason } : { type: "finish", reason, error }
       ) satisfies EngineEvent;
     };
-    const invalid = this.disposed
-      ? new SparkError("engine_disposed", "The llama-cpp engine was disposed; create a new one.")
-      : validateEngineRequest(request);
+    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request);
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     let lease: SequenceLease;

@@ -10,7 +10,7 @@ import type {
   ModelInfo,
 } from "../engine.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { validateEngineRequest } from "../validate-request.ts";
+import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { StopMatcher } from "../synthetic/stop-matcher.ts";
 import { checkExpectation } from "./check-expectation.ts";
@@ -45,9 +45,7 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
   ): AsyncGenerator<EngineEvent> {
     const clock = new StreamClock();
     // Everything up to taking the line is synchronous, so concurrent callers get lines in call order.
-    let rejection = disposed
-      ? new SparkError("engine_disposed", "The script engine was disposed; create a new one.")
-      : validateEngineRequest(request);
+    let rejection = rejectStreamRequest("script", disposed, request);
     let turn: ScriptTurn | undefined;
     const lineNumber = next + 1;
     if (rejection === undefined) {

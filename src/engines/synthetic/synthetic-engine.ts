@@ -11,7 +11,7 @@ import type {
   ModelInfo,
 } from "../engine.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { validateEngineRequest } from "../validate-request.ts";
+import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { SyntheticPrefixCache } from "./synthetic-prefix-cache.ts";
 import {
@@ -66,9 +66,7 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
     const signal = streamOptions.signal;
     requests.push(request);
     if (requests.length > 100) requests.shift();
-    const rejection = disposed
-      ? new SparkError("engine_disposed", "The synthetic engine was disposed; create a new one.")
-      : validateEngineRequest(request);
+    const rejection = rejectStreamRequest("synthetic", disposed, request);
     if (rejection !== undefined) {
       yield { type: "usage", usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } };
       yield { type: "timings", timings: clock.timings(0) };
