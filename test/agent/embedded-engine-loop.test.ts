@@ -2,7 +2,7 @@
 // model. Its text is noise, so this checks only what must hold for any model: the turn ends
 // cleanly, usage is counted, and every tool call it made got a result.
 import { afterAll, describe, expect, it } from "vitest";
-import { AgentSession } from "../../src/agent/agent-session.ts";
+import { AgentSession, type AgentSessionOptions } from "../../src/agent/agent-session.ts";
 import type { AgentEvent } from "../../src/agent/agent-events.ts";
 import { InProcessModelClient } from "../../src/agent/model-client/in-process-model-client.ts";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
@@ -20,14 +20,17 @@ describe("agent loop on the embedded engine", () => {
     workspace.remove();
   });
 
-  it("completes a grammar-constrained read_file call through the agent", async () => {
+  /** A session on the shared engine; the tiny model's byte-level tokenizer makes every tool
+   * schema costly, so one tool is all that fits its 4096-token window. */
+  async function startSession(
+    options: Partial<AgentSessionOptions>,
+  ): Promise<{ session: AgentSession; events: AgentEvent[] }> {
     engine ??= await createLlamaCppEngine({
       modelPath: await ensureTestModel(),
       threads: 1,
       sequences: 1,
       contextSize: 4096,
     });
-    workspace.write("b.txt", "beta\n");
     const session = await AgentSession.create({
       client: new InProcessModelClient(engine),
       workspaceRoot: workspace.root,
@@ -36,14 +39,22 @@ describe("agent loop on the embedded engine", () => {
       maxSteps: 2,
       contextWindowTokens: 4096,
       registry: new ToolRegistry([readFileTool]),
+      ...options,
+    });
+    const events: AgentEvent[] = [];
+    session.subscribe((event) => events.push(event));
+    return { session, events };
+  }
+
+  it("completes a grammar-constrained read_file call through the agent", async () => {
+    workspace.write("b.txt", "beta\n");
+    const { session, events } = await startSession({
       // The noise model never chooses a tool itself; a required first call is sampled under the
       // grammar built from read_file's schema, so it must parse and validate.
       firstStepToolChoice: "required",
       // Room for the noise model to close its path string (~160 tokens at temperature 0).
       sampling: { maxOutputTokens: 400, temperature: 0 },
     });
-    const events: AgentEvent[] = [];
-    session.subscribe((event) => events.push(event));
     await session.submit("Read b.txt.");
     const calls = eventsOfType(events, "tool-call");
     expect(calls[0]?.name).toBe("read_file");
@@ -55,26 +66,10 @@ describe("agent loop on the embedded engine", () => {
   });
 
   it("ends the turn cleanly, whatever the model says", async () => {
-    engine ??= await createLlamaCppEngine({
-      modelPath: await ensureTestModel(),
-      threads: 1,
-      sequences: 1,
-      contextSize: 4096,
-    });
     workspace.write("a.txt", "alpha\n");
-    const session = await AgentSession.create({
-      client: new InProcessModelClient(engine),
-      workspaceRoot: workspace.root,
-      sessionsDirectory: workspace.sessionsDirectory,
-      instructions: "You are Spark.",
-      maxSteps: 2,
-      contextWindowTokens: 4096,
-      // The tiny model's byte-level tokenizer makes every schema costly: one tool fits its window.
-      registry: new ToolRegistry([readFileTool]),
+    const { session, events } = await startSession({
       sampling: { maxOutputTokens: 12, temperature: 0 },
     });
-    const events: AgentEvent[] = [];
-    session.subscribe((event) => events.push(event));
     const result = await session.submit("Read a.txt.");
     expect(result.error?.message).toBeUndefined();
     expect(["completed", "max_steps"]).toContain(result.reason);
