@@ -45,6 +45,11 @@ export interface EngineRequest {
   prediction?: string;
   /** Cache affinity across turns: the same key reuses the same cached conversation. */
   sessionKey?: string;
+  /**
+   * Warm-up: evaluate the prompt into the cache and finish ("stop") without output. An engine
+   * that cannot prefill on its own generates within `maxOutputTokens`; the caller drops that.
+   */
+  prefillOnly?: boolean;
 }
 
 export interface EngineStreamOptions {

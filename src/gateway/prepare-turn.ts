@@ -96,10 +96,12 @@ export async function prepareTurn(
   const sampling: SamplingOptions = {};
   if (body.temperature != null) sampling.temperature = body.temperature;
   if (body.top_p != null) sampling.topP = body.top_p;
-  // A warm-up evaluates the prompt into the cache; one token is the least an engine will run.
+  // A warm-up evaluates the prompt into the cache (prefillOnly); an engine that cannot prefill
+  // alone generates one token, which the runner drops.
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
   const engineRequest: EngineRequest = { model: resolved.model, messages, sampling, sessionKey };
+  if (!generate) engineRequest.prefillOnly = true;
   if (tools !== undefined) {
     engineRequest.tools = tools;
     const choice = body.tool_choice;

@@ -76,6 +76,22 @@ describe("llama-cpp engine", () => {
     expect(two.usage?.inputTokens).toBeGreaterThan(two.usage?.cachedInputTokens ?? Infinity);
   });
 
+  it("prefillOnly warms the session's cache without generating", async () => {
+    const messages: ChatMessage[] = [
+      { role: "user", content: "Warm this conversation up, please." },
+    ];
+    const warm = await collectStream(
+      engine.stream(turn(messages, "warm-up", { prefillOnly: true })),
+    );
+    expect(warm.finishReason).toBe("stop");
+    expect(warm.text).toBe("");
+    expect(warm.usage?.outputTokens).toBe(0);
+    const real = await collectStream(engine.stream(turn(messages, "warm-up")));
+    // Everything but the one token every generation evaluates itself came from the warm cache.
+    expect(real.usage?.cachedInputTokens).toBe((real.usage?.inputTokens ?? 0) - 1);
+    expect(real.text.length).toBeGreaterThan(0);
+  });
+
   it("evicts the least recently used session when every sequence is taken", async () => {
     const messages = (name: string): ChatMessage[] => [
       { role: "user", content: `Hello from ${name}, a long enough prompt.` },

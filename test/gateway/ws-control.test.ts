@@ -252,6 +252,8 @@ describe("WebSocket control: cancel, steer, resume", () => {
     const warm = responseOf(await client.finalEvent());
     expect(warm.status).toBe("completed");
     expect(warm.output).toEqual([]);
+    // The engine is asked to prefill only (the embedded engine then generates nothing at all).
+    expect(engine.requests.at(-1)?.prefillOnly).toBe(true);
     const from = client.events.length;
     client.send({
       type: "response.create",

@@ -36,6 +36,16 @@ export async function alignSequenceToPrompt(
   return reusable;
 }
 
+/** Evaluates the whole prompt into the sequence and generates nothing (a warm-up). */
+export async function prefillPrompt(
+  sequence: LlamaContextSequence,
+  promptTokens: Token[],
+): Promise<number> {
+  const cached = await alignSequenceToPrompt(sequence, promptTokens);
+  await sequence.evaluateWithoutGeneratingNewTokens(promptTokens.slice(cached));
+  return cached;
+}
+
 export async function* generateText(
   input: GenerationInput,
   result: GenerationResult,

@@ -23,7 +23,7 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
-import { generateText, type GenerationResult } from "./generate-text.ts";
+import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
@@ -239,6 +239,11 @@ export class LlamaCppEngine implements Engine {
           `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}; shorten the conversation or raise context_size.`,
         ),
       );
+      return;
+    }
+    if (request.prefillOnly === true) {
+      usage.cachedInputTokens = await prefillPrompt(sequence, promptTokens);
+      yield* finish("stop");
       return;
     }
     const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
