@@ -45,7 +45,16 @@ export function environmentLayers(
 }
 
 /** `--model`/SPARK_MODEL accept a .gguf path as well as a name: the path becomes model "local". */
+const SCRIPT_PREFIX = "script:";
+
+/** A model flag or variable: a configured name, a .gguf path, or `script:<file.jsonl>`. */
 export function modelSelection(value: string): unknown {
+  if (value.startsWith(SCRIPT_PREFIX)) {
+    return {
+      default_model: "script",
+      models: { script: { engine: "script", path: value.slice(SCRIPT_PREFIX.length) } },
+    };
+  }
   return value.toLowerCase().endsWith(".gguf")
     ? implicitLocalModel(value)
     : { default_model: value };

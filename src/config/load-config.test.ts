@@ -172,6 +172,20 @@ path = "~/b.gguf"
     });
   });
 
+  it("--model script:<file> selects the scripted engine, resolved against the working folder", async () => {
+    const config = await loadConfig({
+      cwd: project,
+      homeDirectory,
+      env: {},
+      flags: { model: "script:fixtures/turns.jsonl" },
+    });
+    expect(config.defaultModel).toBe("script");
+    expect(config.models.script).toEqual({
+      engine: "script",
+      path: path.join(project, "fixtures", "turns.jsonl"),
+    });
+  });
+
   it("applies SPARK_* variables over files, and provider keys", async () => {
     await writeUserConfig(`
 default_model = "fast"
