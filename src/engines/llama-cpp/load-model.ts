@@ -97,8 +97,10 @@ export async function loadModel(
 }
 
 /**
- * Thread count for CPU decoding. llama.cpp's threads spin-wait at each barrier; with Node's own
- * threads on the same cores, using every core makes them fight, so leave one core to Node.
+ * Thread count for CPU decoding: one core is left to Node's event loop. node-llama-cpp's prebuilt
+ * binaries also start and join worker threads for every multi-threaded decode (no persistent ggml
+ * threadpool), which makes extra threads cost more than they give on small machines; see
+ * docs/per-token-overhead.md.
  */
 export function defaultCpuThreads(): number {
   return Math.max(1, availableParallelism() - 1);
