@@ -1,26 +1,18 @@
 // One model call of a turn: forwards text as it streams and collects tool calls. On interrupt it
 // goes silent at once, keeps the text streamed so far, and waits only briefly for the engine.
-import type {
-  EngineEvent,
-  EngineRequest,
-  FinishReason,
-  Timings,
-  ToolCall,
-  Usage,
-} from "../engines/engine.ts";
+import type { EngineEvent, EngineRequest } from "../engines/engine.ts";
+import {
+  applyStreamEvent,
+  emptyStreamOutcome,
+  type StreamOutcome,
+} from "../engines/collect-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { ModelClient } from "./model-client/model-client.ts";
 
 /** How long an aborted stream may take to deliver its usage and finish before it is let go. */
 const ABORT_GRACE_MS = 1000;
 
-export interface ModelStepResult {
-  text: string;
-  toolCalls: ToolCall[];
-  finishReason: FinishReason;
-  error: SparkError | undefined;
-  usage: Usage | undefined;
-  timings: Timings | undefined;
+export interface ModelStepResult extends StreamOutcome {
   /** The signal aborted before the model finished: text and tool calls are partial. */
   interrupted: boolean;
 }
@@ -31,15 +23,7 @@ export async function streamModelStep(
   signal: AbortSignal,
   onText: (text: string) => void,
 ): Promise<ModelStepResult> {
-  const result: ModelStepResult = {
-    text: "",
-    toolCalls: [],
-    finishReason: "error",
-    error: undefined,
-    usage: undefined,
-    timings: undefined,
-    interrupted: false,
-  };
+  const result: ModelStepResult = { ...emptyStreamOutcome(), interrupted: false };
   const iterator = client.stream(request, { signal })[Symbol.asyncIterator]();
   let abortedAt: number | undefined;
   try {
@@ -52,14 +36,15 @@ export async function streamModelStep(
       }
       if (next === undefined || next.done === true) break;
       const event = next.value;
-      if (event.type === "usage") result.usage = event.usage;
-      else if (event.type === "timings") result.timings = event.timings;
-      else if (event.type === "finish") {
-        result.finishReason = event.reason;
-        result.error = event.error;
+      // Once interrupted the step goes silent: only usage, timings and the finish still count.
+      const isOutput = event.type === "text-delta" || event.type.startsWith("tool-call");
+      if (result.interrupted && isOutput) continue;
+      if (event.type === "text-delta") onText(event.text);
+      applyStreamEvent(result, event);
+      if (event.type === "finish") {
         if (event.reason === "cancelled") result.interrupted = true;
         break;
-      } else if (!result.interrupted) collect(result, event, onText);
+      }
     }
   } catch (error) {
     // A client that throws instead of ending the stream with an error still ends the step.
@@ -78,19 +63,6 @@ export async function streamModelStep(
     );
   }
   return result;
-}
-
-function collect(
-  result: ModelStepResult,
-  event: EngineEvent,
-  onText: (text: string) => void,
-): void {
-  if (event.type === "text-delta") {
-    result.text += event.text;
-    onText(event.text);
-  } else if (event.type === "tool-call-end") {
-    result.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
-  }
 }
 
 /** The next event, or undefined when an aborted stream did not finish within the grace period. */

@@ -1,52 +1,65 @@
-// Drains an engine stream into one result: for one-shot callers (non-streaming HTTP, tests, CLI).
+// Folds an engine stream into one outcome: text, completed tool calls, usage, timings and the
+// finish. `applyStreamEvent` is the one fold; `collectStream` drains a whole stream with it for
+// one-shot callers (non-streaming HTTP, tests, CLI), and the agent applies it event by event.
 import type { EngineEvent, FinishReason, ToolCall, Timings, Usage } from "./engine.ts";
 import type { SparkError } from "../protocol/spark-error.ts";
 
-export interface CollectedStream {
+export interface StreamOutcome {
   text: string;
   toolCalls: ToolCall[];
+  /** "error" until a finish event arrives: a stream without one did not finish. */
   finishReason: FinishReason;
   error: SparkError | undefined;
   usage: Usage | undefined;
   timings: Timings | undefined;
+}
+
+export interface CollectedStream extends StreamOutcome {
   events: EngineEvent[];
 }
 
-export async function collectStream(events: AsyncIterable<EngineEvent>): Promise<CollectedStream> {
-  const result: CollectedStream = {
+export function emptyStreamOutcome(): StreamOutcome {
+  return {
     text: "",
     toolCalls: [],
     finishReason: "error",
     error: undefined,
     usage: undefined,
     timings: undefined,
-    events: [],
   };
+}
+
+export function applyStreamEvent(outcome: StreamOutcome, event: EngineEvent): void {
+  switch (event.type) {
+    case "text-delta":
+      outcome.text += event.text;
+      break;
+    case "tool-call-end":
+      outcome.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      break;
+    case "usage":
+      outcome.usage = event.usage;
+      break;
+    case "timings":
+      outcome.timings = event.timings;
+      break;
+    case "finish":
+      outcome.finishReason = event.reason;
+      outcome.error = event.error;
+      break;
+    case "tool-call-start":
+    case "tool-call-delta":
+      break;
+    default:
+      event satisfies never;
+  }
+}
+
+export async function collectStream(events: AsyncIterable<EngineEvent>): Promise<CollectedStream> {
+  const result: CollectedStream = { ...emptyStreamOutcome(), events: [] };
   for await (const event of events) {
     result.events.push(event);
-    switch (event.type) {
-      case "text-delta":
-        result.text += event.text;
-        break;
-      case "tool-call-end":
-        result.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
-        break;
-      case "usage":
-        result.usage = event.usage;
-        break;
-      case "timings":
-        result.timings = event.timings;
-        break;
-      case "finish":
-        result.finishReason = event.reason;
-        result.error = event.error;
-        break;
-      case "tool-call-start":
-      case "tool-call-delta":
-        break;
-      default:
-        event satisfies never;
-    }
+    applyStreamEvent(result, event);
   }
   return result;
 }
