@@ -1,7 +1,8 @@
 // POST /v1/chat/completions: the stateless compatibility path, streamed as `data:` chunks ending
 // in [DONE], or answered as one chat.completion. No store: Chat Completions has no chaining.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FinishReason, Timings, ToolCall, Usage } from "../engines/engine.ts";
+import { applyStreamEvent, emptyStreamOutcome } from "../engines/collect-stream.ts";
+import type { FinishReason, Usage } from "../engines/engine.ts";
 import {
   chatCompletionRequestSchema,
   type ChatCompletion,
@@ -12,6 +13,7 @@ import {
 import { SparkError } from "../protocol/spark-error.ts";
 import { toEngineChatRequest } from "./chat-request.ts";
 import { GatewayClock } from "./gateway-clock.ts";
+import { resolveModelOrThrow } from "./gateway-models.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { readJsonBody, sendError, sendJson } from "./http-io.ts";
 import { checkContextLimit } from "./limits.ts";
@@ -19,7 +21,7 @@ import { newId } from "./new-id.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
 import { startEventStream } from "./sse-transport.ts";
-import { describeWireError, WireError } from "./wire-error.ts";
+import { describeWireError } from "./wire-error.ts";
 
 export async function handleChatCompletionsPost(
   context: GatewayContext,
@@ -34,16 +36,7 @@ export async function handleChatCompletionsPost(
   const parsed = chatCompletionRequestSchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
-  const resolved = await context.models.resolve(body.model);
-  if (resolved === undefined) {
-    throw new WireError(
-      "model_not_found",
-      `The model '${body.model ?? "(default)"}' is not served here; GET /v1/models lists the models.`,
-      {
-        param: "model",
-      },
-    );
-  }
+  const resolved = await resolveModelOrThrow(context.models, body.model);
   const engineRequest = toEngineChatRequest(body, resolved.model);
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
@@ -70,13 +63,8 @@ export async function handleChatCompletionsPost(
     response.write(`data: ${JSON.stringify(payload)}\n\n`);
   };
 
-  let text = "";
-  const toolCalls: ToolCall[] = [];
+  const outcome = emptyStreamOutcome();
   const toolIndexes = new Map<string, number>();
-  let usage: Usage | undefined;
-  let timings: Timings | undefined;
-  let finishReason: FinishReason = "error";
-  let error: SparkError | undefined;
   let firstTokenAt: number | undefined;
   context.metrics.streamStarted();
   let endRun: () => void = () => {};
@@ -91,9 +79,9 @@ export async function handleChatCompletionsPost(
       signal: controller.signal,
     })) {
       startedAt = performance.now();
+      applyStreamEvent(outcome, event);
       if (event.type === "text-delta") {
         firstTokenAt ??= startedAt;
-        text += event.text;
         if (stream) chunk({ content: event.text });
       } else if (event.type === "tool-call-start") {
         firstTokenAt ??= startedAt;
@@ -114,13 +102,6 @@ export async function handleChatCompletionsPost(
         const index = toolIndexes.get(event.id) ?? 0;
         if (stream)
           chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
-      } else if (event.type === "tool-call-end") {
-        toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
-      } else if (event.type === "usage") usage = event.usage;
-      else if (event.type === "timings") timings = event.timings;
-      else {
-        finishReason = event.reason;
-        error = event.error;
       }
       // A client that cannot keep up is dropped rather than buffered for without bound.
       if (response.writableLength > context.config.sendBufferHardBytes) {
@@ -130,8 +111,8 @@ export async function handleChatCompletionsPost(
       clock.addSince(startedAt);
     }
   } catch (thrown) {
-    finishReason = "error";
-    error = SparkError.from(thrown);
+    outcome.finishReason = "error";
+    outcome.error = SparkError.from(thrown);
   } finally {
     endRun();
     context.runs.delete(run);
@@ -140,6 +121,7 @@ export async function handleChatCompletionsPost(
   }
 
   startedAt = performance.now();
+  const { text, toolCalls, usage, timings, finishReason, error } = outcome;
   const timeToFirstTokenMs =
     firstTokenAt === undefined ? null : Math.round((firstTokenAt - receivedAt) * 1000) / 1000;
   const chatUsage = toChatUsage(usage);

@@ -1,5 +1,6 @@
 // How the gateway finds an engine for a request's `model`: a router-like resolver (the CLI wires
 // the real router) and a helper that serves every model one engine lists.
+import { WireError } from "./wire-error.ts";
 import type { Engine, ModelInfo } from "../engines/engine.ts";
 
 export interface ResolvedModel {
@@ -35,4 +36,20 @@ export function modelsFromEngine(engine: Engine, defaultModel?: string): Gateway
       return models.some((info) => info.id === wanted) ? { engine, model: wanted } : undefined;
     },
   };
+}
+
+/** The engine for a request's `model`, or the wire error every endpoint answers an unknown one with. */
+export async function resolveModelOrThrow(
+  models: GatewayModels,
+  model: string | undefined,
+): Promise<ResolvedModel> {
+  const resolved = await models.resolve(model);
+  if (resolved !== undefined) return resolved;
+  const name =
+    model === undefined ? "no model was named and none is configured as default" : `'${model}'`;
+  throw new WireError(
+    "model_not_found",
+    `The model ${name} is not served here; GET /v1/models lists the models.`,
+    { param: "model" },
+  );
 }

@@ -5,7 +5,7 @@ import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../eng
 import type { ResponseFunctionTool, ResponseObject } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
 import { inputToMessages, toEngineTools } from "./conversation.ts";
-import type { GatewayModels } from "./gateway-models.ts";
+import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import type { ResponseStore } from "./response-store.ts";
@@ -45,20 +45,7 @@ export async function prepareTurn(
   dependencies: TurnDependencies,
 ): Promise<PreparedTurn> {
   const { body } = source;
-  const resolved = await dependencies.models.resolve(body.model);
-  if (resolved === undefined) {
-    const name =
-      body.model === undefined
-        ? "no model was named and none is configured as default"
-        : `'${body.model}'`;
-    throw new WireError(
-      "model_not_found",
-      `The model ${name} is not served here; GET /v1/models lists the models.`,
-      {
-        param: "model",
-      },
-    );
-  }
+  const resolved = await resolveModelOrThrow(dependencies.models, body.model);
   const responseId = newId("resp_");
   const previousId = body.previous_response_id ?? undefined;
   let history: ChatMessage[] = [];
