@@ -15,10 +15,12 @@ import type {
   Engine,
   EngineEvent,
   EngineRequest,
+  FinishReason,
   EngineStreamOptions,
   ModelInfo,
   Usage,
 } from "../engine.ts";
+import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -154,16 +156,8 @@ export class LlamaCppEngine implements Engine {
   ): AsyncGenerator<EngineEvent> {
     const clock = new StreamClock();
     const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-    const finish = function* (
-      reason: "stop" | "length" | "tool_calls" | "cancelled" | "error",
-      error?: SparkError,
-    ) {
-      yield { type: "usage", usage } satisfies EngineEvent;
-      yield { type: "timings", timings: clock.timings(usage.outputTokens) } satisfies EngineEvent;
-      yield (
-        error === undefined ? { type: "finish", reason } : { type: "finish", reason, error }
-      ) satisfies EngineEvent;
-    };
+    const finish = (reason: FinishReason, error?: SparkError): Generator<EngineEvent, void> =>
+      endStream(clock, usage, reason, error);
     const invalid = rejectStreamRequest("llama-cpp", this.disposed, request);
     if (invalid !== undefined) return yield* finish("error", invalid);
 
@@ -194,10 +188,7 @@ export class LlamaCppEngine implements Engine {
     clock: StreamClock,
     usage: Usage,
     signal: AbortSignal | undefined,
-    finish: (
-      reason: "stop" | "length" | "tool_calls" | "cancelled" | "error",
-      error?: SparkError,
-    ) => Generator<EngineEvent>,
+    finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
   ): AsyncGenerator<EngineEvent> {
     const { sequence } = lease;
     const model = this.loaded.model;

@@ -3,6 +3,7 @@
 // finish, whether the stream completed, failed, was cancelled or its engine was disposed.
 import type { Dispatcher } from "undici";
 import type { EngineEvent, EngineRequest } from "../engine.ts";
+import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { validateEngineRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -49,11 +50,7 @@ export async function* runChatStream(
       Array.isArray(request.messages) ? request.messages : [],
       decoder,
     );
-    yield { type: "usage", usage };
-    yield { type: "timings", timings: clock.timings(usage.outputTokens) };
-    yield finish.error === undefined
-      ? { type: "finish", reason: finish.reason }
-      : { type: "finish", reason: finish.reason, error: finish.error };
+    yield* endStream(clock, usage, finish.reason, finish.error);
   };
 
   const invalid = validateEngineRequest(request) ?? missingKeyError(context.options);

@@ -9,6 +9,7 @@ import type {
   FinishReason,
   ModelInfo,
 } from "../engine.ts";
+import { endStream, noUsage } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -63,22 +64,14 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
     }
     const inputTokens = estimateInputTokens(request);
     if (rejection !== undefined || turn === undefined) {
-      yield { type: "usage", usage: { inputTokens, cachedInputTokens: 0, outputTokens: 0 } };
-      yield { type: "timings", timings: clock.timings(0) };
-      yield { type: "finish", reason: "error", error: rejection };
+      yield* endStream(clock, noUsage(inputTokens), "error", rejection);
       return;
     }
     clock.markWorkStarted();
     const playback = new TurnPlayback(turn, request, clock, lineNumber, streamOptions.signal);
     const outcome = yield* playback.run();
-    yield {
-      type: "usage",
-      usage: { inputTokens, cachedInputTokens: 0, outputTokens: playback.outputTokens },
-    };
-    yield { type: "timings", timings: clock.timings(playback.outputTokens) };
-    yield outcome.error === undefined
-      ? { type: "finish", reason: outcome.reason }
-      : { type: "finish", reason: outcome.reason, error: outcome.error };
+    const usage = { inputTokens, cachedInputTokens: 0, outputTokens: playback.outputTokens };
+    yield* endStream(clock, usage, outcome.reason, outcome.error);
   }
 
   return {

@@ -10,6 +10,7 @@ import type {
   FinishReason,
   ModelInfo,
 } from "../engine.ts";
+import { endStream, noUsage } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -68,9 +69,7 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
     if (requests.length > 100) requests.shift();
     const rejection = rejectStreamRequest("synthetic", disposed, request);
     if (rejection !== undefined) {
-      yield { type: "usage", usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } };
-      yield { type: "timings", timings: clock.timings(0) };
-      yield { type: "finish", reason: "error", error: rejection };
+      yield* endStream(clock, noUsage(), "error", rejection);
       return;
     }
     activeStreams += 1;
@@ -100,12 +99,8 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
       }
       if (reason !== "error")
         cache.remember(request.sessionKey, request.messages, generation.reply());
-      yield {
-        type: "usage",
-        usage: { inputTokens, cachedInputTokens, outputTokens: generation.outputTokens },
-      };
-      yield { type: "timings", timings: clock.timings(generation.outputTokens) };
-      yield error === undefined ? { type: "finish", reason } : { type: "finish", reason, error };
+      const usage = { inputTokens, cachedInputTokens, outputTokens: generation.outputTokens };
+      yield* endStream(clock, usage, reason, error);
     } finally {
       activeStreams -= 1;
     }
