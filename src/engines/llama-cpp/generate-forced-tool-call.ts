@@ -1,7 +1,7 @@
 // A tool call the model must make (tool_choice "required" or a named tool): the call opens with
 // the Hermes/Qwen `<tool_call>` tag and its JSON is sampled under a grammar built from the tools'
 // JSON schemas, so it always parses and always names a real tool with valid arguments.
-import { LlamaGrammarEvaluationState, type Llama } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, type LlamaGrammar } from "node-llama-cpp";
 import type { EngineEvent, ToolDefinition } from "../engine.ts";
 import {
   alignSequenceToPrompt,
@@ -10,7 +10,8 @@ import {
 } from "./generate-text.ts";
 
 export interface ForcedToolCallInput extends GenerationInput {
-  llama: Llama;
+  /** Compiles (or returns the cached) grammar for a tool-call JSON schema. */
+  grammarFor: (schema: object) => Promise<LlamaGrammar>;
   tools: readonly ToolDefinition[];
   newToolCallId: () => string;
 }
@@ -54,7 +55,7 @@ export async function* generateForcedToolCall(
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { model, sequence, sampling } = input;
-  const grammar = await input.llama.createGrammarForJsonSchema(callSchema(input.tools) as never);
+  const grammar = await input.grammarFor(callSchema(input.tools));
   const prefixTokens = model.tokenize(CALL_PREFIX, true);
   const promptTokens = [...input.promptTokens, ...prefixTokens];
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, promptTokens);

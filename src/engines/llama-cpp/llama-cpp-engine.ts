@@ -9,6 +9,7 @@ import {
   type ChatWrapper,
   type LlamaContext,
   type LlamaContextSequence,
+  type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
 import type {
@@ -55,11 +56,13 @@ export interface LlamaCppEngineOptions {
 
 const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_SEQUENCES = 4;
+const MAX_CACHED_GRAMMARS = 32;
 
 export class LlamaCppEngine implements Engine {
   readonly kind = "llama-cpp";
   readonly modelName: string;
   private disposed = false;
+  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
   private readonly predictors = new Map<LlamaContextSequence, InputLookupTokenPredictor>();
   private readonly pool: SequencePool;
 
@@ -258,7 +261,7 @@ export class LlamaCppEngine implements Engine {
     };
     if (forceToolCall) {
       yield* generateForcedToolCall(
-        { ...input, llama: this.loaded.llama, tools, newToolCallId },
+        { ...input, grammarFor: (schema) => this.grammarFor(schema), tools, newToolCallId },
         result,
       );
     } else if (hasTools) {
@@ -278,6 +281,19 @@ export class LlamaCppEngine implements Engine {
     }
     predictor?.updateInputTokens([]);
     yield* finish(finishReason);
+  }
+
+  /** Tool-call grammars by schema: an agent sends the same tools every step, so compile once. */
+  private grammarFor(schema: object): Promise<LlamaGrammar> {
+    const key = JSON.stringify(schema);
+    let grammar = this.grammars.get(key);
+    if (grammar === undefined) {
+      grammar = this.loaded.llama.createGrammarForJsonSchema(schema as never);
+      grammar.catch(() => this.grammars.delete(key));
+      if (this.grammars.size >= MAX_CACHED_GRAMMARS) this.grammars.clear();
+      this.grammars.set(key, grammar);
+    }
+    return grammar;
   }
 
   async dispose(): Promise<void> {
