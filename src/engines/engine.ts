@@ -1,6 +1,7 @@
 // The one Engine contract: a request in, an AsyncIterable of typed events out. Every adapter
 // (embedded llama.cpp, OpenAI-compatible HTTP, scripted, synthetic) implements exactly this.
 import type { SparkError } from "../protocol/spark-error.ts";
+import type { Usage } from "../protocol/usage.ts";
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -56,15 +57,7 @@ export interface EngineStreamOptions {
   signal?: AbortSignal;
 }
 
-export interface Usage {
-  inputTokens: number;
-  /** Of inputTokens, how many were served from cache rather than computed. */
-  cachedInputTokens: number;
-  outputTokens: number;
-  /** Speculative decoding counters, when a predictor or predicted output was used. */
-  acceptedPredictionTokens?: number;
-  rejectedPredictionTokens?: number;
-}
+export type { Usage } from "../protocol/usage.ts";
 
 export interface Timings {
   /** Waiting for a free sequence/connection before any work began. */

@@ -1,0 +1,101 @@
+// The events an agent session streams to every surface (terminal, `spark exec --json`, app
+// server) and writes to its session log: one discriminated union, named noun-action.
+import type { Usage } from "../usage.ts";
+import type { SparkErrorJson } from "../spark-error.ts";
+
+export type TurnEndReason = "completed" | "interrupted" | "error" | "max_steps";
+
+export interface TurnTimings {
+  totalMs: number;
+  /** Time spent streaming from the model, all steps together. */
+  modelMs: number;
+  /** Time spent running tools. */
+  toolMs: number;
+  /** From the turn's start to the model's first token of the first step. */
+  timeToFirstTokenMs: number | null;
+}
+
+export type AgentEvent =
+  | {
+      type: "session-started";
+      sessionId: string;
+      /** The session's JSONL log. */
+      logPath: string;
+      cwd: string;
+      model?: string;
+      resumed: boolean;
+    }
+  | { type: "turn-started"; turnId: string; text: string }
+  /** A message the user sent while the turn ran: a steer (after an interrupt) or a queued one. */
+  | { type: "user-message"; turnId: string; text: string; via: "steer" | "queue" }
+  | { type: "text-delta"; turnId: string; text: string }
+  | {
+      type: "tool-call";
+      turnId: string;
+      callId: string;
+      name: string;
+      /** The JSON arguments exactly as the model wrote them. */
+      arguments: string;
+      /** One line for people, e.g. "read_file src/a.ts:1-40". */
+      summary: string;
+    }
+  | {
+      type: "tool-result";
+      turnId: string;
+      callId: string;
+      name: string;
+      /** What the model sees (already capped). */
+      output: string;
+      isError: boolean;
+      durationMs: number;
+    }
+  | {
+      type: "edit-applied";
+      turnId: string;
+      callId: string;
+      path: string;
+      kind: "add" | "delete" | "update" | "move";
+      movedFrom?: string;
+      unifiedDiff: string;
+      linesAdded: number;
+      linesRemoved: number;
+      undoEntryId: string;
+    }
+  | {
+      type: "edit-undone";
+      undoEntryId: string;
+      files: { path: string; action: "restored" | "deleted"; unifiedDiff: string }[];
+    }
+  | {
+      type: "budget";
+      turnId: string;
+      /** Estimated prompt tokens of the next model call. */
+      usedTokens: number;
+      /** What the prompt may use: the window minus room for the answer. */
+      limitTokens: number;
+      windowTokens: number;
+      /** Tool outputs replaced by a note to make room, in this step. */
+      truncatedToolOutputs: number;
+      /** Older turns were summarised into one message in this step. */
+      compacted: boolean;
+    }
+  | {
+      type: "interrupted";
+      turnId: string;
+      reason: "interrupt" | "steer";
+      /** The assistant text streamed before the interrupt; kept in the transcript, marked. */
+      partialText: string;
+      /** Queued messages dropped by an interrupt, so a surface can put them back in its input. */
+      discardedQueue: string[];
+    }
+  | {
+      type: "turn-finished";
+      turnId: string;
+      reason: TurnEndReason;
+      steps: number;
+      usage: Usage;
+      timings: TurnTimings;
+    }
+  | { type: "error"; turnId?: string; error: SparkErrorJson };
+
+export type AgentEventType = AgentEvent["type"];
