@@ -1,9 +1,10 @@
 // search: a regular expression over the workspace's text files (gitignore-aware), answering
 // "path:line: text" lines, stopping at a result cap.
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { isPathInside } from "../edits/index.ts";
 import { defineTool } from "./agent-tool.ts";
 import { createGlobFilter } from "./glob-filter.ts";
 import { resolveSearchRoot } from "./resolve-directory.ts";
@@ -58,9 +59,11 @@ export const searchTool = defineTool({
     // Synchronous reads in small batches: several times faster than fs/promises on thousands of
     // small files, and the event loop still gets a turn between batches (interrupts stay prompt).
     const searchFile = (file: string): string[] => {
-      const absolute = join(context.workspaceRoot, file);
       let bytes: Buffer;
       try {
+        // Checked again at read time: a link or folder may have been swapped since the walk.
+        const absolute = realpathSync.native(join(context.workspaceRoot, file));
+        if (!isPathInside(context.workspaceRoot, absolute)) return [];
         const stats = statSync(absolute);
         if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return [];
         bytes = readFileSync(absolute);
