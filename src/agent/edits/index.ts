@@ -29,3 +29,4 @@ export type {
 export type { FileDiff } from "./file-diff.ts";
 export { MATCH_RUNGS, type MatchRung } from "./normalize-text.ts";
 export { removeStaleTempFiles, writeFileAtomic } from "./write-file-atomic.ts";
+export { removeTempFilesOfDeadWriters } from "./temp-file-journal.ts";
