@@ -57,20 +57,28 @@ describe("spark exec reads only inside the workspace", () => {
     symlinkSync("self-loop", path.join(workspace.root, "self-loop"));
     symlinkSync("loop-b", path.join(workspace.root, "loop-a"));
     symlinkSync("loop-a", path.join(workspace.root, "loop-b"));
-    const [searchAll, listAll, searchLinkDir, readLink, readDotDot, readAbsolute, searchInside] =
-      await runCalls([
-        { name: "search", arguments: { pattern: "SECRET" } },
-        { name: "list_files", arguments: {} },
-        { name: "search", arguments: { pattern: "SECRET", path: "linkdir" } },
-        { name: "read_file", arguments: { path: "link.txt" } },
-        { name: "read_file", arguments: { path: "../outside/secret.txt" } },
-        { name: "read_file", arguments: { path: path.join(outside, "secret.txt") } },
-        { name: "search", arguments: { pattern: "INSIDE-MARKER" } },
-      ]);
+    const [searchAll, listAll, searchInside, ...refusals] = await runCalls([
+      { name: "search", arguments: { pattern: "SECRET" } },
+      { name: "list_files", arguments: {} },
+      { name: "search", arguments: { pattern: "INSIDE-MARKER" } },
+      { name: "search", arguments: { pattern: "SECRET", path: "linkdir" } },
+      { name: "search", arguments: { pattern: "SECRET", path: "link.txt" } },
+      { name: "search", arguments: { pattern: "SECRET", path: "../outside" } },
+      { name: "search", arguments: { pattern: "SECRET", path: outside } },
+      { name: "list_files", arguments: { path: "linkdir" } },
+      { name: "list_files", arguments: { path: ".." } },
+      { name: "list_files", arguments: { path: outside } },
+      { name: "read_file", arguments: { path: "link.txt" } },
+      { name: "read_file", arguments: { path: "src/relative-link.txt" } },
+      { name: "read_file", arguments: { path: "linkdir/secret.txt" } },
+      { name: "read_file", arguments: { path: "../outside/secret.txt" } },
+      { name: "read_file", arguments: { path: path.join(outside, "secret.txt") } },
+    ]);
     expect(searchAll?.output).not.toContain("hunter2");
     expect(searchAll?.output).toMatch(/^No matches/);
     expect(listAll?.output.split("\n").sort()).toEqual(["src/inside-link.txt", "src/real.txt"]);
-    for (const refused of [searchLinkDir, readLink, readDotDot, readAbsolute]) {
+    expect(refusals).toHaveLength(12);
+    for (const refused of refusals) {
       expect(refused?.isError).toBe(true);
       expect(refused?.output).not.toContain("hunter2");
       expect(refused?.output).toContain("outside the workspace");

@@ -48,6 +48,7 @@ describe("userAskedFor", () => {
     expect(userAskedFor("npm test", "Don't run the linter, but do run `npm test`")).toBe(true);
     expect(userAskedFor("npm test", "run `npm test`, and no edits")).toBe(true);
     expect(userAskedFor("npm test", "run `git log --no-merges` then `npm test`")).toBe(true);
+    expect(userAskedFor("npm test", "Don't forget to run npm test.")).toBe(true);
   });
 
   it("names why a command needs approval", () => {

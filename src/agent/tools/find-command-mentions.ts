@@ -24,9 +24,16 @@ function sameWords(left: readonly string[], right: readonly string[]): boolean {
   return left.length === right.length && left.every((word, index) => word === right[index]);
 }
 
-/** The text with every code span blanked out (offsets kept), so code never reads as prose. */
-function maskCode(text: string): string {
-  return text.replace(CODE_SPANS, (span) => " ".repeat(span.length));
+/** Double negatives that ask for the command: "don't forget to run npm test". */
+const NOT_FORGETTING = /\b(?:don't|dont|do not|never)\s+forget\b/gi;
+
+/**
+ * The text with every code span and "don't forget" blanked out (offsets kept), so neither code
+ * nor a double negative reads as a negation.
+ */
+function maskForNegation(text: string): string {
+  const blank = (span: string): string => " ".repeat(span.length);
+  return text.replace(CODE_SPANS, blank).replace(NOT_FORGETTING, blank);
 }
 
 function lastIndex(pattern: RegExp, text: string): number {
@@ -49,7 +56,7 @@ function isNegated(masked: string, start: number, end: number): boolean {
 /** Every place the user's text names exactly `words` as a command. */
 export function findCommandMentions(words: readonly string[], userText: string): CommandMention[] {
   const text = userText.replace(/[’‘]/g, "'");
-  const masked = maskCode(text);
+  const masked = maskForNegation(text);
   const places: { start: number; end: number }[] = [];
   for (const span of text.matchAll(CODE_SPANS)) {
     const body = span[1] ?? span[2] ?? "";
