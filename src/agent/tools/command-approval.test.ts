@@ -36,6 +36,8 @@ describe("userAskedFor", () => {
     "touch x should never run",
     "Run the tests but never touch x",
     "Run `touch x`. Actually no, never run `touch x`.",
+    "Never run the following:\n```sh\ntouch x\n```",
+    "Do not run this:\ntouch x",
   ])("refuses a command the user said not to run: %j", (userText) => {
     expect(judgeCommandRequest("touch x", userText)).toEqual({
       asked: false,

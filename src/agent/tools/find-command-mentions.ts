@@ -17,7 +17,8 @@ const TRAILING_PUNCTUATION = /[)\]"'”’.,:;!?]+$/;
 const NEGATION =
   /\b(?:never|not|no|don't|dont|doesn't|didn't|won't|wouldn't|shouldn't|mustn't|can't|cannot|avoid|without|stop|nor|neither|refrain|forbidden|prohibited)\b|n't\b/gi;
 const CONTRAST = /\b(?:but|instead|however|rather|except)\b/gi;
-const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
+/** A line ending in ":" or "," goes on into the next ("Never run this:\n`touch x`"). */
+const SENTENCE_END = /[.!?;](?=\s|$)|(?<![:,][ \t]*)\n/g;
 const CLAUSE_END = /[.!?;,](?=\s|$)|\n|\b(?:and|then|but|or)\b/;
 
 function sameWords(left: readonly string[], right: readonly string[]): boolean {
