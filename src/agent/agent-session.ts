@@ -6,7 +6,12 @@ import type { SamplingOptions, ToolChoice } from "../engines/engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { AgentEvent } from "./agent-events.ts";
 import { ContextBudget } from "./context/context-budget.ts";
-import { FileReadLedger, UndoStack, type UndoResult } from "./edits/index.ts";
+import {
+  FileReadLedger,
+  removeTempFilesOfDeadWriters,
+  UndoStack,
+  type UndoResult,
+} from "./edits/index.ts";
 import { loadInstructions } from "./instructions/load-instructions.ts";
 import type { ModelClient } from "./model-client/model-client.ts";
 import { readSession } from "./session-store/read-session.ts";
@@ -99,6 +104,8 @@ export class AgentSession {
   /** Starts a new session: a fresh log and the system message. */
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
     const workspaceRoot = realpathSync(options.workspaceRoot ?? process.cwd());
+    // A session killed mid-edit may have left a large temp file beside its target.
+    await removeTempFilesOfDeadWriters();
     const instructions = options.instructions ?? (await loadInstructions({ cwd: workspaceRoot }));
     const log = SessionLog.create(options.sessionsDirectory, {
       cwd: workspaceRoot,
@@ -113,6 +120,7 @@ export class AgentSession {
   static async resume(logPath: string, options: AgentSessionOptions): Promise<AgentSession> {
     const loaded = await readSession(logPath);
     const workspaceRoot = realpathSync(options.workspaceRoot ?? loaded.summary.cwd);
+    await removeTempFilesOfDeadWriters();
     const log = SessionLog.open(logPath, loaded.summary.id);
     const session = new AgentSession(
       log,

@@ -1,74 +1,9 @@
 // `spark exec` as a user runs it: a child process in a temporary repository with SPARK_HOME in a
 // temp dir, the model a script file. Checks the JSONL events, the edit on disk, resume, exit codes.
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/agent-events.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
-
-const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
-
-interface Run {
-  code: number | null;
-  events: AgentEvent[];
-  stderr: string;
-}
-
-function spark(
-  workspace: AgentWorkspace,
-  args: string[],
-  onEvent?: (event: AgentEvent, child: ReturnType<typeof spawn>) => void,
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SPARK, ...args], {
-      cwd: workspace.root,
-      env: { ...process.env, SPARK_HOME: path.dirname(workspace.sessionsDirectory) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const events: AgentEvent[] = [];
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-      const lines = stdout.split("\n");
-      stdout = lines.pop() ?? "";
-      for (const line of lines) {
-        const event = JSON.parse(line) as AgentEvent;
-        events.push(event);
-        onEvent?.(event, child);
-      }
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, events, stderr }));
-  });
-}
-
-/** A command whose stdout is not JSONL events (sessions, undo). */
-function sparkText(
-  workspace: AgentWorkspace,
-  args: string[],
-): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SPARK, ...args], {
-      cwd: workspace.root,
-      env: { ...process.env, SPARK_HOME: path.dirname(workspace.sessionsDirectory) },
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout }));
-  });
-}
-
-function script(workspace: AgentWorkspace, name: string, turns: unknown[]): string {
-  const file = path.join(path.dirname(workspace.sessionsDirectory), name);
-  writeFileSync(file, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
-  return file;
-}
+import { script, spark, sparkText } from "./support/spark-exec.ts";
 
 let workspace: AgentWorkspace;
 afterEach(() => workspace.remove());

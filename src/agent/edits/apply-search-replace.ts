@@ -9,7 +9,7 @@ import type { FileReadLedger } from "./file-read-ledger.ts";
 import { decodeExistingFile, readFileState, stateSha256 } from "./file-state.ts";
 import { recordCommittedEdit } from "./record-committed-edit.ts";
 import { replaceText } from "./replace-text.ts";
-import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
+import { resolveWritablePath } from "./resolve-workspace-path.ts";
 import { applyFinalNewline, encodeTextFile, NEW_FILE_FORMAT, toLf } from "./text-file-format.ts";
 import type { UndoStack } from "./undo-stack.ts";
 import type { BeforeRenameHook } from "./write-file-atomic.ts";
@@ -38,7 +38,7 @@ export function applySearchReplace(request: SearchReplaceRequest): Promise<Searc
 
 async function applySearchReplaceNow(request: SearchReplaceRequest): Promise<SearchReplaceResult> {
   throwIfAborted(request.signal);
-  const target = resolveWorkspacePath(request.workspaceRoot, request.path);
+  const target = resolveWritablePath(request.workspaceRoot, request.path);
   const { absolutePath, relativePath } = target;
   const before = await readFileState(absolutePath, relativePath);
   request.ledger.assertFresh(absolutePath, relativePath, stateSha256(before));

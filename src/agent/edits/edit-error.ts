@@ -8,6 +8,8 @@ export type EditErrorCode =
   | "stale_file"
   | "file_not_read"
   | "outside_workspace"
+  /** Inside the workspace but never written: git metadata (.git/, a .git file's git directory). */
+  | "protected_path"
   | "file_exists"
   | "file_not_found"
   | "not_a_text_file"

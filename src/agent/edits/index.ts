@@ -13,7 +13,12 @@ export {
   type UndoStackJson,
 } from "./undo-stack.ts";
 export type { UndoEntry, UndoFile } from "./undo-entry.ts";
-export { resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.ts";
+export { isPathInside } from "./is-path-inside.ts";
+export {
+  resolveWorkspacePath,
+  resolveWritablePath,
+  type WorkspacePath,
+} from "./resolve-workspace-path.ts";
 export { EditError, type EditErrorCode, type EditErrorJson } from "./edit-error.ts";
 export type {
   ApplyPatchResult,
@@ -24,3 +29,4 @@ export type {
 export type { FileDiff } from "./file-diff.ts";
 export { MATCH_RUNGS, type MatchRung } from "./normalize-text.ts";
 export { removeStaleTempFiles, writeFileAtomic } from "./write-file-atomic.ts";
+export { removeTempFilesOfDeadWriters } from "./temp-file-journal.ts";

@@ -7,7 +7,7 @@ import { decodeExistingFile, readFileState, stateSha256, type FileState } from "
 import { applyUpdateChunks } from "./apply-update-chunks.ts";
 import type { MatchRung } from "./normalize-text.ts";
 import type { PatchOperation } from "./patch-types.ts";
-import { resolveWorkspacePath, type WorkspacePath } from "./resolve-workspace-path.ts";
+import { resolveWritablePath, type WorkspacePath } from "./resolve-workspace-path.ts";
 import {
   applyFinalNewline,
   decodeTextFile,
@@ -54,7 +54,7 @@ export async function planPatch(
   const createdHere = new Set<string>();
 
   const load = async (inputPath: string): Promise<WorkingFile> => {
-    const target = resolveWorkspacePath(workspaceRoot, inputPath);
+    const target = resolveWritablePath(workspaceRoot, inputPath);
     const known = files.get(target.absolutePath);
     if (known !== undefined) return known;
     const before = await readFileState(target.absolutePath, target.relativePath);

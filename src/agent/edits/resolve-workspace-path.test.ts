@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EditError } from "./edit-error.ts";
-import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
+import { resolveWorkspacePath, resolveWritablePath } from "./resolve-workspace-path.ts";
 
 let root: string;
 let outsideDir: string;
@@ -21,9 +21,9 @@ afterEach(() => {
   rmSync(outsideDir, { recursive: true, force: true });
 });
 
-function outsideErrorOf(inputPath: string): EditError {
+function outsideErrorOf(inputPath: string, resolve = resolveWorkspacePath): EditError {
   try {
-    resolveWorkspacePath(root, inputPath);
+    resolve(root, inputPath);
   } catch (error) {
     if (error instanceof EditError) return error;
     throw error;
@@ -80,5 +80,51 @@ describe("resolveWorkspacePath", () => {
   it("refuses empty paths and NUL bytes without crashing", () => {
     expect(outsideErrorOf("").editCode).toBe("outside_workspace");
     expect(outsideErrorOf("a\0b").editCode).toBe("outside_workspace");
+  });
+});
+
+describe("resolveWritablePath", () => {
+  const protectedCode = (inputPath: string) =>
+    outsideErrorOf(inputPath, resolveWritablePath).editCode;
+
+  it("refuses .git under every spelling a file system may treat as .git, at any depth", () => {
+    mkdirSync(path.join(root, ".git", "hooks"), { recursive: true });
+    for (const inputPath of [
+      ".git/config",
+      ".git/hooks/pre-commit",
+      ".GIT/config",
+      "nested/deeper/.Git/hooks/x",
+      ".git./config",
+      ".git /config",
+      ".g\u200cit/config",
+      "GIT~1/config",
+      ".git",
+    ]) {
+      expect(protectedCode(inputPath), inputPath).toBe("protected_path");
+    }
+    // Reading stays allowed: nothing executes from a read.
+    expect(resolveWorkspacePath(root, ".git/config").relativePath).toBe(".git/config");
+    expect(resolveWritablePath(root, "src/.github/workflow.yml").relativePath).toBe(
+      "src/.github/workflow.yml",
+    );
+    expect(resolveWritablePath(root, "src/.gitignore").relativePath).toBe("src/.gitignore");
+  });
+
+  it("refuses the git directory a .git file points to, and links into .git", () => {
+    writeFileSync(path.join(root, ".git"), "gitdir: separate-git-dir\n");
+    mkdirSync(path.join(root, "separate-git-dir"));
+    const error = outsideErrorOf("separate-git-dir/config", resolveWritablePath);
+    expect(error.editCode).toBe("protected_path");
+    expect(error.message).toContain("points to");
+    expect(error.message).toContain("git runs commands from");
+    mkdirSync(path.join(root, "real-git", "hooks"), { recursive: true });
+    mkdirSync(path.join(root, "real-git", "refs"));
+    mkdirSync(path.join(root, "real-git", "objects"));
+    writeFileSync(path.join(root, "real-git", "HEAD"), "ref: refs/heads/main\n");
+    expect(protectedCode("real-git/hooks/pre-commit")).toBe("protected_path");
+    rmSync(path.join(root, ".git"));
+    mkdirSync(path.join(root, ".git"));
+    symlinkSync(".git", path.join(root, "innocent"));
+    expect(protectedCode("innocent/config")).toBe("protected_path");
   });
 });

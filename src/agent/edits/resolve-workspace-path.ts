@@ -1,9 +1,12 @@
 // Turns a path the model wrote into a real path inside the workspace, or refuses it: relative
 // paths resolve against the root, symlinks are followed, and anything landing outside is an error.
+// The one place the agent's file access is decided: writes also refuse git's metadata.
 import fs from "node:fs";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { EditError } from "./edit-error.ts";
+import { gitMetadataReason } from "./git-metadata.ts";
+import { isPathInside } from "./is-path-inside.ts";
 
 export interface WorkspacePath {
   /** Real absolute path (symlinks of existing ancestors resolved). */
@@ -27,7 +30,7 @@ function realWorkspaceRoot(workspaceRoot: string): string {
 function outside(inputPath: string, root: string, detail: string): EditError {
   return new EditError(
     "outside_workspace",
-    `${inputPath} ${detail}; only files inside the workspace (${root}) can be edited — use a path relative to it`,
+    `${inputPath} ${detail}; only files inside the workspace (${root}) can be read or edited — use a path relative to it`,
     { path: inputPath },
   );
 }
@@ -68,13 +71,8 @@ export function resolveWorkspacePath(workspaceRoot: string, inputPath: string): 
   }
   const absolutePath = path.join(realExisting, ...missing);
   const relative = path.relative(root, absolutePath);
-  if (relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
-    const viaLink = path.relative(root, lexical);
-    const lexicallyInside = !(
-      viaLink === ".." ||
-      viaLink.startsWith(`..${path.sep}`) ||
-      path.isAbsolute(viaLink)
-    );
+  if (!isPathInside(root, absolutePath)) {
+    const lexicallyInside = isPathInside(root, lexical);
     throw outside(
       inputPath,
       root,
@@ -84,4 +82,23 @@ export function resolveWorkspacePath(workspaceRoot: string, inputPath: string): 
     );
   }
   return { absolutePath, relativePath: relative.split(path.sep).join("/"), workspaceRoot: root };
+}
+
+/**
+ * resolveWorkspacePath for a file about to be created, changed, moved or deleted: also refuses
+ * repository metadata git executes from (`.git/hooks`, `.git/config`, under any spelling, and the
+ * git directory a `.git` file points to), since a write there runs code on the user's next git
+ * command. Symlinks are resolved first, so a link into `.git` is refused too.
+ */
+export function resolveWritablePath(workspaceRoot: string, inputPath: string): WorkspacePath {
+  const resolved = resolveWorkspacePath(workspaceRoot, inputPath);
+  const reason = gitMetadataReason(resolved.absolutePath);
+  if (reason !== undefined) {
+    throw new EditError(
+      "protected_path",
+      `${inputPath} ${reason}, which git runs commands from (hooks, config); the agent never writes there — change files of the project instead, and tell the user if the repository's git setup needs changing`,
+      { path: inputPath },
+    );
+  }
+  return resolved;
 }

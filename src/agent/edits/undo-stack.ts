@@ -9,7 +9,7 @@ import { EditError } from "./edit-error.ts";
 import { diffFile, type FileDiff } from "./file-diff.ts";
 import type { FileReadLedger } from "./file-read-ledger.ts";
 import { readFileState, stateSha256, type FileState } from "./file-state.ts";
-import { resolveWorkspacePath } from "./resolve-workspace-path.ts";
+import { resolveWritablePath } from "./resolve-workspace-path.ts";
 import { decodeTextFile } from "./text-file-format.ts";
 import {
   loadContent,
@@ -98,7 +98,7 @@ export class UndoStack {
     }
     const changes: PlannedChange[] = [];
     for (const file of entry.files) {
-      const target = resolveWorkspacePath(options.workspaceRoot, file.path);
+      const target = resolveWritablePath(options.workspaceRoot, file.path);
       const current = await readFileState(target.absolutePath, target.relativePath);
       if (options.force !== true && stateSha256(current) !== file.afterSha256) {
         throw new EditError(

@@ -1,4 +1,5 @@
 import {
+  existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -57,10 +58,26 @@ describe("writeFileAtomic", () => {
     const otherTarget = path.join(directory, ".b.txt.4194999.0badc0de.spark-tmp");
     writeFileSync(leftover, "partial");
     writeFileSync(otherTarget, "partial");
+    const ownLive = path.join(directory, `.c.txt.${process.pid}.0badc0de.spark-tmp`);
+    writeFileSync(ownLive, "in flight");
     await writeFileAtomic(target, Buffer.from("next"));
-    expect(readdirSync(directory).sort()).toEqual([".b.txt.4194999.0badc0de.spark-tmp", "a.txt"]);
-    expect(await removeStaleTempFiles(directory)).toEqual([otherTarget]);
-    expect(readdirSync(directory)).toEqual(["a.txt"]);
+    // Every dead writer's leftover in the folder goes, not only the one for this target.
+    expect(readdirSync(directory).sort()).toEqual([path.basename(ownLive), "a.txt"]);
+    expect(existsSync(leftover) || existsSync(otherTarget)).toBe(false);
+    expect(await removeStaleTempFiles(directory)).toEqual([]);
+  });
+
+  it("stops a large write part-way when aborted and removes its temp file", async () => {
+    const target = path.join(directory, "big.bin");
+    writeFileSync(target, "original");
+    const controller = new AbortController();
+    const writing = writeFileAtomic(target, Buffer.alloc(64 * 1024 * 1024, 1), {
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(writing).rejects.toMatchObject({ code: "cancelled" });
+    expect(readFileSync(target, "utf8")).toBe("original");
+    expect(readdirSync(directory)).toEqual(["big.bin"]);
   });
 
   it("does not start a write once the signal is aborted", async () => {

@@ -1,9 +1,10 @@
 // Crash-safe file replacement: write a temp file beside the target, fsync it, then rename it over
 // the target, so a reader (or a crash) only ever sees the old bytes or the new ones.
-import { randomBytes } from "node:crypto";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { forgetTempFile, recordTempFile } from "./temp-file-journal.ts";
+import { parseTempName, processIsAlive, tempPathFor } from "./temp-file-name.ts";
 
 /** Runs after the temp file is written and synced, before the rename; tests inject crashes here. */
 export type BeforeRenameHook = (tempPath: string, targetPath: string) => void | Promise<void>;
@@ -24,14 +25,6 @@ export interface StagedFile {
   discard(): Promise<void>;
 }
 
-const TEMP_SUFFIX = ".spark-tmp";
-const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.spark-tmp$/;
-
-function tempPathFor(targetPath: string): string {
-  const name = `.${path.basename(targetPath)}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  return path.join(path.dirname(targetPath), name + TEMP_SUFFIX);
-}
-
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw new SparkError("cancelled", "The edit was cancelled.");
 }
@@ -43,15 +36,18 @@ export async function stageFile(
   options: AtomicWriteOptions = {},
 ): Promise<StagedFile> {
   throwIfAborted(options.signal);
-  await removeStaleTempFiles(path.dirname(targetPath), path.basename(targetPath));
+  await removeStaleTempFiles(path.dirname(targetPath));
   const tempPath = tempPathFor(targetPath);
   const discard = async () => {
     await fsp.rm(tempPath, { force: true });
+    forgetTempFile(tempPath);
   };
+  await recordTempFile(tempPath);
   try {
     const handle = await fsp.open(tempPath, "wx", options.mode ?? 0o666);
     try {
-      await handle.writeFile(data);
+      // The signal can stop a large write part-way; the temp file is then removed below.
+      await handle.writeFile(data, options.signal === undefined ? {} : { signal: options.signal });
       // open() applies the umask; an existing file's mode must come back exactly.
       if (options.mode !== undefined) await handle.chmod(options.mode);
       await handle.sync();
@@ -60,6 +56,7 @@ export async function stageFile(
     }
   } catch (error) {
     await discard();
+    throwIfAborted(options.signal);
     throw error;
   }
   const commit = async () => {
@@ -71,6 +68,7 @@ export async function stageFile(
       await discard();
       throw error;
     }
+    forgetTempFile(tempPath);
     await syncDirectory(path.dirname(targetPath));
   };
   return { tempPath, targetPath, commit, discard };
@@ -100,15 +98,6 @@ export async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes temp files a killed writer left behind (their process is gone). With `baseName`, only
  * those for that target. Returns the removed paths.
@@ -125,10 +114,10 @@ export async function removeStaleTempFiles(
   }
   const removed: string[] = [];
   for (const entry of entries) {
-    const parsed = TEMP_NAME.exec(entry);
-    if (parsed === null) continue;
-    if (baseName !== undefined && parsed[1] !== baseName) continue;
-    const pid = Number(parsed[2]);
+    const parsed = parseTempName(entry);
+    if (parsed === undefined) continue;
+    if (baseName !== undefined && parsed.baseName !== baseName) continue;
+    const { pid } = parsed;
     if (pid === process.pid || processIsAlive(pid)) continue;
     const stale = path.join(directory, entry);
     await fsp.rm(stale, { force: true });

@@ -1,9 +1,15 @@
-// Whether run_command may run a command: only when approval is on for the session, the user asked
-// for that command in this turn, or an interactive surface asked the user and got a yes.
+// Whether run_command may run a command: only when approval is on for the session, an interactive
+// surface asked the user about the whole command and got a yes, or the user's own words this turn
+// name exactly that one plain command (parsed, not prefix-matched) and do not say not to run it.
+import { findCommandMentions } from "./find-command-mentions.ts";
+import { parseShellCommand, quoteShellWords } from "./parse-shell-command.ts";
 
 export interface CommandApprovalRequest {
+  /** The whole command, exactly as it will run. */
   command: string;
   cwd: string;
+  /** Why the user's words did not approve it, for the surface to show beside the command. */
+  reason?: string;
 }
 
 export interface CommandApproval {
@@ -15,28 +21,54 @@ export interface CommandApproval {
 
 export const DENY_UNLESS_ASKED: CommandApproval = { autoApprove: false };
 
+export type CommandRequestJudgement =
+  /** `shellCommand` runs the parsed words, each quoted, so the shell expands nothing. */
+  { asked: true; shellCommand: string } | { asked: false; reason: string };
+
 /**
- * The user asked for a command when their text this turn contains it, or its first two words
- * ("npm test" for "npm test -- --watch=false"). Deliberately literal: "check it works" does not
- * approve `rm -rf build`.
+ * Asked for means: one simple command (no substitution, expansion, redirection, chaining, pipe,
+ * subshell, glob or assignment), whose program and arguments are exactly words the user wrote
+ * ("run npm test", "`npm test`"), with no mention under a negation ("never run npm test").
+ * Extra arguments are not asked for: `npm test -- --watch` needs approval after "run npm test".
  */
-export function userAskedFor(command: string, userText: string): boolean {
-  const normalize = (text: string): string => text.replace(/\s+/g, " ").trim().toLowerCase();
-  const wanted = normalize(command);
-  const said = normalize(userText.replaceAll("`", " "));
-  if (wanted === "") return false;
-  if (said.includes(wanted)) return true;
-  const words = wanted.split(" ");
-  return words.length > 2 && said.includes(words.slice(0, 2).join(" "));
+export function judgeCommandRequest(command: string, userText: string): CommandRequestJudgement {
+  const parsed = parseShellCommand(command);
+  if (parsed.kind === "complex") {
+    return {
+      asked: false,
+      reason: `it uses ${parsed.feature}, so only explicit approval of the whole command can run it`,
+    };
+  }
+  const mentions = findCommandMentions(parsed.words, userText);
+  if (mentions.some((mention) => mention.negated)) {
+    return { asked: false, reason: "the user said not to run it" };
+  }
+  if (mentions.length === 0) {
+    return { asked: false, reason: "the user did not ask for exactly this command in this turn" };
+  }
+  return { asked: true, shellCommand: quoteShellWords(parsed.words) };
 }
 
-export async function isCommandApproved(
+export function userAskedFor(command: string, userText: string): boolean {
+  return judgeCommandRequest(command, userText).asked;
+}
+
+export type CommandDecision =
+  { approved: true; shellCommand: string } | { approved: false; reason: string };
+
+export async function decideCommand(
   approval: CommandApproval,
   request: CommandApprovalRequest,
   userText: string,
   signal: AbortSignal,
-): Promise<boolean> {
-  if (approval.autoApprove || userAskedFor(request.command, userText)) return true;
-  if (approval.ask === undefined) return false;
-  return approval.ask(request, signal);
+): Promise<CommandDecision> {
+  // Approved as a whole (by flag or by the user), the command runs exactly as written.
+  if (approval.autoApprove) return { approved: true, shellCommand: request.command };
+  const judgement = judgeCommandRequest(request.command, userText);
+  if (judgement.asked) return { approved: true, shellCommand: judgement.shellCommand };
+  if (approval.ask === undefined) return { approved: false, reason: judgement.reason };
+  const yes = await approval.ask({ ...request, reason: judgement.reason }, signal);
+  return yes
+    ? { approved: true, shellCommand: request.command }
+    : { approved: false, reason: "the user declined it" };
 }

@@ -5,7 +5,7 @@ import {
   createToolWorkspace,
   type ToolWorkspace,
 } from "../../../test/agent/support/tool-context.ts";
-import { userAskedFor } from "./command-approval.ts";
+import type { CommandApprovalRequest } from "./command-approval.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 
 const registry = new ToolRegistry();
@@ -33,13 +33,34 @@ describe("run_command", () => {
     expect((await run({ command: "exit 3" })).output).toBe("(no output)\n[exit code 3]");
   });
 
-  it("asks an interactive approver when there is one", async () => {
-    const asked: string[] = [];
+  it("asks an interactive approver about the whole command, and why", async () => {
+    const asked: CommandApprovalRequest[] = [];
     workspace = createToolWorkspace({
-      approval: { autoApprove: false, ask: async ({ command }) => (asked.push(command), true) },
+      userText: "run echo approved",
+      approval: { autoApprove: false, ask: async (request) => (asked.push(request), true) },
     });
-    expect((await run({ command: "echo approved" })).output).toBe("approved\n[exit code 0]");
-    expect(asked).toEqual(["echo approved"]);
+    const smuggling = "echo approved && echo $((40 + 2))";
+    expect((await run({ command: smuggling })).output).toBe("approved\n42\n[exit code 0]");
+    expect(asked).toEqual([
+      {
+        command: smuggling,
+        cwd: workspace.root,
+        reason:
+          "it uses command chaining &&, so only explicit approval of the whole command can run it",
+      },
+    ]);
+  });
+
+  it("tells the model when the user declined", async () => {
+    workspace = createToolWorkspace({
+      approval: { autoApprove: false, ask: () => Promise.resolve(false) },
+    });
+    workspace.write("keep.txt", "x");
+    const result = await run({ command: "rm keep.txt" });
+    expect(result.output).toMatch(
+      /^not approved: ask the user. `rm keep.txt` was not run: the user declined it/,
+    );
+    expect(workspace.read("keep.txt")).toBe("x");
   });
 
   it("kills the process group when the timeout passes", async () => {
@@ -65,11 +86,5 @@ describe("run_command", () => {
     const result = await run({ command: "seq 1 1000" });
     expect(result.output).toMatch(/^\[output truncated: showing the last 256 of 1001 lines\./);
     expect(result.output.endsWith("999\n1000\n[exit code 0]")).toBe(true);
-  });
-
-  it("matches user requests literally", () => {
-    expect(userAskedFor("npm test", "run npm test please")).toBe(true);
-    expect(userAskedFor("npm test -- --run", "run npm test please")).toBe(true);
-    expect(userAskedFor("rm -rf build", "clean things up")).toBe(false);
   });
 });

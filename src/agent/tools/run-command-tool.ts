@@ -2,7 +2,7 @@
 // approved it; with a timeout, an output cap (the registry's, keeping the tail) and interrupt.
 import { z } from "zod";
 import { defineTool } from "./agent-tool.ts";
-import { isCommandApproved } from "./command-approval.ts";
+import { decideCommand } from "./command-approval.ts";
 import { runProcess } from "./run-process.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -25,21 +25,21 @@ export const runCommandTool = defineTool({
   keep: "tail",
   summarize: ({ command }) => `run_command ${command}`,
   async execute({ command, timeoutMs }, context) {
-    const approved = await isCommandApproved(
+    const decision = await decideCommand(
       context.commandApproval,
       { command, cwd: context.workspaceRoot },
       context.userTextThisTurn,
       context.signal,
     );
-    if (!approved) {
+    if (!decision.approved) {
       return {
-        output: `not approved: ask the user. The user did not ask for \`${command}\` in this turn; say which command you want to run and why, and wait for their answer.`,
+        output: `not approved: ask the user. \`${command}\` was not run: ${decision.reason}. Say which command you want to run and why, and wait for the user's answer; a plain command the user names runs without asking.`,
         isError: true,
       };
     }
     const timeout = timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const outcome = await runProcess({
-      command,
+      command: decision.shellCommand,
       cwd: context.workspaceRoot,
       timeoutMs: timeout,
       signal: context.signal,

@@ -1,9 +1,10 @@
 // search: a regular expression over the workspace's text files (gitignore-aware), answering
 // "path:line: text" lines, stopping at a result cap.
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { isPathInside } from "../edits/index.ts";
 import { defineTool } from "./agent-tool.ts";
 import { createGlobFilter } from "./glob-filter.ts";
 import { resolveSearchRoot } from "./resolve-directory.ts";
@@ -32,6 +33,42 @@ const parameters = z.strictObject({
     .describe("Stop after this many matching lines. Default 100."),
 });
 
+/** O_NONBLOCK: a FIFO swapped in never blocks the open (regular files ignore it). */
+const OPEN_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/** O_NOFOLLOW: opening a link fails (ELOOP) instead of reading its target unchecked. */
+const OPEN_NO_FOLLOW = OPEN_READ | (constants.O_NOFOLLOW ?? 0);
+
+function readRegularFile(absolutePath: string, flags: number): Buffer | undefined {
+  const descriptor = openSync(absolutePath, flags);
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return undefined;
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * A walked file's bytes, or undefined when it is not a readable regular file inside the workspace.
+ * A link is checked again at read time (the walk did too): it may have changed since.
+ */
+function readWorkspaceFile(workspaceRoot: string, file: string): Buffer | undefined {
+  const absolute = join(workspaceRoot, file);
+  try {
+    return readRegularFile(absolute, OPEN_NO_FOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") return undefined;
+  }
+  try {
+    const target = realpathSync.native(absolute);
+    if (!isPathInside(workspaceRoot, target)) return undefined;
+    return readRegularFile(target, OPEN_READ);
+  } catch {
+    return undefined;
+  }
+}
+
 export const searchTool = defineTool({
   name: "search",
   description:
@@ -58,15 +95,8 @@ export const searchTool = defineTool({
     // Synchronous reads in small batches: several times faster than fs/promises on thousands of
     // small files, and the event loop still gets a turn between batches (interrupts stay prompt).
     const searchFile = (file: string): string[] => {
-      const absolute = join(context.workspaceRoot, file);
-      let bytes: Buffer;
-      try {
-        const stats = statSync(absolute);
-        if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return [];
-        bytes = readFileSync(absolute);
-      } catch {
-        return [];
-      }
+      const bytes = readWorkspaceFile(context.workspaceRoot, file);
+      if (bytes === undefined) return [];
       if (bytes.subarray(0, 8192).includes(0)) return [];
       filesSearched += 1;
       const found: string[] = [];

@@ -1,9 +1,11 @@
 // Lists a workspace's files the way git sees them: .gitignore files at every level (and those
 // between the repository root and the workspace) are honoured; .git and node_modules are skipped.
+// Never yields or enters anything whose real path is outside the workspace.
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { isPathInside } from "../edits/index.ts";
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
@@ -40,14 +42,29 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<strin
       if (ALWAYS_SKIPPED.has(entry.name)) continue;
       const absolute = path.join(directory, entry.name);
       const isDirectory = entry.isDirectory();
-      // Symbolic links are listed but never followed, so a link loop cannot trap the walk.
       if (!isDirectory && !entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (entry.isSymbolicLink() && !(await isLinkToFileInside(absolute, options.workspaceRoot)))
+        continue;
       if (isIgnored(layers, absolute, isDirectory)) continue;
       if (isDirectory) subdirectories.push(absolute);
       else yield toWorkspacePath(options.workspaceRoot, absolute);
     }
     for (const subdirectory of subdirectories.reverse())
       stack.push({ directory: subdirectory, layers });
+  }
+}
+
+/**
+ * A link is listed only when it resolves to a regular file inside the workspace: a link out of
+ * it would hand its target to search, and a link to a folder is never entered (its real folder is
+ * walked under its own name), so a link loop cannot trap the walk.
+ */
+async function isLinkToFileInside(link: string, workspaceRoot: string): Promise<boolean> {
+  try {
+    const target = await realpath(link);
+    return isPathInside(workspaceRoot, target) && (await stat(target)).isFile();
+  } catch {
+    return false; // Dangling, a loop (ELOOP), or unreadable.
   }
 }
 
