@@ -21,6 +21,7 @@ import { newId } from "./new-id.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
 import { startEventStream } from "./sse-transport.ts";
+import { tenantSessionKey } from "./tenant.ts";
 import { describeWireError } from "./wire-error.ts";
 
 export async function handleChatCompletionsPost(
@@ -38,6 +39,8 @@ export async function handleChatCompletionsPost(
   const body = parsed.data;
   const resolved = await resolveModelOrThrow(context.models, body.model);
   const engineRequest = toEngineChatRequest(body, resolved.model);
+  if (engineRequest.sessionKey !== undefined)
+    engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
 
