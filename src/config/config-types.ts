@@ -64,6 +64,7 @@ export type ServeConfig = Pick<
   | "port"
   | "apiKeys"
   | "allowedOrigins"
+  | "allowedHosts"
   | "maxConcurrencyPerKey"
   | "connectionLifetimeSeconds"
   | "resumeGraceSeconds"

@@ -61,6 +61,7 @@ describe("loadConfig", () => {
       port: 7777,
       apiKeys: [],
       allowedOrigins: [],
+      allowedHosts: [],
       maxConcurrencyPerKey: 4,
       connectionLifetimeSeconds: 3600,
       resumeGraceSeconds: 30,

@@ -18,6 +18,7 @@ export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "pr
       port: serve.port,
       apiKeys: serve.api_keys,
       allowedOrigins: serve.allowed_origins,
+      allowedHosts: serve.allowed_hosts,
       maxConcurrencyPerKey: serve.max_concurrency_per_key,
       connectionLifetimeSeconds: serve.connection_lifetime_seconds,
       resumeGraceSeconds: serve.resume_grace_seconds,

@@ -4,6 +4,7 @@ import { describeWireError } from "./wire-error.ts";
 import { WireError } from "./wire-error.ts";
 
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  requireJsonContentType(request);
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > maxBytes) throw tooLarge(declared, maxBytes);
   const chunks: Buffer[] = [];
@@ -26,6 +27,20 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
       },
     );
   }
+}
+
+/**
+ * A browser sends text/plain, form and multipart bodies cross-origin without asking first (no CORS
+ * preflight); requiring JSON means no other site's page can start a generation here.
+ */
+function requireJsonContentType(request: IncomingMessage): void {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json") return;
+  throw new WireError(
+    "invalid_request",
+    `The request body must be JSON sent with \`Content-Type: application/json\`${type === "" ? "" : ` (got ${type})`}.`,
+    { wireCode: "unsupported_media_type", status: 415 },
+  );
 }
 
 function tooLarge(bytes: number, maxBytes: number): WireError {

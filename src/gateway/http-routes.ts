@@ -1,7 +1,8 @@
 // The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
-// generation endpoints. Everything but /healthz needs a valid API key when keys are configured.
+// generation endpoints. Everything checks Host and Origin; all but /healthz need a valid API key
+// when keys are configured.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authenticate } from "./auth.ts";
+import { authenticate, checkRequestSource } from "./auth.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { sendError, sendJson } from "./http-io.ts";
@@ -26,6 +27,8 @@ async function route(
 ): Promise<void> {
   const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
   const method = request.method ?? "GET";
+  const refused = checkRequestSource(request.headers, context.config);
+  if (refused !== undefined) throw refused;
   if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
 
   const auth = authenticate(request.headers, context.config.apiKeys);

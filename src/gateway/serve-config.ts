@@ -6,8 +6,13 @@ export interface ServeConfig {
   port: number;
   /** Bearer keys; empty means no authentication, which is allowed on loopback only. */
   apiKeys: string[];
-  /** Browser origins allowed to open the WebSocket ("*" allows any); the server's own origin always is. */
+  /** Browser origins allowed to call the server ("*" allows any); the server's own origin always is. */
   allowedOrigins: string[];
+  /**
+   * Host names (or name:port) requests may name besides loopback ones when bound to loopback, or
+   * the only ones allowed when bound elsewhere and set ("*" allows any): the DNS-rebinding guard.
+   */
+  allowedHosts: string[];
   /** Responses generating at once per API key (or for anonymous clients together). */
   maxConcurrencyPerKey: number;
   /** A WebSocket is closed after this long (once its response in flight ends); 0 = unlimited. */
@@ -37,6 +42,7 @@ export const defaultServeConfig: ServeConfig = {
   port: 7777,
   apiKeys: [],
   allowedOrigins: [],
+  allowedHosts: [],
   maxConcurrencyPerKey: 16,
   connectionLifetimeSeconds: 3600,
   resumeGraceSeconds: 10,
