@@ -1,5 +1,6 @@
 // Small HTTP helpers: a size-capped JSON body reader and OpenAI-shaped JSON and error replies.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { checkJsonDepth } from "./json-depth.ts";
 import { describeWireError } from "./wire-error.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -16,6 +17,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString("utf8");
+  checkJsonDepth(text);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -75,6 +77,9 @@ export function sendError(response: ServerResponse, error: unknown): void {
   }
   const headers: Record<string, string> = {};
   if (wire.status === 401) headers["www-authenticate"] = 'Bearer realm="spark"';
+  // A refused body (too large, not JSON, not allowed) is not read on: Node closes the connection
+  // once this is sent, instead of draining up to gigabytes to keep it alive.
+  if (!response.req.complete) headers.connection = "close";
   const retryAfterMs = error instanceof WireError ? error.retryAfterMs : undefined;
   if (retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
   sendJson(
