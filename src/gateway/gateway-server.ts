@@ -14,6 +14,7 @@ import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
 import { WireError } from "./wire-error.ts";
+import { announceOversizedFrames } from "./ws-oversize-guard.ts";
 import { createUpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
 
@@ -31,8 +32,9 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Frames up to this many times max_frame_bytes are read and answered with an error event;
- * beyond it the ws library closes the connection (1009) before buffering more. */
+/** Frames up to this many times max_frame_bytes are read and answered with an error event, and
+ * the connection goes on; beyond it the connection is closed (1009, after an error event) before
+ * more is buffered. */
 const HARD_FRAME_FACTOR = 4;
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -72,6 +74,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       httpServer.on(
         "upgrade",
         createUpgradeHandler(context, webSockets, (socket, apiKey, rawSocket) => {
+          announceOversizedFrames(
+            socket,
+            config.maxFrameBytes,
+            config.maxFrameBytes * HARD_FRAME_FACTOR,
+          );
           const session = new WsSession(
             socket,
             apiKey,

@@ -90,4 +90,18 @@ describe("input limits", () => {
     await ended;
     expect(received()).toMatch(/^HTTP\/1\.1 413 /);
   });
+
+  it("a frame far over the limit gets a frame_too_large error event, then close 1009", async () => {
+    const { url } = await start({ maxFrameBytes: 1024 });
+    const client = await RawWsClient.connect(url);
+    // Within four times the limit: an error event, and the connection goes on.
+    client.sendRaw(JSON.stringify({ type: "response.create", input: "x".repeat(2000) }));
+    expect((await client.waitFor((event) => event.type === "error")).code).toBe("frame_too_large");
+    client.sendRaw(JSON.stringify({ type: "response.create", input: "x".repeat(8000) }));
+    const closeCode = await client.closed();
+    expect(closeCode).toBe(1009);
+    const errors = client.events.filter((event) => event.type === "error");
+    expect(errors).toHaveLength(2);
+    expect(errors[1]?.code).toBe("frame_too_large");
+  });
 });
