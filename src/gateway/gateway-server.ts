@@ -71,6 +71,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
       }
       const httpServer = createServer(createHttpHandler(context));
+      // Past the cap Node drops new connections at accept, before any work is done for them.
+      httpServer.maxConnections = config.maxConnections;
       httpServer.on(
         "upgrade",
         createUpgradeHandler(context, webSockets, (socket, apiKey, rawSocket) => {

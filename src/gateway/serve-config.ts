@@ -15,6 +15,10 @@ export interface ServeConfig {
   allowedHosts: string[];
   /** Responses generating at once per API key (or for anonymous clients together). */
   maxConcurrencyPerKey: number;
+  /** Open connections (HTTP and WebSocket) at once; more are refused at accept. */
+  maxConnections: number;
+  /** A WebSocket with no response in flight that sends nothing this long is closed; 0 = never. */
+  idleTimeoutSeconds: number;
   /** A WebSocket is closed after this long (once its response in flight ends); 0 = unlimited. */
   connectionLifetimeSeconds: number;
   /** How long a response keeps generating after its client dropped, waiting for a resume. */
@@ -44,6 +48,8 @@ export const defaultServeConfig: ServeConfig = {
   allowedOrigins: [],
   allowedHosts: [],
   maxConcurrencyPerKey: 16,
+  maxConnections: 1024,
+  idleTimeoutSeconds: 600,
   connectionLifetimeSeconds: 3600,
   resumeGraceSeconds: 10,
   maxFrameBytes: 4 * 1024 * 1024,
