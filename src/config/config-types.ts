@@ -66,6 +66,8 @@ export type ServeConfig = Pick<
   | "allowedOrigins"
   | "allowedHosts"
   | "maxConcurrencyPerKey"
+  | "maxConnections"
+  | "idleTimeoutSeconds"
   | "connectionLifetimeSeconds"
   | "resumeGraceSeconds"
   | "maxFrameBytes"

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultServeConfig } from "../gateway/serve-config.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { loadConfig } from "./load-config.ts";
 import { sparkHome } from "./spark-home.ts";
@@ -62,12 +63,20 @@ describe("loadConfig", () => {
       apiKeys: [],
       allowedOrigins: [],
       allowedHosts: [],
-      maxConcurrencyPerKey: 4,
+      maxConcurrencyPerKey: 16,
+      maxConnections: 1024,
+      idleTimeoutSeconds: 600,
       connectionLifetimeSeconds: 3600,
       resumeGraceSeconds: 30,
-      maxFrameBytes: 1048576,
+      maxFrameBytes: 4 * 1024 * 1024,
       contextLimitTokens: 131072,
     });
+  });
+
+  it("takes every [serve] default from the gateway's own defaults", async () => {
+    const config = await loadConfig({ cwd: project, env: {}, homeDirectory });
+    for (const [key, value] of Object.entries(config.serve))
+      expect(value, key).toEqual(defaultServeConfig[key as keyof typeof defaultServeConfig]);
   });
 
   it("applies the project config over the user config key by key", async () => {

@@ -20,6 +20,8 @@ export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "pr
       allowedOrigins: serve.allowed_origins,
       allowedHosts: serve.allowed_hosts,
       maxConcurrencyPerKey: serve.max_concurrency_per_key,
+      maxConnections: serve.max_connections,
+      idleTimeoutSeconds: serve.idle_timeout_seconds,
       connectionLifetimeSeconds: serve.connection_lifetime_seconds,
       resumeGraceSeconds: serve.resume_grace_seconds,
       maxFrameBytes: serve.max_frame_bytes,

@@ -1,4 +1,5 @@
-// The serving tier's settings (the config file's [serve] section, camelCased) and their defaults.
+// The serving tier's settings (the config file's [serve] section, camelCased) and their defaults:
+// the one place they are defined (the config file's schema takes its defaults from here).
 
 export interface ServeConfig {
   host: string;
@@ -51,9 +52,9 @@ export const defaultServeConfig: ServeConfig = {
   maxConnections: 1024,
   idleTimeoutSeconds: 600,
   connectionLifetimeSeconds: 3600,
-  resumeGraceSeconds: 10,
+  resumeGraceSeconds: 30,
   maxFrameBytes: 4 * 1024 * 1024,
-  contextLimitTokens: 128_000,
+  contextLimitTokens: 131_072,
   heartbeatIntervalMs: 30_000,
   responseStoreMaxEntries: 10_000,
   responseStoreMaxBytes: 256 * 1024 * 1024,
