@@ -12,6 +12,7 @@ import {
 } from "../protocol/chat-completions.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { toEngineChatRequest } from "./chat-request.ts";
+import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow } from "./gateway-models.ts";
 import type { GatewayContext } from "./gateway-context.ts";
@@ -143,8 +144,11 @@ export async function handleChatCompletionsPost(
     outputTokens: usage?.outputTokens ?? 0,
   });
   if (finishReason === "error") {
-    const failure = error ?? new SparkError("internal_error", "The engine failed.");
+    const failure = clientFacingEngineError(
+      error ?? new SparkError("internal_error", "The engine failed."),
+    );
     context.metrics.countError(failure.code);
+    logEngineError(context, failure);
     if (!stream) return sendError(response, failure);
     const wire = describeWireError(failure);
     // The SDK turns a `data: {"error": …}` chunk into a thrown APIError.

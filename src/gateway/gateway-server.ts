@@ -21,6 +21,8 @@ import { WsSession } from "./ws-session.ts";
 export interface GatewayOptions {
   models: GatewayModels;
   config?: Partial<ServeConfig>;
+  /** Where errors clients are not shown in full go; standard error by default. */
+  logError?: (line: string) => void;
 }
 
 export interface Gateway {
@@ -50,6 +52,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
     runs: new Set(),
+    logError: options.logError ?? ((line) => process.stderr.write(`spark serve: ${line}\n`)),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();

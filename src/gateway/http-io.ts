@@ -1,6 +1,7 @@
 // Small HTTP helpers: a size-capped JSON body reader and OpenAI-shaped JSON and error replies.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkJsonDepth } from "./json-depth.ts";
+import { SparkError } from "../protocol/spark-error.ts";
 import { describeWireError } from "./wire-error.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -80,7 +81,8 @@ export function sendError(response: ServerResponse, error: unknown): void {
   // A refused body (too large, not JSON, not allowed) is not read on: Node closes the connection
   // once this is sent, instead of draining up to gigabytes to keep it alive.
   if (!response.req.complete) headers.connection = "close";
-  const retryAfterMs = error instanceof WireError ? error.retryAfterMs : undefined;
+  // An upstream's Retry-After (on an engine's SparkError) reaches the client too.
+  const retryAfterMs = error instanceof SparkError ? error.retryAfterMs : undefined;
   if (retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
   sendJson(
     response,

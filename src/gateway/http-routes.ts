@@ -2,9 +2,11 @@
 // generation endpoints. Everything checks Host and Origin; all but /healthz need a valid API key
 // when keys are configured.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { SparkError } from "../protocol/spark-error.ts";
 import { authenticate, checkRequestSource } from "./auth.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
@@ -15,6 +17,8 @@ export function createHttpHandler(
   return (request, response) => {
     route(context, request, response).catch((error: unknown) => {
       context.metrics.countError(describeWireError(error).code);
+      if (error instanceof SparkError && !(error instanceof WireError))
+        logEngineError(context, clientFacingEngineError(error));
       sendError(response, error);
     });
   };
