@@ -22,7 +22,7 @@ import { newId } from "./new-id.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
 import { startEventStream } from "./sse-transport.ts";
-import { tenantSessionKey } from "./tenant.ts";
+import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { describeWireError } from "./wire-error.ts";
 
 export async function handleChatCompletionsPost(
@@ -42,6 +42,7 @@ export async function handleChatCompletionsPost(
   const engineRequest = toEngineChatRequest(body, resolved.model);
   if (engineRequest.sessionKey !== undefined)
     engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
+  engineRequest.cacheScope = tenantOf(apiKey);
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
 

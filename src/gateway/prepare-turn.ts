@@ -9,7 +9,7 @@ import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import type { ResponseStore } from "./response-store.ts";
-import { tenantSessionKey } from "./tenant.ts";
+import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
 
 export interface TurnSource {
@@ -90,7 +90,13 @@ export async function prepareTurn(
   // alone generates one token, which the runner drops.
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
-  const engineRequest: EngineRequest = { model: resolved.model, messages, sampling, sessionKey };
+  const engineRequest: EngineRequest = {
+    model: resolved.model,
+    messages,
+    sampling,
+    sessionKey,
+    cacheScope: tenantOf(source.apiKey),
+  };
   if (!generate) engineRequest.prefillOnly = true;
   if (tools !== undefined) {
     engineRequest.tools = tools;

@@ -1,7 +1,9 @@
 // Tenants never see each other: with two API keys, a prompt_cache_key (or a response id used as
 // one) reaches only the caller's own engine cache, and stored responses are found only by their key.
 import { afterEach, describe, expect, it } from "vitest";
+import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
+import { ensureTestModel } from "../support/test-model.ts";
 import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
 import { RawWsClient } from "./support/raw-ws-client.ts";
 
@@ -104,5 +106,34 @@ describe("tenant isolation", () => {
     await chat("sk-alice");
     expect(await chat("sk-mallory")).toBe(0);
     expect(await chat("sk-alice")).toBeGreaterThan(0);
+  });
+
+  it("the embedded engine clears another tenant's KV cache before reusing its sequence", async () => {
+    // One sequence: every request lands on the sequence the previous one used.
+    const engine = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: 1,
+      sequences: 1,
+      contextSize: 2048,
+    });
+    harness = await startGatewayHarness(engine, { apiKeys: ["sk-alice", "sk-mallory"] });
+    const prompt = "The launch code is 0000-1234, and nobody else may read it.";
+    const alice = await create("sk-alice", { input: prompt, max_output_tokens: 2 });
+    expect(alice.status).toBe(200);
+    // Mallory's guess shares a long prefix with Alice's prompt, under a cache key of her own.
+    const guess = await create("sk-mallory", {
+      input: "The launch code is 0000-9999.",
+      max_output_tokens: 2,
+      prompt_cache_key: "probe",
+    });
+    expect(guess.status).toBe(200);
+    expect(cached(guess.body)).toBe(0);
+    // Within one tenant, a new conversation still reuses the shared prefix.
+    const again = await create("sk-mallory", {
+      input: "The launch code is 0000-9998.",
+      max_output_tokens: 2,
+      prompt_cache_key: "another",
+    });
+    expect(cached(again.body)).toBeGreaterThan(0);
   });
 });
