@@ -39,6 +39,7 @@ const modelLayerSchema = z.strictObject({
   base_url: httpUrl.optional(),
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
+  max_event_bytes: positiveInteger.optional(),
 });
 
 const serveFields = {
@@ -83,6 +84,7 @@ const openAiCompatibleModelSchema = z
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
     context_size: positiveInteger.optional(),
+    max_event_bytes: positiveInteger.optional(),
   })
   .superRefine((model, context) => {
     if (model.base_url !== undefined) return;

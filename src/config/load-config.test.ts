@@ -210,6 +210,7 @@ threads = 3
 engine = "openai-compatible"
 base_url = "http://10.0.0.1:8000/v1/"
 api_key_env = "MY_CLUSTER_KEY"
+max_event_bytes = 1048576
 [serve]
 port = 9000
 `);
@@ -236,6 +237,7 @@ port = 9000
       preset: "custom",
       baseUrl: "http://10.0.0.1:8000/v1",
       apiKeyEnv: "MY_CLUSTER_KEY",
+      maxEventBytes: 1048576,
     });
     expect(config.providerKeys).toEqual({
       CEREBRAS_API_KEY: "cer-key",

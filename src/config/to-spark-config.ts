@@ -55,6 +55,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),
+        ...(model.max_event_bytes === undefined ? {} : { maxEventBytes: model.max_event_bytes }),
       };
     }
     case "script":
