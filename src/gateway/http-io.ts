@@ -1,9 +1,9 @@
-// Small HTTP helpers: a size-capped JSON body reader and OpenAI-shaped JSON and error replies.
+// Small HTTP helpers: a JSON body reader (declared JSON, size- and depth-capped) and OpenAI-shaped
+// JSON and error replies.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { checkJsonDepth } from "./json-depth.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import { describeWireError } from "./wire-error.ts";
-import { WireError } from "./wire-error.ts";
+import { checkJsonDepth } from "./json-depth.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
 
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   requireJsonContentType(request);

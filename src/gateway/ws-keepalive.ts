@@ -42,7 +42,8 @@ export class WsKeepalive {
     }
   }
 
-  /** The connection has no response in flight: close it now if its lifetime is over. */
+  /** The connection has no response in flight: the idle countdown restarts, and it closes now if
+   * its lifetime is over. */
   idle(): void {
     this.restartIdleTimer();
     if (!this.lifetimeReached || this.options.isBusy()) return;
