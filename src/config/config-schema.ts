@@ -1,6 +1,7 @@
 // The TOML shape (snake_case) in two schemas: a layer schema every file, variable and flag is
 // checked against on its own (so an error names its source), and the merged schema with defaults.
 import { z } from "zod";
+import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
 import { GPU_BACKENDS, MODEL_ENGINES, PROVIDER_PRESETS } from "./config-types.ts";
 
 const positiveInteger = z.int().positive();
@@ -38,6 +39,7 @@ const modelLayerSchema = z.strictObject({
   base_url: httpUrl.optional(),
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
+  max_event_bytes: positiveInteger.optional(),
 });
 
 const serveFields = {
@@ -45,7 +47,10 @@ const serveFields = {
   port: z.int().min(0).max(65535),
   api_keys: z.array(nonEmptyString),
   allowed_origins: z.array(nonEmptyString),
+  allowed_hosts: z.array(nonEmptyString),
   max_concurrency_per_key: positiveInteger,
+  max_connections: positiveInteger,
+  idle_timeout_seconds: nonNegativeInteger,
   connection_lifetime_seconds: positiveInteger,
   resume_grace_seconds: nonNegativeInteger,
   max_frame_bytes: positiveInteger,
@@ -79,6 +84,7 @@ const openAiCompatibleModelSchema = z
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
     context_size: positiveInteger.optional(),
+    max_event_bytes: positiveInteger.optional(),
   })
   .superRefine((model, context) => {
     if (model.base_url !== undefined) return;
@@ -113,15 +119,29 @@ export const mergedConfigSchema = z.strictObject({
     .default({}),
   serve: z
     .strictObject({
-      host: serveFields.host.default("127.0.0.1"),
-      port: serveFields.port.default(7777),
+      // The defaults live in one place, the gateway's own (serve-config.ts).
+      host: serveFields.host.default(serveDefaults.host),
+      port: serveFields.port.default(serveDefaults.port),
       api_keys: serveFields.api_keys.default([]),
       allowed_origins: serveFields.allowed_origins.default([]),
-      max_concurrency_per_key: serveFields.max_concurrency_per_key.default(4),
-      connection_lifetime_seconds: serveFields.connection_lifetime_seconds.default(3600),
-      resume_grace_seconds: serveFields.resume_grace_seconds.default(30),
-      max_frame_bytes: serveFields.max_frame_bytes.default(1024 * 1024),
-      context_limit_tokens: serveFields.context_limit_tokens.default(131072),
+      allowed_hosts: serveFields.allowed_hosts.default([]),
+      max_concurrency_per_key: serveFields.max_concurrency_per_key.default(
+        serveDefaults.maxConcurrencyPerKey,
+      ),
+      max_connections: serveFields.max_connections.default(serveDefaults.maxConnections),
+      idle_timeout_seconds: serveFields.idle_timeout_seconds.default(
+        serveDefaults.idleTimeoutSeconds,
+      ),
+      connection_lifetime_seconds: serveFields.connection_lifetime_seconds.default(
+        serveDefaults.connectionLifetimeSeconds,
+      ),
+      resume_grace_seconds: serveFields.resume_grace_seconds.default(
+        serveDefaults.resumeGraceSeconds,
+      ),
+      max_frame_bytes: serveFields.max_frame_bytes.default(serveDefaults.maxFrameBytes),
+      context_limit_tokens: serveFields.context_limit_tokens.default(
+        serveDefaults.contextLimitTokens,
+      ),
     })
     .prefault({}),
 });

@@ -47,6 +47,8 @@ export interface OpenAiCompatibleModelConfig {
   apiKeyEnv?: string;
   /** Context window, when the upstream's is known; the agent budgets against it. */
   contextSize?: number;
+  /** The largest server-sent event read from the upstream (the engine's default: 8 MiB). */
+  maxEventBytes?: number;
 }
 
 export interface ScriptModelConfig {
@@ -64,7 +66,10 @@ export type ServeConfig = Pick<
   | "port"
   | "apiKeys"
   | "allowedOrigins"
+  | "allowedHosts"
   | "maxConcurrencyPerKey"
+  | "maxConnections"
+  | "idleTimeoutSeconds"
   | "connectionLifetimeSeconds"
   | "resumeGraceSeconds"
   | "maxFrameBytes"

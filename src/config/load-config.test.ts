@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultServeConfig } from "../gateway/serve-config.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { loadConfig } from "./load-config.ts";
 import { sparkHome } from "./spark-home.ts";
@@ -61,12 +62,21 @@ describe("loadConfig", () => {
       port: 7777,
       apiKeys: [],
       allowedOrigins: [],
-      maxConcurrencyPerKey: 4,
+      allowedHosts: [],
+      maxConcurrencyPerKey: 16,
+      maxConnections: 1024,
+      idleTimeoutSeconds: 600,
       connectionLifetimeSeconds: 3600,
       resumeGraceSeconds: 30,
-      maxFrameBytes: 1048576,
+      maxFrameBytes: 4 * 1024 * 1024,
       contextLimitTokens: 131072,
     });
+  });
+
+  it("takes every [serve] default from the gateway's own defaults", async () => {
+    const config = await loadConfig({ cwd: project, env: {}, homeDirectory });
+    for (const [key, value] of Object.entries(config.serve))
+      expect(value, key).toEqual(defaultServeConfig[key as keyof typeof defaultServeConfig]);
   });
 
   it("applies the project config over the user config key by key", async () => {
@@ -200,6 +210,7 @@ threads = 3
 engine = "openai-compatible"
 base_url = "http://10.0.0.1:8000/v1/"
 api_key_env = "MY_CLUSTER_KEY"
+max_event_bytes = 1048576
 [serve]
 port = 9000
 `);
@@ -226,6 +237,7 @@ port = 9000
       preset: "custom",
       baseUrl: "http://10.0.0.1:8000/v1",
       apiKeyEnv: "MY_CLUSTER_KEY",
+      maxEventBytes: 1048576,
     });
     expect(config.providerKeys).toEqual({
       CEREBRAS_API_KEY: "cer-key",

@@ -18,7 +18,10 @@ export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "pr
       port: serve.port,
       apiKeys: serve.api_keys,
       allowedOrigins: serve.allowed_origins,
+      allowedHosts: serve.allowed_hosts,
       maxConcurrencyPerKey: serve.max_concurrency_per_key,
+      maxConnections: serve.max_connections,
+      idleTimeoutSeconds: serve.idle_timeout_seconds,
       connectionLifetimeSeconds: serve.connection_lifetime_seconds,
       resumeGraceSeconds: serve.resume_grace_seconds,
       maxFrameBytes: serve.max_frame_bytes,
@@ -52,6 +55,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),
+        ...(model.max_event_bytes === undefined ? {} : { maxEventBytes: model.max_event_bytes }),
       };
     }
     case "script":

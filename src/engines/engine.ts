@@ -47,6 +47,11 @@ export interface EngineRequest {
   /** Cache affinity across turns: the same key reuses the same cached conversation. */
   sessionKey?: string;
   /**
+   * Who may share cached state (the gateway's tenant). A cache another scope left behind is never
+   * reused, so no tenant can read another's prompt back through cached tokens. Unset: one scope.
+   */
+  cacheScope?: string;
+  /**
    * Warm-up: evaluate the prompt into the cache and finish ("stop") without output. An engine
    * that cannot prefill on its own generates within `maxOutputTokens`; the caller drops that.
    */

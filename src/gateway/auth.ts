@@ -1,5 +1,5 @@
-// Who may talk to the gateway: bearer API keys (compared in constant time), the browser Origin
-// allow-list for WebSockets, and the rule that a non-loopback bind needs keys.
+// Who may talk to the gateway: bearer API keys (compared in constant time), the Host a request
+// names (DNS rebinding), the browser Origin allow-list, and the rule that a non-loopback bind needs keys.
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { isIP } from "node:net";
@@ -34,6 +34,64 @@ function unauthorized(message: string): WireError {
 function sha256(text: string): Buffer {
   // Hashing first makes the comparison constant-time whatever the lengths.
   return createHash("sha256").update(text).digest();
+}
+
+export interface RequestSourceRules {
+  /** The address the server is bound to. */
+  host: string;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * Refuses a request whose Host or Origin this server does not answer to, on HTTP and on the
+ * WebSocket upgrade alike. A page that rebinds its own name to 127.0.0.1 still sends its own name
+ * as Host, so a loopback server answers only to loopback names and the configured ones.
+ */
+export function checkRequestSource(
+  headers: IncomingHttpHeaders,
+  rules: RequestSourceRules,
+): WireError | undefined {
+  if (!isHostHeaderAllowed(headers.host, rules)) {
+    return new WireError(
+      "permission_denied",
+      `This server does not answer to Host '${headers.host ?? ""}'; connect through localhost or 127.0.0.1, or add the name to [serve] allowed_hosts.`,
+      { wireCode: "host_not_allowed" },
+    );
+  }
+  if (!isOriginAllowed(headers.origin, headers.host, rules.allowedOrigins)) {
+    return new WireError(
+      "permission_denied",
+      `Origin ${headers.origin ?? ""} is not allowed; add it to [serve] allowed_origins.`,
+      { wireCode: "origin_not_allowed" },
+    );
+  }
+  return undefined;
+}
+
+/** Clients that send no Host (HTTP/1.0) are not browsers, so DNS rebinding cannot reach them. */
+export function isHostHeaderAllowed(host: string | undefined, rules: RequestSourceRules): boolean {
+  if (host === undefined) return true;
+  const hostname = hostnameOf(host);
+  if (hostname === undefined) return false;
+  const allowed = rules.allowedHosts.map((entry) => entry.toLowerCase());
+  if (allowed.includes("*") || allowed.includes(hostname) || allowed.includes(host.toLowerCase()))
+    return true;
+  // Bound elsewhere, with no names configured, the API keys (required there) are the guard.
+  if (!isLoopbackHost(rules.host)) return allowed.length === 0;
+  return isLoopbackHost(hostname);
+}
+
+function hostnameOf(host: string): string | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    // A Host header is a name and a port only: anything more is not one.
+    if (url.host !== host.toLowerCase() && `${url.host}:80` !== host.toLowerCase())
+      return undefined;
+    return url.hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Browsers send Origin; other clients do not and are judged by their key alone. */

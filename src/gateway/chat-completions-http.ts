@@ -12,6 +12,7 @@ import {
 } from "../protocol/chat-completions.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { toEngineChatRequest } from "./chat-request.ts";
+import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow } from "./gateway-models.ts";
 import type { GatewayContext } from "./gateway-context.ts";
@@ -21,6 +22,7 @@ import { newId } from "./new-id.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
 import { startEventStream } from "./sse-transport.ts";
+import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { describeWireError } from "./wire-error.ts";
 
 export async function handleChatCompletionsPost(
@@ -38,6 +40,9 @@ export async function handleChatCompletionsPost(
   const body = parsed.data;
   const resolved = await resolveModelOrThrow(context.models, body.model);
   const engineRequest = toEngineChatRequest(body, resolved.model);
+  if (engineRequest.sessionKey !== undefined)
+    engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
+  engineRequest.cacheScope = tenantOf(apiKey);
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
 
@@ -140,8 +145,11 @@ export async function handleChatCompletionsPost(
     outputTokens: usage?.outputTokens ?? 0,
   });
   if (finishReason === "error") {
-    const failure = error ?? new SparkError("internal_error", "The engine failed.");
+    const failure = clientFacingEngineError(
+      error ?? new SparkError("internal_error", "The engine failed."),
+    );
     context.metrics.countError(failure.code);
+    logEngineError(context, failure);
     if (!stream) return sendError(response, failure);
     const wire = describeWireError(failure);
     // The SDK turns a `data: {"error": …}` chunk into a thrown APIError.

@@ -11,6 +11,8 @@ export interface GatewayContext {
   store: ResponseStore;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
+  /** Server-side log of what clients are not told (an upstream's address, say). */
+  logError: (line: string) => void;
   /** Engine runs in progress, so shutdown can wait until every engine stream has ended. */
   runs: Set<Promise<unknown>>;
 }

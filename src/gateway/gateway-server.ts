@@ -14,12 +14,15 @@ import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
 import { WireError } from "./wire-error.ts";
+import { announceOversizedFrames } from "./ws-oversize-guard.ts";
 import { createUpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
 
 export interface GatewayOptions {
   models: GatewayModels;
   config?: Partial<ServeConfig>;
+  /** Where errors clients are not shown in full go; standard error by default. */
+  logError?: (line: string) => void;
 }
 
 export interface Gateway {
@@ -31,8 +34,9 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** Frames up to this many times max_frame_bytes are read and answered with an error event;
- * beyond it the ws library closes the connection (1009) before buffering more. */
+/** Frames up to this many times max_frame_bytes are read and answered with an error event, and
+ * the connection goes on; beyond it the connection is closed (1009, after an error event) before
+ * more is buffered. */
 const HARD_FRAME_FACTOR = 4;
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -48,6 +52,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
     runs: new Set(),
+    logError: options.logError ?? ((line) => process.stderr.write(`spark serve: ${line}\n`)),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();
@@ -69,9 +74,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
       }
       const httpServer = createServer(createHttpHandler(context));
+      // Past the cap Node drops new connections at accept, before any work is done for them.
+      httpServer.maxConnections = config.maxConnections;
       httpServer.on(
         "upgrade",
         createUpgradeHandler(context, webSockets, (socket, apiKey, rawSocket) => {
+          announceOversizedFrames(
+            socket,
+            config.maxFrameBytes,
+            config.maxFrameBytes * HARD_FRAME_FACTOR,
+          );
           const session = new WsSession(
             socket,
             apiKey,

@@ -1,9 +1,12 @@
-// Small HTTP helpers: a size-capped JSON body reader and OpenAI-shaped JSON and error replies.
+// Small HTTP helpers: a JSON body reader (declared JSON, size- and depth-capped) and OpenAI-shaped
+// JSON and error replies.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { describeWireError } from "./wire-error.ts";
-import { WireError } from "./wire-error.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import { checkJsonDepth } from "./json-depth.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
 
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+  requireJsonContentType(request);
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > maxBytes) throw tooLarge(declared, maxBytes);
   const chunks: Buffer[] = [];
@@ -15,6 +18,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString("utf8");
+  checkJsonDepth(text);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -26,6 +30,20 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
       },
     );
   }
+}
+
+/**
+ * A browser sends text/plain, form and multipart bodies cross-origin without asking first (no CORS
+ * preflight); requiring JSON means no other site's page can start a generation here.
+ */
+function requireJsonContentType(request: IncomingMessage): void {
+  const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json") return;
+  throw new WireError(
+    "invalid_request",
+    `The request body must be JSON sent with \`Content-Type: application/json\`${type === "" ? "" : ` (got ${type})`}.`,
+    { wireCode: "unsupported_media_type", status: 415 },
+  );
 }
 
 function tooLarge(bytes: number, maxBytes: number): WireError {
@@ -60,7 +78,11 @@ export function sendError(response: ServerResponse, error: unknown): void {
   }
   const headers: Record<string, string> = {};
   if (wire.status === 401) headers["www-authenticate"] = 'Bearer realm="spark"';
-  const retryAfterMs = error instanceof WireError ? error.retryAfterMs : undefined;
+  // A refused body (too large, not JSON, not allowed) is not read on: Node closes the connection
+  // once this is sent, instead of draining up to gigabytes to keep it alive.
+  if (!response.req.complete) headers.connection = "close";
+  // An upstream's Retry-After (on an engine's SparkError) reaches the client too.
+  const retryAfterMs = error instanceof SparkError ? error.retryAfterMs : undefined;
   if (retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
   sendJson(
     response,

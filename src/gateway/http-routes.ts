@@ -1,9 +1,12 @@
 // The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
-// generation endpoints. Everything but /healthz needs a valid API key when keys are configured.
+// generation endpoints. Everything checks Host and Origin; all but /healthz need a valid API key
+// when keys are configured.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { authenticate } from "./auth.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import { authenticate, checkRequestSource } from "./auth.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
@@ -14,6 +17,8 @@ export function createHttpHandler(
   return (request, response) => {
     route(context, request, response).catch((error: unknown) => {
       context.metrics.countError(describeWireError(error).code);
+      if (error instanceof SparkError && !(error instanceof WireError))
+        logEngineError(context, clientFacingEngineError(error));
       sendError(response, error);
     });
   };
@@ -26,6 +31,8 @@ async function route(
 ): Promise<void> {
   const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
   const method = request.method ?? "GET";
+  const refused = checkRequestSource(request.headers, context.config);
+  if (refused !== undefined) throw refused;
   if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
 
   const auth = authenticate(request.headers, context.config.apiKeys);

@@ -9,6 +9,7 @@ import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import type { ResponseStore } from "./response-store.ts";
+import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
 
 export interface TurnSource {
@@ -49,7 +50,9 @@ export async function prepareTurn(
   const responseId = newId("resp_");
   const previousId = body.previous_response_id ?? undefined;
   let history: ChatMessage[] = [];
-  let sessionKey = body.prompt_cache_key ?? responseId;
+  // Scoped by the caller's key: the same prompt_cache_key (or a guessed response id) from another
+  // key must not reach this tenant's cache.
+  let sessionKey = tenantSessionKey(source.apiKey, body.prompt_cache_key ?? responseId);
   if (previousId !== undefined) {
     const previous = dependencies.store.get(previousId, source.apiKey);
     if (previous === undefined) {
@@ -87,7 +90,13 @@ export async function prepareTurn(
   // alone generates one token, which the runner drops.
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
-  const engineRequest: EngineRequest = { model: resolved.model, messages, sampling, sessionKey };
+  const engineRequest: EngineRequest = {
+    model: resolved.model,
+    messages,
+    sampling,
+    sessionKey,
+    cacheScope: tenantOf(source.apiKey),
+  };
   if (!generate) engineRequest.prefillOnly = true;
   if (tools !== undefined) {
     engineRequest.tools = tools;

@@ -11,6 +11,7 @@ import type {
 import { SparkError } from "../protocol/spark-error.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
+import { clientFacingEngineError } from "./engine-error.ts";
 import { ResponseEventWriter, type ResponseEnding } from "./response-event-writer.ts";
 import { sparkTimings } from "./spark-timings.ts";
 
@@ -67,7 +68,7 @@ export async function runResponse(options: ResponseRunOptions): Promise<Response
           break;
         case "finish":
           finishReason = event.reason;
-          error = event.error;
+          error = event.error === undefined ? undefined : clientFacingEngineError(event.error);
           break;
         default:
           event satisfies never;
@@ -78,7 +79,7 @@ export async function runResponse(options: ResponseRunOptions): Promise<Response
     // The Engine contract says stream() ends with a finish event rather than throwing; a broken
     // adapter still must not take the connection down.
     finishReason = "error";
-    error = SparkError.from(thrown);
+    error = clientFacingEngineError(SparkError.from(thrown));
   }
   startedAt = performance.now();
   if (finishReason === undefined) {
@@ -146,7 +147,9 @@ function responseFailure(error: SparkError): ResponseFailure {
       : error.code === "invalid_request" || error.code === "context_length_exceeded"
         ? "invalid_prompt"
         : "server_error";
-  return { code, message: error.message, spark_code: error.code };
+  const failure: ResponseFailure = { code, message: error.message, spark_code: error.code };
+  if (error.retryAfterMs !== undefined) failure.retry_after = Math.ceil(error.retryAfterMs / 1000);
+  return failure;
 }
 
 function stopReasonOf(signal: AbortSignal): IncompleteReason {

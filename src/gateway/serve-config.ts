@@ -1,4 +1,5 @@
-// The serving tier's settings (the config file's [serve] section, camelCased) and their defaults.
+// The serving tier's settings (the config file's [serve] section, camelCased) and their defaults:
+// the one place they are defined (the config file's schema takes its defaults from here).
 
 export interface ServeConfig {
   host: string;
@@ -6,10 +7,19 @@ export interface ServeConfig {
   port: number;
   /** Bearer keys; empty means no authentication, which is allowed on loopback only. */
   apiKeys: string[];
-  /** Browser origins allowed to open the WebSocket ("*" allows any); the server's own origin always is. */
+  /** Browser origins allowed to call the server ("*" allows any); the server's own origin always is. */
   allowedOrigins: string[];
+  /**
+   * Host names (or name:port) requests may name besides loopback ones when bound to loopback, or
+   * the only ones allowed when bound elsewhere and set ("*" allows any): the DNS-rebinding guard.
+   */
+  allowedHosts: string[];
   /** Responses generating at once per API key (or for anonymous clients together). */
   maxConcurrencyPerKey: number;
+  /** Open connections (HTTP and WebSocket) at once; more are refused at accept. */
+  maxConnections: number;
+  /** A WebSocket with no response in flight that sends nothing this long is closed; 0 = never. */
+  idleTimeoutSeconds: number;
   /** A WebSocket is closed after this long (once its response in flight ends); 0 = unlimited. */
   connectionLifetimeSeconds: number;
   /** How long a response keeps generating after its client dropped, waiting for a resume. */
@@ -37,11 +47,14 @@ export const defaultServeConfig: ServeConfig = {
   port: 7777,
   apiKeys: [],
   allowedOrigins: [],
+  allowedHosts: [],
   maxConcurrencyPerKey: 16,
+  maxConnections: 1024,
+  idleTimeoutSeconds: 600,
   connectionLifetimeSeconds: 3600,
-  resumeGraceSeconds: 10,
+  resumeGraceSeconds: 30,
   maxFrameBytes: 4 * 1024 * 1024,
-  contextLimitTokens: 128_000,
+  contextLimitTokens: 131_072,
   heartbeatIntervalMs: 30_000,
   responseStoreMaxEntries: 10_000,
   responseStoreMaxBytes: 256 * 1024 * 1024,

@@ -2,6 +2,7 @@
 // the engine, stores the result for `previous_response_id`, and records metrics.
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
+import { logEngineError } from "./engine-error.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
 import { runResponse, type ResponseRunResult } from "./response-runner.ts";
@@ -47,7 +48,10 @@ export async function executeTurn(
       cachedInputTokens: result.usage?.cachedInputTokens ?? 0,
       outputTokens: result.usage?.outputTokens ?? 0,
     });
-    if (result.error !== undefined) context.metrics.countError(result.error.code);
+    if (result.error !== undefined) {
+      context.metrics.countError(result.error.code);
+      logEngineError(context, result.error);
+    }
     return result;
   } finally {
     context.runs.delete(run);

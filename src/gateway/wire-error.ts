@@ -5,6 +5,7 @@ import {
   type SparkErrorCode,
   type SparkErrorOptions,
 } from "../protocol/spark-error.ts";
+import { clientFacingEngineError } from "./engine-error.ts";
 
 export interface WireErrorOptions extends SparkErrorOptions {
   /** The code clients see when it differs from the Spark code (e.g. previous_response_not_found). */
@@ -34,7 +35,9 @@ export interface WireErrorBody {
 }
 
 export function describeWireError(error: unknown): WireErrorBody {
-  const sparkError = SparkError.from(error);
+  const thrown = SparkError.from(error);
+  // Anything not raised by the gateway itself came from an engine (a model listing, a run).
+  const sparkError = thrown instanceof WireError ? thrown : clientFacingEngineError(thrown);
   // An engine's SparkError may carry its upstream's status; the client's status follows the code.
   const status =
     sparkError instanceof WireError ? (sparkError.status ?? 500) : statusForCode(sparkError.code);
@@ -51,7 +54,6 @@ function statusForCode(code: SparkErrorCode): number {
   switch (code) {
     case "invalid_request":
     case "context_length_exceeded":
-    case "protocol_error":
       return 400;
     case "authentication_failed":
       return 401;
@@ -63,8 +65,10 @@ function statusForCode(code: SparkErrorCode): number {
       return 499;
     case "rate_limited":
       return 429;
+    // protocol_error is an upstream breaking the protocol: never the client's fault.
     case "upstream_error":
     case "network_error":
+    case "protocol_error":
       return 502;
     case "engine_busy":
     case "engine_disposed":

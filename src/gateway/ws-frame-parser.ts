@@ -6,6 +6,7 @@ import {
   responsesClientEventTypes,
   type ResponsesClientEvent,
 } from "../protocol/responses-requests.ts";
+import { checkJsonDepth } from "./json-depth.ts";
 import { schemaError } from "./schema-error.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -31,9 +32,11 @@ export function parseClientFrame(
       },
     );
   }
+  const text = frameText(data);
+  checkJsonDepth(text);
   let value: unknown;
   try {
-    value = JSON.parse(frameText(data));
+    value = JSON.parse(text);
   } catch {
     throw new WireError(
       "invalid_request",

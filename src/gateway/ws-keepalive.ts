@@ -1,13 +1,16 @@
-// A WebSocket's timers: ping/pong heartbeats that cut a dead peer, and the connection lifetime,
-// which closes the socket once its response in flight (if any) has ended.
+// A WebSocket's timers: ping/pong heartbeats that cut a dead peer, the idle timeout (no response
+// in flight and nothing from the client), and the connection lifetime, which closes the socket
+// once its response in flight (if any) has ended.
 import type { WebSocket } from "ws";
 
 export interface WsKeepaliveOptions {
   heartbeatIntervalMs: number;
   /** 0 means unlimited. */
   lifetimeMs: number;
+  /** 0 means never: a live peer answering pings could otherwise hold its socket for ever. */
+  idleMs: number;
   isBusy: () => boolean;
-  onClose: (reason: "heartbeat_timeout" | "lifetime") => void;
+  onClose: (reason: "heartbeat_timeout" | "lifetime" | "idle") => void;
 }
 
 export class WsKeepalive {
@@ -15,6 +18,7 @@ export class WsKeepalive {
   private lifetimeReached = false;
   private readonly heartbeat: NodeJS.Timeout | undefined;
   private readonly lifetime: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: WebSocket,
@@ -27,6 +31,8 @@ export class WsKeepalive {
       this.heartbeat = setInterval(() => this.beat(), options.heartbeatIntervalMs);
       this.heartbeat.unref();
     }
+    socket.on("message", () => this.restartIdleTimer());
+    this.restartIdleTimer();
     if (options.lifetimeMs > 0) {
       this.lifetime = setTimeout(() => {
         this.lifetimeReached = true;
@@ -36,8 +42,10 @@ export class WsKeepalive {
     }
   }
 
-  /** The connection has no response in flight: close it now if its lifetime is over. */
+  /** The connection has no response in flight: the idle countdown restarts, and it closes now if
+   * its lifetime is over. */
   idle(): void {
+    this.restartIdleTimer();
     if (!this.lifetimeReached || this.options.isBusy()) return;
     this.options.onClose("lifetime");
     // 1001 (going away) is a close the OpenAI SDK reconnects after.
@@ -45,8 +53,21 @@ export class WsKeepalive {
   }
 
   stop(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
     if (this.lifetime !== undefined) clearTimeout(this.lifetime);
+  }
+
+  private restartIdleTimer(): void {
+    if (this.options.idleMs <= 0) return;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      // A response in flight is not idle; its end calls idle(), which starts the count again.
+      if (this.options.isBusy()) return;
+      this.options.onClose("idle");
+      this.socket.close(1001, "idle for idle_timeout_seconds; reconnect to continue");
+    }, this.options.idleMs);
+    this.idleTimer.unref();
   }
 
   private beat(): void {

@@ -64,6 +64,7 @@ export class WsSession {
     this.keepalive = new WsKeepalive(socket, {
       heartbeatIntervalMs: config.heartbeatIntervalMs,
       lifetimeMs: config.connectionLifetimeSeconds * 1000,
+      idleMs: config.idleTimeoutSeconds * 1000,
       isBusy: () => this.current !== undefined || this.preparing,
       onClose: (reason) => context.metrics.countServerClose(reason),
     });

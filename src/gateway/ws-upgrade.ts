@@ -1,9 +1,9 @@
-// The WebSocket handshake on GET /v1/responses: path, browser Origin and API key are checked
+// The WebSocket handshake on GET /v1/responses: path, Host, browser Origin and API key are checked
 // before the upgrade, so a refused client gets a plain HTTP status (404, 403, 401).
-import type { IncomingMessage } from "node:http";
+import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
-import { authenticate, isOriginAllowed } from "./auth.ts";
+import { authenticate, checkRequestSource } from "./auth.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 
@@ -26,20 +26,8 @@ export function createUpgradeHandler(
         }),
       );
     }
-    if (
-      !isOriginAllowed(request.headers.origin, request.headers.host, context.config.allowedOrigins)
-    ) {
-      return refuse(
-        socket,
-        new WireError(
-          "permission_denied",
-          `Origin ${request.headers.origin ?? ""} is not allowed; add it to [serve] allowed_origins.`,
-          {
-            wireCode: "origin_not_allowed",
-          },
-        ),
-      );
-    }
+    const refused = checkRequestSource(request.headers, context.config);
+    if (refused !== undefined) return refuse(socket, refused);
     const auth = authenticate(request.headers, context.config.apiKeys);
     if (!auth.ok) return refuse(socket, auth.error);
     server.handleUpgrade(request, socket, head, (webSocket) =>
@@ -55,20 +43,10 @@ function refuse(socket: Duplex, error: WireError): void {
   });
   socket.on("error", () => {});
   socket.end(
-    `HTTP/1.1 ${wire.status} ${statusText(wire.status)}\r\n` +
+    `HTTP/1.1 ${wire.status} ${STATUS_CODES[wire.status] ?? "Error"}\r\n` +
       "Content-Type: application/json\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       "Connection: close\r\n\r\n" +
       body,
   );
-}
-
-function statusText(status: number): string {
-  return status === 401
-    ? "Unauthorized"
-    : status === 403
-      ? "Forbidden"
-      : status === 404
-        ? "Not Found"
-        : "Bad Request";
 }

@@ -59,6 +59,8 @@ export interface ResponseFailure {
   message: string;
   /** Spark extension: the SparkErrorCode (e.g. upstream_error), more precise than `code`. */
   spark_code: string;
+  /** Spark extension: seconds to wait before retrying, from the upstream's Retry-After. */
+  retry_after?: number;
 }
 
 export interface ResponseFunctionTool {
@@ -168,7 +170,14 @@ export interface ResponseErrorEvent extends Sequenced {
   message: string;
   param: string | null;
   status: number;
-  error: { type: string; code: string; message: string; param: string | null };
+  error: {
+    type: string;
+    code: string;
+    message: string;
+    param: string | null;
+    /** Spark extension: seconds to wait before retrying (a rate limit's Retry-After). */
+    retry_after?: number;
+  };
   /** Spark extension: the response the error belongs to, when there is one. */
   response_id?: string;
 }

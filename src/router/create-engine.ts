@@ -33,6 +33,7 @@ export async function createEngine(
         model: model.model ?? name,
         ...(apiKey === undefined ? {} : { apiKey }),
         ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
+        ...(model.maxEventBytes === undefined ? {} : { maxEventBytes: model.maxEventBytes }),
       });
     }
     case "script": {

@@ -117,6 +117,27 @@ describe("broken upstream streams", () => {
     expectEnding(result);
   });
 
+  it(
+    "a line longer than maxEventBytes is an upstream_error, and the upstream is let go",
+    { timeout: promptly },
+    async () => {
+      const capped = engineFor(server.baseUrl, { maxEventBytes: 64 * 1024 });
+      // A line that never ends: without the cap the engine would buffer all of it.
+      server.respondWith({
+        contentType: "text/event-stream",
+        body: `data: {"choices":[{"delta":{"content":"${"a".repeat(1024 * 1024)}`,
+        stallAfterBytes: 512 * 1024,
+      });
+      const result = await collectStream(capped.stream(userRequest));
+      await capped.dispose();
+      expect(result.error?.code).toBe("upstream_error");
+      expect(result.error?.retryable).toBe(true);
+      expect(result.error?.message).toContain("65536");
+      expect(await server.requests.at(-1)?.closedEarly).toBe(true);
+      expectEnding(result);
+    },
+  );
+
   it("a refused connection is a network_error naming the URL", { timeout: promptly }, async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));

@@ -166,7 +166,7 @@ export class LlamaCppEngine implements Engine {
 
     let lease: SequenceLease;
     try {
-      lease = await this.pool.acquire(request.sessionKey, options.signal);
+      lease = await this.pool.acquire(request.sessionKey, request.cacheScope, options.signal);
     } catch (error) {
       const sparkError = SparkError.from(error);
       return yield* sparkError.code === "cancelled"
@@ -176,6 +176,8 @@ export class LlamaCppEngine implements Engine {
     clock.markWorkStarted();
     this.activity.streams += 1;
     try {
+      // Another tenant's tokens would be reused as a prefix, and show in cached tokens: clear them.
+      if (lease.foreignCache) await lease.sequence.clearHistory();
       yield* this.generate(request, lease, clock, usage, options.signal, finish);
     } catch (error) {
       yield* finish("error", SparkError.from(error));

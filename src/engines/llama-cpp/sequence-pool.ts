@@ -1,17 +1,22 @@
 // Hands out the context's sequences: a sessionKey keeps its sequence (and so its KV cache) across
-// turns; when every sequence is taken, the least recently used idle one is reclaimed.
+// turns; when every sequence is taken, the least recently used idle one is reclaimed. A sequence
+// whose cache another cache scope (tenant) left behind is handed out marked to be cleared first.
 import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 
 interface PooledSequence {
   sequence: LlamaContextSequence;
   sessionKey: string | undefined;
+  /** The cache scope of the last request it served; undefined before its first. */
+  scope: string | undefined;
+  used: boolean;
   busy: boolean;
   lastUsedAt: number;
 }
 
 interface Waiter {
   sessionKey: string | undefined;
+  scope: string | undefined;
   resolve: (lease: SequenceLease) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -22,6 +27,8 @@ export interface SequenceLease {
   sequence: LlamaContextSequence;
   /** True when the sequence was last used by this session, so its cache is this session's. */
   reused: boolean;
+  /** True when another cache scope used it last: its cache must be cleared before evaluation. */
+  foreignCache: boolean;
   release(): void;
 }
 
@@ -39,6 +46,8 @@ export class SequencePool {
       this.entries.push({
         sequence: createSequence(context),
         sessionKey: undefined,
+        scope: undefined,
+        used: false,
         busy: false,
         lastUsedAt: 0,
       });
@@ -53,13 +62,18 @@ export class SequencePool {
     return this.entries.filter((entry) => entry.busy).length;
   }
 
-  async acquire(sessionKey: string | undefined, signal?: AbortSignal): Promise<SequenceLease> {
-    const lease = this.tryAcquire(sessionKey);
+  async acquire(
+    sessionKey: string | undefined,
+    scope: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SequenceLease> {
+    const lease = this.tryAcquire(sessionKey, scope);
     if (lease !== undefined) return lease;
     if (signal?.aborted) throw SparkError.from(signal.reason, "cancelled");
     return new Promise<SequenceLease>((resolve, reject) => {
       const waiter: Waiter = {
         sessionKey,
+        scope,
         resolve,
         reject,
         signal,
@@ -78,24 +92,35 @@ export class SequencePool {
     });
   }
 
-  private tryAcquire(sessionKey: string | undefined): SequenceLease | undefined {
+  private tryAcquire(
+    sessionKey: string | undefined,
+    scope: string | undefined,
+  ): SequenceLease | undefined {
     const idle = this.entries.filter((entry) => !entry.busy);
     if (idle.length === 0) return undefined;
     const own =
-      sessionKey === undefined ? undefined : idle.find((entry) => entry.sessionKey === sessionKey);
-    // Prefer the session's own sequence, then one no session owns, then the least recently used.
+      sessionKey === undefined
+        ? undefined
+        : idle.find((entry) => entry.sessionKey === sessionKey && entry.scope === scope);
+    // Prefer the session's own sequence, then one no session owns, then the least recently used,
+    // of the same scope when there is one (its cache may share a prefix, and need not be cleared).
+    const sameScope = idle.filter((entry) => entry.scope === scope);
     const chosen =
       own ??
       idle.find((entry) => entry.sessionKey === undefined) ??
-      idle.reduce((oldest, entry) => (entry.lastUsedAt < oldest.lastUsedAt ? entry : oldest));
+      leastRecentlyUsed(sameScope.length > 0 ? sameScope : idle);
     chosen.busy = true;
     chosen.lastUsedAt = ++this.useCounter;
     const reused = own !== undefined;
+    const foreignCache = chosen.used && chosen.scope !== scope;
     chosen.sessionKey = sessionKey;
+    chosen.scope = scope;
+    chosen.used = true;
     let released = false;
     return {
       sequence: chosen.sequence,
       reused,
+      foreignCache,
       release: () => {
         if (released) return;
         released = true;
@@ -109,7 +134,7 @@ export class SequencePool {
     const waiter = this.waiters.shift();
     if (waiter === undefined) return;
     waiter.signal?.removeEventListener("abort", waiter.onAbort);
-    const lease = this.tryAcquire(waiter.sessionKey);
+    const lease = this.tryAcquire(waiter.sessionKey, waiter.scope);
     if (lease === undefined) this.waiters.unshift(waiter);
     else waiter.resolve(lease);
   }
@@ -120,4 +145,8 @@ export class SequencePool {
       waiter.reject(error);
     }
   }
+}
+
+function leastRecentlyUsed(entries: PooledSequence[]): PooledSequence {
+  return entries.reduce((oldest, entry) => (entry.lastUsedAt < oldest.lastUsedAt ? entry : oldest));
 }

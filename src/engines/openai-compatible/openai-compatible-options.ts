@@ -34,6 +34,8 @@ export interface OpenAICompatibleEngineOptions {
   keepAliveMs?: number;
   /** Open a pooled connection at creation (default true). */
   warmUp?: boolean;
+  /** The largest server-sent event (or unfinished line) read from the upstream; default 8 MiB. */
+  maxEventBytes?: number;
   /** Where API keys are looked up; process.env unless given (tests pass their own). */
   env?: Record<string, string | undefined>;
 }
@@ -57,7 +59,11 @@ export interface ResolvedOpenAICompatibleOptions {
   maxTokensField: "max_tokens" | "max_completion_tokens";
   keepAliveMs: number;
   warmUp: boolean;
+  maxEventBytes: number;
 }
+
+/** Far above any real chunk; a line longer than this is a broken or hostile upstream. */
+export const defaultMaxEventBytes = 8 * 1024 * 1024;
 
 export const defaultTimeouts: OpenAICompatibleTimeouts = {
   connectMs: 5_000,
@@ -129,6 +135,7 @@ export function resolveOpenAICompatibleOptions(
     maxTokensField: preset.maxTokensField,
     keepAliveMs: options.keepAliveMs ?? preset.keepAliveMs,
     warmUp: options.warmUp ?? true,
+    maxEventBytes: options.maxEventBytes ?? defaultMaxEventBytes,
   };
 }
 

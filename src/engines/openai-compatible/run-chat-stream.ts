@@ -102,7 +102,14 @@ export async function* runChatStream(
     upstream.abort(new SparkError("cancelled", "The request was cancelled."));
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    finish = yield* pump(upstream, decoder, clock, errorContext, interrupted);
+    finish = yield* pump(
+      upstream,
+      decoder,
+      clock,
+      errorContext,
+      interrupted,
+      options.maxEventBytes,
+    );
   } finally {
     signal?.removeEventListener("abort", onAbort);
     untrack();
@@ -119,8 +126,10 @@ async function* pump(
   clock: StreamClock,
   errorContext: UpstreamErrorContext,
   interrupted: () => MappedFinishReason | undefined,
+  maxEventBytes: number,
 ): AsyncGenerator<EngineEvent, MappedFinishReason> {
-  const parser = new SseParser();
+  // Characters, not bytes, but never more characters than bytes in UTF-8: the cap holds.
+  const parser = new SseParser(maxEventBytes);
   let errorResponse:
     | { status: number; headers: Record<string, string | string[] | undefined>; body: string }
     | undefined;
@@ -182,7 +191,13 @@ async function* pump(
             errorResponse.body += event.chunk.toString("utf8");
           break;
         }
-        const result = yield* emit(parser.push(event.chunk));
+        let sseEvents: ReturnType<SseParser["push"]>;
+        try {
+          sseEvents = parser.push(event.chunk);
+        } catch (error) {
+          return { reason: "error", error: SparkError.from(error, "upstream_error") };
+        }
+        const result = yield* emit(sseEvents);
         if (result !== undefined) return result;
         break;
       }

@@ -66,4 +66,25 @@ describe("SseParser", () => {
   it("strips a byte-order mark at the start", () => {
     expect(dataOf(parseInPieces("\uFEFFdata: x\n\n", [1]))).toEqual(["x"]);
   });
+
+  it("refuses an event or an unfinished line over its cap, as a retryable upstream_error", () => {
+    const capped = new TextSseParser(16);
+    expect(capped.push("data: 0123456789\n\n")).toHaveLength(1);
+    expect(() => capped.push(`data: ${"x".repeat(20)}`)).toThrow(
+      expect.objectContaining({ code: "upstream_error", retryable: true }),
+    );
+    const lines = new TextSseParser(16);
+    lines.push("data: 0123456789\n");
+    expect(() => lines.push("data: 0123456789\n")).toThrow();
+  });
 });
+
+class TextSseParser {
+  private readonly parser: SseParser;
+  constructor(maxEventCharacters: number) {
+    this.parser = new SseParser(maxEventCharacters);
+  }
+  push(text: string): SseEvent[] {
+    return this.parser.push(encoder.encode(text));
+  }
+}

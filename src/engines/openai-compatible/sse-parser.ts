@@ -1,6 +1,8 @@
 // Server-sent events from raw bytes, per the WHATWG event-stream rules: chunks may split anywhere
 // (inside a UTF-8 character, between CR and LF), lines end in LF, CRLF or CR, ":" lines are
-// comments (keep-alive pings), and several data lines join with "\n".
+// comments (keep-alive pings), and several data lines join with "\n". An event may be capped in
+// size, so a server that never ends its line cannot make the reader buffer without bound.
+import { SparkError } from "../../protocol/spark-error.ts";
 
 export interface SseEvent {
   /** "message" unless the server named the event. */
@@ -17,6 +19,11 @@ export class SseParser {
   private dataLines: string[] = [];
   private eventName = "";
   private lastEventId: string | undefined;
+  /** Characters held for the event being read: its data lines so far and the unfinished line. */
+  private dataCharacters = 0;
+
+  /** `maxEventCharacters`: the most one event (all its lines) may hold; unlimited by default. */
+  constructor(private readonly maxEventCharacters = Number.POSITIVE_INFINITY) {}
 
   /** Feeds bytes; returns the events they completed, in order. */
   push(chunk: Uint8Array): SseEvent[] {
@@ -58,6 +65,13 @@ export class SseParser {
       }
     }
     buffer = buffer.slice(start);
+    if (this.dataCharacters + buffer.length > this.maxEventCharacters) {
+      throw new SparkError(
+        "upstream_error",
+        `The upstream sent a server-sent event over ${this.maxEventCharacters} characters; the stream was stopped.`,
+        { retryable: true },
+      );
+    }
     if (atEnd) {
       if (buffer !== "") this.processLine(buffer, events);
       this.processLine("", events);
@@ -77,6 +91,7 @@ export class SseParser {
         });
       }
       this.dataLines = [];
+      this.dataCharacters = 0;
       this.eventName = "";
       return;
     }
@@ -88,6 +103,7 @@ export class SseParser {
     switch (field) {
       case "data":
         this.dataLines.push(value);
+        this.dataCharacters += value.length;
         break;
       case "event":
         this.eventName = value;

@@ -1,0 +1,55 @@
+// An engine's error as a remote client sees it. The upstream's failures are a 502 upstream_error
+// (never a 4xx that blames the client), and upstream addresses stay in the server's log: a client
+// learns what went wrong and whether to retry, not where this server's model servers live.
+import { SparkError } from "../protocol/spark-error.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`]+/gi;
+
+/** The error to send; the engine's own error is its `cause` whenever the two differ. */
+export function clientFacingEngineError(error: SparkError): SparkError {
+  const options = {
+    retryable: error.retryable,
+    cause: error,
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+  };
+  switch (error.code) {
+    case "protocol_error":
+      // A 200 that is not a stream (an HTML page, a proxy's login form) or a malformed stream.
+      return new SparkError(
+        "upstream_error",
+        `The model server behind this gateway sent a malformed response: ${redact(error.message)}`,
+        { ...options, retryable: true },
+      );
+    case "authentication_failed":
+    case "permission_denied":
+      // The gateway's own upstream credentials, not the client's key: nothing the client can fix.
+      return new SparkError(
+        "upstream_error",
+        "The model server behind this gateway refused the gateway's credentials; its operator must fix the configuration.",
+        { ...options, retryable: false },
+      );
+    case "network_error":
+      // Transport messages carry addresses and ports ("connect ECONNREFUSED 10.0.0.5:8000").
+      return new SparkError(
+        "network_error",
+        "The model server behind this gateway could not be reached.",
+        options,
+      );
+    default: {
+      const message = redact(error.message);
+      return message === error.message ? error : new SparkError(error.code, message, options);
+    }
+  }
+}
+
+function redact(message: string): string {
+  return message.replace(URL_PATTERN, "the upstream server");
+}
+
+/** The engine's own words (addresses included) go to the server's log, never to the client. */
+export function logEngineError(context: GatewayContext, sent: SparkError): void {
+  const original = sent.cause;
+  if (!(original instanceof SparkError)) return;
+  context.logError(`engine error ${original.code} (sent as ${sent.code}): ${original.message}`);
+}

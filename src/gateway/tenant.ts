@@ -1,0 +1,16 @@
+// Tenants: every API key is its own tenant (no keys configured: one anonymous tenant). Engine
+// cache keys are namespaced by tenant, so one key can never hit, or probe, another key's cache.
+import { createHash } from "node:crypto";
+
+const ANONYMOUS_TENANT = "anonymous";
+
+/** A stable, non-secret name for the caller's tenant: a hash of its key, never the key. */
+export function tenantOf(apiKey: string | undefined): string {
+  if (apiKey === undefined) return ANONYMOUS_TENANT;
+  return `key-${createHash("sha256").update(apiKey).digest("hex").slice(0, 24)}`;
+}
+
+/** The engine sessionKey for a client-chosen cache key (prompt_cache_key, or a response id). */
+export function tenantSessionKey(apiKey: string | undefined, cacheKey: string): string {
+  return `${tenantOf(apiKey)}/${cacheKey}`;
+}
