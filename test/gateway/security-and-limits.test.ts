@@ -14,11 +14,9 @@ const clients: RawWsClient[] = [];
 async function start(
   config: Partial<ServeConfig> = {},
   tokensPerSecond = 5000,
+  tokens = 40,
 ): Promise<GatewayHarness> {
-  harness = await startGatewayHarness(
-    createSyntheticEngine({ tokensPerSecond, tokens: 40 }),
-    config,
-  );
+  harness = await startGatewayHarness(createSyntheticEngine({ tokensPerSecond, tokens }), config);
   return harness;
 }
 
@@ -95,7 +93,12 @@ describe("gateway security and limits", () => {
   });
 
   it("limits responses in flight per API key, across connections and HTTP", async () => {
-    const { url, model } = await start({ apiKeys: ["sk-a", "sk-b"], maxConcurrencyPerKey: 1 }, 100);
+    const { url, model } = await start(
+      { apiKeys: ["sk-a", "sk-b"], maxConcurrencyPerKey: 1 },
+      100,
+      // Long enough that the first response is still running on a loaded machine; it is cancelled.
+      100_000,
+    );
     const first = await connect(url, { Authorization: "Bearer sk-a" });
     first.send({ type: "response.create", input: "Take your time." });
     await first.waitFor((event) => event.type === "response.output_text.delta");
