@@ -41,7 +41,7 @@ export async function startServeHarness(
       const socket = await openSocket(agentUrl, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
-      const client = new AgentProtocolClient(webSocketTransport(socket as WebSocketLike));
+      const client = new AgentProtocolClient(webSocketTransport(socket));
       clients.push(client);
       return client;
     },
