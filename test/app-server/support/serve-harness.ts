@@ -6,7 +6,6 @@ import {
   AGENT_PROTOCOL_PATH,
   AgentProtocolClient,
   webSocketTransport,
-  type WebSocketLike,
 } from "../../../src/protocol/agent/index.ts";
 import type { ScriptedWorkspace } from "./app-server-harness.ts";
 
