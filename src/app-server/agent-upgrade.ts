@@ -42,6 +42,9 @@ export function createAgentUpgrade(options: AgentUpgradeOptions): AgentUpgrade {
       const refusal = checkAgentUpgrade(request.headers, options);
       if (refusal !== undefined) return refuse(socket, refusal);
       webSockets.handleUpgrade(request, socket, head, (webSocket: WebSocket) => {
+        // ws closes the socket itself on a protocol error (1009 for an oversized frame); without a
+        // listener the error would be thrown and take the whole server down.
+        webSocket.on("error", () => undefined);
         options.appServer.connect(webSocketTransport(webSocket));
       });
     },
