@@ -12,7 +12,8 @@ describe("fuzzyScore", () => {
   });
 
   it("rejects a query whose letters do not appear in order", () => {
-    expect(fuzzyScore("readme.md", "mr")).toBe(2);
+    expect(fuzzyScore("readme.md", "rm")).toBe(3);
+    expect(fuzzyScore("readme.md", "mr")).toBeUndefined();
     expect(fuzzyScore("readme.md", "zz")).toBeUndefined();
     expect(fuzzyScore("ab", "ba")).toBeUndefined();
   });
