@@ -112,6 +112,35 @@ describe("agent protocol attach and replay over WebSocket", () => {
     ).rejects.toMatchObject({ code: "session_not_found" });
   });
 
+  it("a client that saw a session before a server restart gets its resumed events, numbered after what it saw", async () => {
+    workspace = createScriptedWorkspace();
+    const model = workspace.script("restart", [{ text: "Answer." }]);
+    harness = await startServeHarness(workspace, model);
+    const before = await harness.connect();
+    const beforeEvents = new EventRecorder(before);
+    const { session } = await before.request("session/start", { cwd: workspace.root });
+    const sessionId = session.sessionId;
+    await before.request("turn/start", { sessionId, text: "Question" });
+    await beforeEvents.turnFinished();
+    const seen = before.lastSequence(sessionId);
+    await harness.close();
+
+    harness = await startServeHarness(workspace, model);
+    const after = await harness.connect();
+    after.rememberSequences(before);
+    const afterEvents = new EventRecorder(after);
+    const attached = await after.request("session/attach", { sessionId, lastSequence: seen });
+    expect(attached.replayedEvents).toBe(1);
+    expect(attached.history?.map((item) => item.text)).toEqual(["Question", "Answer."]);
+    expect(afterEvents.notifications).toEqual([
+      expect.objectContaining({
+        sequence: seen + 1,
+        event: expect.objectContaining({ type: "session-started" }) as unknown,
+      }),
+    ]);
+    expect(attached.session.lastSequence).toBe(seen + 1);
+  });
+
   it("lists logged sessions and resumes one from its log on attach, with its history", async () => {
     workspace = createScriptedWorkspace();
     // Each session gets its own script engine, read from the top: the resumed session's turn is
@@ -139,6 +168,7 @@ describe("agent protocol attach and replay over WebSocket", () => {
     expect(attached.session).toMatchObject({ sessionId, live: true, cwd: workspace.root });
     expect(attached.history?.map((item) => item.text)).toEqual(["First question", "First answer."]);
     expect(laterEvents.ofType("session-started")[0]).toMatchObject({ sessionId, resumed: true });
+    expect(laterEvents.notifications[0]?.sequence).toBe(1);
     await later.request("turn/start", { sessionId, text: "Next" });
     await laterEvents.turnFinished();
     expect(laterEvents.ofType("turn-finished")[0]?.reason).toBe("completed");
