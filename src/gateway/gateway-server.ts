@@ -10,6 +10,7 @@ import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
 import { LiveResponseRegistry } from "./live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { RequestLog, type LogWriter } from "./request-log.ts";
 import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
@@ -20,6 +21,8 @@ import { WsSession } from "./ws-session.ts";
 export interface GatewayOptions {
   models: GatewayModels;
   config?: Partial<ServeConfig>;
+  /** Where the per-request log goes (spark serve: stderr); none when absent. */
+  log?: LogWriter;
 }
 
 export interface Gateway {
@@ -47,6 +50,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
+    log: new RequestLog(options.log),
     runs: new Set(),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);

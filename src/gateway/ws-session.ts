@@ -68,6 +68,7 @@ export class WsSession {
       onClose: (reason) => context.metrics.countServerClose(reason),
     });
     context.metrics.connectionOpened();
+    context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)");
     socket.on("message", (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
     socket.on("close", () => this.onClose());
     // A socket error is followed by 'close'; without a listener it would crash the process.
@@ -272,6 +273,7 @@ export class WsSession {
 
   private sendError(error: unknown): void {
     this.context.metrics.countError(describeWireError(error).code);
+    this.context.log.webSocketError("event", error);
     this.coalescer.push(errorEvent(error, this.errorSequence++));
   }
 
@@ -297,6 +299,7 @@ export class WsSession {
     this.release();
     this.keepalive.stop();
     this.context.metrics.connectionClosed();
+    this.context.log.webSocket("close", "");
   }
 
   /** Stops sending, and hands the response in flight to the registry to finish or be resumed. */

@@ -30,6 +30,7 @@ export function registerServeCommand(program: Command): void {
       const gateway = createGateway({
         models: gatewayModelsFromRegistry(registry),
         config: { ...config.serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
+        log: (line) => process.stderr.write(`${line}\n`),
       });
       const { url } = await gateway.listen();
       // Load the default model now so the first request does not pay for it.
