@@ -7,6 +7,7 @@ import type {
   ResponseCreateBody,
   ResponseInput,
   ResponsesClientEvent,
+  ResponseSteerEvent,
 } from "../protocol/responses-requests.ts";
 import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { errorEvent } from "./error-event.ts";
@@ -20,6 +21,13 @@ import { executeTurn } from "./turn-executor.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
+import {
+  MAX_PENDING_STEERS,
+  newSteerId,
+  parseSteerInput,
+  steerAccepted,
+  steerFailed,
+} from "./ws-steer.ts";
 
 /** How long a dropped slow client has to read its backlog and the close reason. */
 const SLOW_CLIENT_CLOSE_GRACE_MS = 5000;
@@ -30,7 +38,8 @@ export class WsSession {
   /** A cancel that arrived while the response was still being prepared (it has no id yet). */
   private cancelWhilePreparing = false;
   private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
-  private errorSequence = 0;
+  /** sequence_number of the connection's own events (errors, steering acknowledgements). */
+  private connectionSequence = 0;
   private closed = false;
   private readonly coalescer: DeltaCoalescer;
   private readonly sink: EventSink;
@@ -101,7 +110,7 @@ export class WsSession {
       case "response.cancel":
         return this.cancel(event.response_id);
       case "response.steer":
-        return this.steer(event.response_id, event.input, receivedAt, clock);
+        return this.steer(event, receivedAt, clock);
       case "response.resume":
         return this.resume(event.response_id, event.last_sequence_number ?? -1);
       default:
@@ -194,16 +203,25 @@ export class WsSession {
     live.stop("cancelled");
   }
 
-  private steer(
-    responseId: string | undefined,
-    input: ResponseInput,
-    receivedAt: number,
-    clock: GatewayClock,
-  ): void {
+  /** OpenAI's shape names the response in previous_response_id; Spark's earlier one in
+   * response_id (kept as an alias). Either may be left out to mean the response in flight. */
+  private steer(event: ResponseSteerEvent, receivedAt: number, clock: GatewayClock): void {
+    const responseId = event.previous_response_id ?? event.response_id;
+    const input = parseSteerInput(event.input);
+    if (input === undefined) {
+      this.sendSteerFailure("invalid_input", responseId, event.input);
+      return;
+    }
     const live = this.current;
     if (live !== undefined && (responseId === undefined || responseId === live.id)) {
+      if (live.steerCount >= MAX_PENDING_STEERS) {
+        this.sendSteerFailure("too_many_pending_steers", live.id, event.input);
+        return;
+      }
+      live.steerCount += 1;
       live.steerInput =
         live.steerInput === undefined ? input : [...asItems(live.steerInput), ...asItems(input)];
+      this.coalescer.push(steerAccepted(newSteerId(), live.id, this.connectionSequence++));
       live.stop("steered");
       return;
     }
@@ -215,6 +233,7 @@ export class WsSession {
       last !== undefined &&
       (responseId === undefined || responseId === last.id)
     ) {
+      this.coalescer.push(steerAccepted(newSteerId(), last.id, this.connectionSequence++));
       void this.startTurn(
         { ...last.body, input, previous_response_id: last.id },
         receivedAt,
@@ -222,7 +241,17 @@ export class WsSession {
       );
       return;
     }
-    this.sendError(notActive(responseId, "steer"));
+    this.sendSteerFailure("response_not_found", responseId, event.input);
+  }
+
+  private sendSteerFailure(
+    code: Parameters<typeof steerFailed>[0],
+    responseId: string | undefined,
+    input: unknown,
+  ): void {
+    this.context.metrics.countError(code);
+    this.context.log.webSocketError("response.steer", new WireError("invalid_request", code));
+    this.coalescer.push(steerFailed(code, responseId, input, this.connectionSequence++));
   }
 
   private resume(responseId: string, lastSequenceNumber: number): void {
@@ -274,7 +303,7 @@ export class WsSession {
   private sendError(error: unknown): void {
     this.context.metrics.countError(describeWireError(error).code);
     this.context.log.webSocketError("event", error);
-    this.coalescer.push(errorEvent(error, this.errorSequence++));
+    this.coalescer.push(errorEvent(error, this.connectionSequence++));
   }
 
   private closeWith(

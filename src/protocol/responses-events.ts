@@ -228,6 +228,25 @@ export interface ResponseErrorEvent extends Sequenced {
   response_id?: string;
 }
 
+/** OpenAI's steering acknowledgement: the input is queued; the successor's response.created
+ * is where it is committed. */
+export interface ResponseSteerAcceptedEvent extends Sequenced {
+  type: "response.steer.accepted";
+  steer: { id: string; previous_response_id: string };
+}
+
+export type SteerFailureCode = "response_not_found" | "too_many_pending_steers" | "invalid_input";
+
+/** Steering input that was refused or could not be committed, returned to the client. */
+export interface ResponseSteerFailedEvent extends Sequenced {
+  type: "response.steer.failed";
+  steer: { id?: string; previous_response_id: string | null; input: unknown };
+  error: { code: SteerFailureCode; message: string };
+}
+
+/** Events of a WebSocket connection rather than of one response's stream. */
+export type ResponseConnectionEvent = ResponseSteerAcceptedEvent | ResponseSteerFailedEvent;
+
 export type ResponseDeltaEvent = ResponseTextDeltaEvent | ResponseFunctionCallArgumentsDeltaEvent;
 
 export type ResponseServerEvent =

@@ -132,11 +132,15 @@ export const responseCancelEventSchema = z.looseObject({
   response_id: z.string().optional(),
 });
 
-/** Spark extension: stop at the next token, append `input`, continue in a chained response. */
+/** Steering, OpenAI's shape (`previous_response_id`: the response being steered) or Spark's
+ * earlier one (`response_id`): stop at the next token, keep the partial output, and continue in
+ * an automatic successor response with `input` appended. The input's shape is checked by the
+ * session, which answers a bad one with response.steer.failed (invalid_input). */
 export const responseSteerEventSchema = z.looseObject({
   type: z.literal("response.steer"),
+  previous_response_id: z.string().optional(),
   response_id: z.string().optional(),
-  input: inputSchema,
+  input: z.unknown().refine((input) => input !== undefined, { message: "required" }),
 });
 
 /** Spark extension: after a reconnect, replay a response's events after `last_sequence_number`. */
