@@ -75,6 +75,16 @@ export class WsSession {
       lifetimeMs: config.connectionLifetimeSeconds * 1000,
       isBusy: () => this.current !== undefined || this.preparing,
       onClose: (reason) => context.metrics.countServerClose(reason),
+      // OpenAI's code for the 60-minute limit: clients such as Codex reconnect on it and send
+      // the full conversation again.
+      onLifetimeReached: () =>
+        this.sendError(
+          new WireError(
+            "invalid_request",
+            `This connection reached its ${config.connectionLifetimeSeconds}-second limit (connection_lifetime_seconds) and is closing; open a new connection to continue.`,
+            { wireCode: "websocket_connection_limit_reached", status: 400 },
+          ),
+        ),
     });
     context.metrics.connectionOpened();
     context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)");
