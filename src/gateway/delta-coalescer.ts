@@ -9,8 +9,11 @@ import type {
   ResponseServerEvent as ResponseStreamEvent,
 } from "../protocol/responses-events.ts";
 
-/** What a transport carries: a response's events, and on WebSockets the connection's own. */
-export type TransportEvent = ResponseStreamEvent | ResponseConnectionEvent;
+/** What a transport carries: a response's events, and on WebSockets the connection's own,
+ * tagged with the `stream_id` lane they belong to when the client named one. */
+export type TransportEvent = (ResponseStreamEvent | ResponseConnectionEvent) & {
+  stream_id?: string;
+};
 type ResponseServerEvent = TransportEvent;
 
 export interface CoalescerTransport {
