@@ -165,9 +165,11 @@ export class WsSession implements LaneHost {
     return existing ?? this.openLane(streamId);
   }
 
-  /** The lane named by stream_id; else the one a response id belongs to; else the default. */
+  /** The lane named by stream_id; else the one a response id belongs to; else the default. A
+   * lane never opened gets a throwaway one, so cancel or steer there fail as "not found" without
+   * opening lanes past the limit. */
   private laneFor(streamId: string | undefined, responseId: string | undefined): WsLane {
-    if (streamId !== undefined) return this.lanes.get(streamId) ?? this.openLane(streamId);
+    if (streamId !== undefined) return this.lanes.get(streamId) ?? this.newLane(streamId);
     if (responseId !== undefined) {
       for (const lane of this.lanes.values()) if (lane.owns(responseId)) return lane;
     }
@@ -175,13 +177,17 @@ export class WsSession implements LaneHost {
   }
 
   private openLane(streamId: string | undefined): WsLane {
+    const lane = this.newLane(streamId);
+    this.lanes.set(streamId ?? "", lane);
+    return lane;
+  }
+
+  private newLane(streamId: string | undefined): WsLane {
     const sink =
       streamId === undefined
         ? (event: ResponseServerEvent) => this.coalescer.push(event)
         : (event: ResponseServerEvent) => this.coalescer.push({ ...event, stream_id: streamId });
-    const lane = new WsLane(streamId, this, sink);
-    this.lanes.set(streamId ?? "", lane);
-    return lane;
+    return new WsLane(streamId, this, sink);
   }
 
   private resume(
@@ -189,7 +195,8 @@ export class WsSession implements LaneHost {
     responseId: string,
     lastSequenceNumber: number,
   ): void {
-    const lane = this.laneFor(streamId, undefined);
+    const lane = this.laneForCreate(streamId);
+    if (lane === undefined) return;
     if (lane.busy) {
       this.sendError(
         new WireError(

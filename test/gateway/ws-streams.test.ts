@@ -72,6 +72,29 @@ describe("stream_id lanes", () => {
     expect(socket.events.some((event) => event.type === "error")).toBe(false);
   });
 
+  it("cancel and steer find their lane; on a lane never opened they fail without opening it", async () => {
+    const socket = await connect(2000, 200);
+    socket.send({ type: "response.cancel", stream_id: "ghost" });
+    const notActive = await socket.waitFor((event) => event.type === "error");
+    expect(notActive).toMatchObject({ code: "response_not_active", stream_id: "ghost" });
+    socket.send({ type: "response.steer", stream_id: "ghost", input: "x" });
+    const failed = await socket.waitFor((event) => event.type === "response.steer.failed");
+    expect(failed).toMatchObject({ stream_id: "ghost", error: { code: "response_not_found" } });
+
+    socket.send({ type: "response.create", stream_id: "a", input: "Long." });
+    const created = await socket.waitFor((event) => event.type === "response.created");
+    const responseId = (created.response as { id: string }).id;
+    // No stream_id: the lane is found from the response id.
+    socket.send({ type: "response.steer", previous_response_id: responseId, input: "Shorter." });
+    const accepted = await socket.waitFor((event) => event.type === "response.steer.accepted");
+    expect(accepted.stream_id).toBe("a");
+    const from = socket.events.findIndex(isFinal) + 1;
+    const successor = await socket.waitFor((event) => event.type === "response.created", from);
+    expect(successor.stream_id).toBe("a");
+    socket.send({ type: "response.cancel", stream_id: "a" });
+    expect((await socket.waitFor(isFinal, from)).type).toBe("response.incomplete");
+  });
+
   it("refuses a malformed stream_id, a 17th response in flight and a 33rd lane", async () => {
     const socket = await connect(2000, 100);
     socket.send({ type: "response.create", stream_id: "no spaces", input: "x" });
