@@ -1,5 +1,5 @@
-// `npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
-// [--arch qwen2|llama] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
+// `npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
+// [--arch qwen2|llama] [--context N] [--ends-turns] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
 // benchmarks and prints its path, size and parameter count.
 
 import { resolve } from "node:path";
@@ -15,7 +15,7 @@ import {
 } from "../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 const usage =
-  "usage: npm run make-test-model -- <out.gguf> [--shape tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--dry-run]";
+  "usage: npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--context N] [--ends-turns] [--dry-run]";
 const tensorTypes: readonly GgufTensorType[] = ["f32", "f16", "q8_0"];
 
 function invalid(message: string): SparkError {
@@ -33,6 +33,8 @@ function parseCommandLine(argv: string[]) {
         type: { type: "string" },
         seed: { type: "string", default: "1" },
         arch: { type: "string", default: "qwen2" },
+        context: { type: "string" },
+        "ends-turns": { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         help: { type: "boolean", short: "h" },
       },
@@ -55,8 +57,14 @@ function parseCommandLine(argv: string[]) {
   if (!/^\d+$/.test(values.seed) || seed > 0xffffffff) {
     throw invalid(`--seed must be an integer from 0 to 4294967295, got "${values.seed}".`);
   }
+  const contextLength = values.context === undefined ? undefined : Number(values.context);
+  if (values.context !== undefined && !/^\d+$/.test(values.context)) {
+    throw invalid(`--context must be a whole number of tokens, got "${values.context}".`);
+  }
   return {
     outputPath: resolve(outputPath),
+    ...(contextLength === undefined ? {} : { contextLength }),
+    endsTurns: values["ends-turns"],
     shape: values.shape,
     type,
     seed,
@@ -67,7 +75,7 @@ function parseCommandLine(argv: string[]) {
 
 function describe(result: Omit<WriteTestModelResult, "path">): string {
   return (
-    `${result.architecture} ${result.shape}, ${result.type}, seed ${result.seed}: ` +
+    `${result.architecture} ${result.shape}, ${result.type}, seed ${result.seed}, context ${result.contextLength}: ` +
     `${(result.byteLength / 1024 / 1024).toFixed(1)} MiB (${result.byteLength} bytes), ` +
     `${result.parameterCount.toLocaleString("en-US")} parameters`
   );

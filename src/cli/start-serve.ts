@@ -4,6 +4,7 @@ import { createAgentUpgrade } from "../app-server/agent-upgrade.ts";
 import type { AppServer } from "../app-server/app-server.ts";
 import { createLocalAppServer } from "../app-server/create-local-app-server.ts";
 import { createGateway, type Gateway } from "../gateway/index.ts";
+import type { LogWriter } from "../gateway/request-log.ts";
 import type { ServeConfig } from "../gateway/serve-config.ts";
 import { AGENT_PROTOCOL_PATH } from "../protocol/agent/agent-methods.ts";
 import { gatewayModelsFromRegistry } from "../router/registry-gateway-models.ts";
@@ -21,6 +22,8 @@ export interface ServeOptions {
   serve?: Partial<ServeConfig>;
   /** For tests: the system message of new agent sessions. */
   instructions?: string;
+  /** The operator log (spark serve: stderr); none when absent. */
+  log?: LogWriter;
 }
 
 export interface RunningServe {
@@ -51,6 +54,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     models: gatewayModelsFromRegistry(registry),
     config: { ...serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
     webSocketRoutes: { [AGENT_PROTOCOL_PATH]: agentUpgrade.handleUpgrade },
+    ...(options.log === undefined ? {} : { log: options.log }),
   });
   let url: string;
   try {

@@ -1,7 +1,7 @@
 // Input items to engine messages: roles, content parts, function calls merged into the assistant
 // turn, their outputs as tool messages, and clear refusals for what a text engine cannot take.
 import { describe, expect, it } from "vitest";
-import { inputToMessages, toEngineTools } from "./conversation.ts";
+import { inputToMessages } from "./conversation.ts";
 
 describe("inputToMessages", () => {
   it("maps messages, function calls and their outputs", () => {
@@ -41,17 +41,49 @@ describe("inputToMessages", () => {
     ).toThrow(expect.objectContaining({ code: "invalid_request", param: "input[0].content[0]" }));
     expect(() => inputToMessages([{ type: "web_search_call" }])).toThrow(/web_search_call/);
   });
-});
 
-describe("toEngineTools", () => {
-  it("keeps function tools, drops all with tool_choice none, refuses hosted tools", () => {
-    const tools = [
-      { type: "function", name: "grep", description: "Search.", parameters: { type: "object" } },
-    ];
-    expect(toEngineTools(tools, "auto")).toEqual([
-      { name: "grep", description: "Search.", parameters: { type: "object" } },
+  it("takes custom tool calls and outputs, namespaced calls, and resolves item references", () => {
+    const stored = {
+      type: "function_call" as const,
+      id: "fc_1",
+      call_id: "call_1",
+      name: "spawn_agent",
+      namespace: "multi_agent_v1",
+      arguments: "{}",
+      status: "completed" as const,
+    };
+    const messages = inputToMessages(
+      [
+        { role: "user", content: "Go" },
+        { type: "item_reference", id: "fc_1" },
+        { type: "function_call_output", call_id: "call_1", output: "spawned" },
+        { type: "custom_tool_call", call_id: "call_2", name: "apply_patch", input: "*** Begin" },
+        { type: "custom_tool_call_output", call_id: "call_2", output: "Done" },
+      ],
+      (id) => (id === "fc_1" ? stored : undefined),
+    );
+    expect(messages).toEqual([
+      { role: "user", content: "Go" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_1", name: "multi_agent_v1__spawn_agent", arguments: "{}" }],
+      },
+      {
+        role: "tool",
+        toolCallId: "call_1",
+        name: "multi_agent_v1__spawn_agent",
+        content: "spawned",
+      },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_2", name: "apply_patch", arguments: '{"input":"*** Begin"}' }],
+      },
+      { role: "tool", toolCallId: "call_2", name: "apply_patch", content: "Done" },
     ]);
-    expect(toEngineTools(tools, "none")).toBeUndefined();
-    expect(() => toEngineTools([{ type: "web_search" }], undefined)).toThrow(/function tools only/);
+    expect(() => inputToMessages([{ type: "item_reference", id: "msg_gone" }])).toThrow(
+      expect.objectContaining({ wireCode: "item_not_found" }),
+    );
   });
 });

@@ -1,23 +1,44 @@
 // Responses input items ↔ Spark ChatMessages: messages, function calls and their outputs become
 // the engine's conversation; anything a text engine cannot take is refused with the reason.
-import type { ChatMessage, ToolDefinition } from "../engines/engine.ts";
-import type {
-  InputItem,
-  ResponseInput,
-  ResponseTool,
-  ResponseToolChoice,
-} from "../protocol/responses-requests.ts";
+import type { ChatMessage, ToolCall } from "../engines/engine.ts";
+import type { ResponseOutputItem } from "../protocol/responses-events.ts";
+import type { InputItem, ResponseInput } from "../protocol/responses-requests.ts";
+import { customToolArguments, engineToolName } from "./request-tools.ts";
 import { WireError } from "./wire-error.ts";
 
 type ContentParts = string | Array<{ type: string; text?: string | undefined }>;
 
-export function inputToMessages(input: ResponseInput | undefined): ChatMessage[] {
+/** Finds an earlier output item by id (for `item_reference`); undefined when it is not held. */
+export type ItemResolver = (id: string) => ResponseOutputItem | undefined;
+
+export function inputToMessages(
+  input: ResponseInput | undefined,
+  resolveItem: ItemResolver = () => undefined,
+): ChatMessage[] {
   if (input === undefined) return [];
   if (typeof input === "string") return [{ role: "user", content: input }];
   const messages: ChatMessage[] = [];
   const toolNames = new Map<string, string>();
-  input.forEach((item, index) => appendItem(messages, toolNames, item, `input[${index}]`));
+  input.forEach((item, index) => {
+    const param = `input[${index}]`;
+    appendItem(messages, toolNames, dereference(item, resolveItem, param), param);
+  });
   return messages;
+}
+
+/** An `item_reference` becomes the output item it names, as the input item it would be. */
+function dereference(item: InputItem, resolveItem: ItemResolver, param: string): InputItem {
+  if (item.type !== "item_reference") return item;
+  const id = (item as { id: string }).id;
+  const found = resolveItem(id);
+  if (found === undefined) {
+    throw new WireError(
+      "invalid_request",
+      `${param}: item '${id}' referenced by item_reference is not held here (unknown, expired, or from a response that was not stored); send the item itself.`,
+      { param, wireCode: "item_not_found", status: 404 },
+    );
+  }
+  return found as unknown as InputItem;
 }
 
 function appendItem(
@@ -34,17 +55,20 @@ function appendItem(
   }
   switch (item.type) {
     case "function_call": {
-      const call = item as { call_id: string; name: string; arguments: string };
-      toolNames.set(call.call_id, call.name);
-      const toolCall = { id: call.call_id, name: call.name, arguments: call.arguments };
-      const previous = messages.at(-1);
-      // Text and the calls that follow it are one assistant turn to the model.
-      if (previous?.role === "assistant")
-        previous.toolCalls = [...(previous.toolCalls ?? []), toolCall];
-      else messages.push({ role: "assistant", content: "", toolCalls: [toolCall] });
+      const call = item as { call_id: string; name: string; namespace?: string; arguments: string };
+      const name = engineToolName(call.name, call.namespace);
+      appendToolCall(messages, toolNames, { id: call.call_id, name, arguments: call.arguments });
       return;
     }
-    case "function_call_output": {
+    case "custom_tool_call": {
+      const call = item as { call_id: string; name: string; namespace?: string; input: string };
+      const name = engineToolName(call.name, call.namespace);
+      const callArguments = customToolArguments(call.input);
+      appendToolCall(messages, toolNames, { id: call.call_id, name, arguments: callArguments });
+      return;
+    }
+    case "function_call_output":
+    case "custom_tool_call_output": {
       const output = item as { call_id: string; output: ContentParts };
       const name = toolNames.get(output.call_id);
       const content = textOf(output.output, `${param}.output`);
@@ -59,19 +83,26 @@ function appendItem(
     case "reasoning":
       // Reasoning items are the model's own scratch work; a text engine is not fed them back.
       return;
-    case "item_reference":
-      throw new WireError(
-        "invalid_request",
-        `${param}: item_reference is not supported; send previous_response_id, or the item itself.`,
-        { param },
-      );
     default:
       throw new WireError(
         "invalid_request",
-        `${param}: input items of type '${String(item.type)}' are not supported; Spark takes messages, function_call and function_call_output items.`,
+        `${param}: input items of type '${String(item.type)}' are not supported; Spark takes messages, function and custom tool calls and their outputs, and item_reference.`,
         { param },
       );
   }
+}
+
+function appendToolCall(
+  messages: ChatMessage[],
+  toolNames: Map<string, string>,
+  toolCall: ToolCall,
+): void {
+  toolNames.set(toolCall.id, toolCall.name);
+  const previous = messages.at(-1);
+  // Text and the calls that follow it are one assistant turn to the model.
+  if (previous?.role === "assistant")
+    previous.toolCalls = [...(previous.toolCalls ?? []), toolCall];
+  else messages.push({ role: "assistant", content: "", toolCalls: [toolCall] });
 }
 
 function textOf(content: ContentParts, param: string): string {
@@ -92,26 +123,4 @@ function textOf(content: ContentParts, param: string): string {
     );
   });
   return text;
-}
-
-export function toEngineTools(
-  tools: ResponseTool[] | undefined,
-  toolChoice: ResponseToolChoice | undefined,
-): ToolDefinition[] | undefined {
-  if (tools === undefined || tools.length === 0 || toolChoice === "none") return undefined;
-  return tools.map((tool, index) => {
-    if (tool.type !== "function" || tool.name === undefined) {
-      throw new WireError(
-        "invalid_request",
-        `tools[${index}]: '${tool.type}' tools are hosted by OpenAI; Spark runs function tools only (type: "function" with a name).`,
-        { param: `tools[${index}]` },
-      );
-    }
-    const definition: ToolDefinition = {
-      name: tool.name,
-      parameters: tool.parameters ?? { type: "object", properties: {} },
-    };
-    if (typeof tool.description === "string") definition.description = tool.description;
-    return definition;
-  });
 }

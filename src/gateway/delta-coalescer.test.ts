@@ -1,8 +1,8 @@
 // The coalescer against a transport whose buffer the test controls: straight through while it
 // keeps up, merged deltas while it does not, dropped past the hard limit.
 import { describe, expect, it } from "vitest";
-import type { ResponseServerEvent, ResponseTextDeltaEvent } from "../protocol/responses-events.ts";
-import { DeltaCoalescer, type CoalescerTransport } from "./delta-coalescer.ts";
+import type { ResponseTextDeltaEvent } from "../protocol/responses-events.ts";
+import { DeltaCoalescer, type CoalescerTransport, type TransportEvent } from "./delta-coalescer.ts";
 
 function delta(sequenceNumber: number, text: string, itemId = "msg_1"): ResponseTextDeltaEvent {
   return {
@@ -17,7 +17,7 @@ function delta(sequenceNumber: number, text: string, itemId = "msg_1"): Response
 }
 
 function fakeTransport() {
-  const written: ResponseServerEvent[] = [];
+  const written: TransportEvent[] = [];
   const state = { buffered: 0, dropped: undefined as string | undefined };
   const transport: CoalescerTransport = {
     bufferedBytes: () => state.buffered,

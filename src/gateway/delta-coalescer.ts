@@ -3,7 +3,18 @@
 // deltas merge into one (carrying the last merged sequence_number); past the hard limit the
 // client is hopeless and is dropped with a reason, so the server never buffers without bound.
 // What one connection holds is thus at most the hard limit plus one response's closing events.
-import type { ResponseDeltaEvent, ResponseServerEvent } from "../protocol/responses-events.ts";
+import type {
+  ResponseConnectionEvent,
+  ResponseDeltaEvent,
+  ResponseServerEvent as ResponseStreamEvent,
+} from "../protocol/responses-events.ts";
+
+/** What a transport carries: a response's events, and on WebSockets the connection's own,
+ * tagged with the `stream_id` lane they belong to when the client named one. */
+export type TransportEvent = (ResponseStreamEvent | ResponseConnectionEvent) & {
+  stream_id?: string;
+};
+type ResponseServerEvent = TransportEvent;
 
 export interface CoalescerTransport {
   /** Bytes accepted by the connection but not yet written to the network. */

@@ -51,5 +51,7 @@ function redact(message: string): string {
 export function logEngineError(context: GatewayContext, sent: SparkError): void {
   const original = sent.cause;
   if (!(original instanceof SparkError)) return;
-  context.logError(`engine error ${original.code} (sent as ${sent.code}): ${original.message}`);
+  context.log.engineError(
+    `engine error ${original.code} (sent as ${sent.code}): ${original.message}`,
+  );
 }

@@ -2,6 +2,7 @@
 import type { ConcurrencyLimiter } from "./concurrency-limiter.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { RequestLog } from "./request-log.ts";
 import type { ResponseStore } from "./response-store.ts";
 import type { ServeConfig } from "./serve-config.ts";
 
@@ -11,8 +12,8 @@ export interface GatewayContext {
   store: ResponseStore;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
-  /** Server-side log of what clients are not told (an upstream's address, say). */
-  logError: (line: string) => void;
+  /** The operator log; also where what clients are not told (an upstream's address) goes. */
+  log: RequestLog;
   /** Engine runs in progress, so shutdown can wait until every engine stream has ended. */
   runs: Set<Promise<unknown>>;
 }

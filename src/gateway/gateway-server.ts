@@ -11,6 +11,7 @@ import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
 import { LiveResponseRegistry } from "./live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { RequestLog, type LogWriter } from "./request-log.ts";
 import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
@@ -22,8 +23,9 @@ import { WsSession } from "./ws-session.ts";
 export interface GatewayOptions {
   models: GatewayModels;
   config?: Partial<ServeConfig>;
-  /** Where errors clients are not shown in full go; standard error by default. */
-  logError?: (line: string) => void;
+  /** Where the per-request log goes (spark serve: stderr), including the engine errors clients
+   * are not shown in full; none when absent. */
+  log?: LogWriter;
   /** Other WebSocket endpoints on the same port, by path (the agent protocol at /v1/agent);
    * each does its own handshake checks. */
   webSocketRoutes?: Readonly<Record<string, UpgradeHandler>>;
@@ -55,8 +57,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     }),
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
+    log: new RequestLog(options.log),
     runs: new Set(),
-    logError: options.logError ?? ((line) => process.stderr.write(`spark serve: ${line}\n`)),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();

@@ -15,7 +15,18 @@ export function createHttpHandler(
   context: GatewayContext,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
+    const startedAt = performance.now();
+    const method = request.method ?? "GET";
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    let failure: unknown;
+    // Probes would drown the log; everything else gets one line when its response is done.
+    if (path !== "/healthz" && path !== "/metrics") {
+      response.once("close", () =>
+        context.log.http(method, path, response.statusCode, performance.now() - startedAt, failure),
+      );
+    }
     route(context, request, response).catch((error: unknown) => {
+      failure = error;
       context.metrics.countError(describeWireError(error).code);
       if (error instanceof SparkError && !(error instanceof WireError))
         logEngineError(context, clientFacingEngineError(error));

@@ -18,6 +18,8 @@ export class LiveResponse {
   done = false;
   /** Input waiting to continue the conversation once this response stops (response.steer). */
   steerInput: ResponseInput | undefined;
+  /** How many steers were queued on it (OpenAI caps pending steers). */
+  steerCount = 0;
 
   constructor(
     readonly id: string,

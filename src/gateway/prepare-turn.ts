@@ -2,12 +2,13 @@
 // the engine, the full conversation (previous response + new input), the chain's sessionKey, and
 // the response object's starting state. Every refusal here is a WireError the client can act on.
 import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../engines/engine.ts";
-import type { ResponseFunctionTool, ResponseObject } from "../protocol/responses-events.ts";
+import type { ResponseEchoedTool, ResponseObject } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
-import { inputToMessages, toEngineTools } from "./conversation.ts";
+import { inputToMessages } from "./conversation.ts";
 import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
+import { requestTools, type ClientTool } from "./request-tools.ts";
 import type { ResponseStore } from "./response-store.ts";
 import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
@@ -28,6 +29,10 @@ export interface PreparedTurn {
   history: ChatMessage[];
   sessionKey: string;
   skeleton: ResponseObject;
+  /** Engine-side tool name → the client's function or custom tool (and its namespace). */
+  clientTools: Map<string, ClientTool>;
+  /** Hosted tool types the request offered that the engine cannot run (dropped). */
+  droppedTools: string[];
   /** false: warm the conversation and the engine's cache up, produce no output. */
   generate: boolean;
   body: ResponseCreateBody;
@@ -66,7 +71,10 @@ export async function prepareTurn(
     history = previous.messages;
     sessionKey = previous.sessionKey;
   }
-  history = [...history, ...inputToMessages(body.input)];
+  history = [
+    ...history,
+    ...inputToMessages(body.input, (itemId) => dependencies.store.findItem(itemId, source.apiKey)),
+  ];
   if (history.length === 0) {
     throw new WireError(
       "invalid_request",
@@ -79,7 +87,11 @@ export async function prepareTurn(
   const instructions = body.instructions ?? undefined;
   const messages: ChatMessage[] =
     instructions === undefined ? history : [{ role: "system", content: instructions }, ...history];
-  const tools = toEngineTools(body.tools, body.tool_choice);
+  const offered = requestTools(body.tools);
+  const tools =
+    offered.definitions.length === 0 || body.tool_choice === "none"
+      ? undefined
+      : offered.definitions;
   checkContextLimit(messages, tools, dependencies.contextLimitTokens);
 
   const generate = body.generate !== false;
@@ -112,7 +124,9 @@ export async function prepareTurn(
     engineRequest,
     history,
     sessionKey,
-    skeleton: responseSkeleton(responseId, resolved.model, body),
+    skeleton: responseSkeleton(responseId, resolved.model, body, offered.echoed),
+    clientTools: offered.byEngineName,
+    droppedTools: offered.dropped,
     generate,
     body,
     apiKey: source.apiKey,
@@ -120,14 +134,12 @@ export async function prepareTurn(
   };
 }
 
-function responseSkeleton(id: string, model: string, body: ResponseCreateBody): ResponseObject {
-  const tools: ResponseFunctionTool[] = (body.tools ?? []).map((tool) => ({
-    type: "function",
-    name: tool.name ?? "",
-    description: tool.description ?? null,
-    parameters: tool.parameters ?? null,
-    strict: tool.strict ?? null,
-  }));
+function responseSkeleton(
+  id: string,
+  model: string,
+  body: ResponseCreateBody,
+  tools: ResponseEchoedTool[],
+): ResponseObject {
   const toolChoice = body.tool_choice;
   return {
     id,
@@ -150,7 +162,7 @@ function responseSkeleton(id: string, model: string, body: ResponseCreateBody): 
         ? "auto"
         : typeof toolChoice === "string"
           ? toolChoice
-          : { type: "function", name: toolChoice.name },
+          : { type: toolChoice.type, name: toolChoice.name },
     tools,
     previous_response_id: body.previous_response_id ?? null,
     prompt_cache_key: body.prompt_cache_key ?? null,

@@ -4,14 +4,20 @@ import type { ChatMessage, ToolCall } from "../engines/engine.ts";
 import type {
   IncompleteReason,
   ResponseFailure,
-  ResponseFunctionCall,
   ResponseObject,
   ResponseOutputItem,
   ResponseOutputMessage,
   ResponseServerEvent,
   ResponseStatus,
+  ResponseToolCallItem,
 } from "../protocol/responses-events.ts";
 import { newId } from "./new-id.ts";
+import {
+  customToolArguments,
+  customToolInput,
+  engineToolName,
+  type ClientTool,
+} from "./request-tools.ts";
 
 const NO_LOGPROBS: never[] = [];
 
@@ -22,8 +28,10 @@ interface OpenMessage {
 }
 
 interface OpenCall {
-  item: ResponseFunctionCall;
+  item: ResponseToolCallItem;
   outputIndex: number;
+  /** The engine's JSON arguments so far (a custom call's input is taken from them at the end). */
+  engineArguments: string;
 }
 
 export interface ResponseEnding {
@@ -45,6 +53,8 @@ export class ResponseEventWriter {
   constructor(
     private readonly skeleton: ResponseObject,
     private readonly emit: (event: ResponseServerEvent) => void,
+    /** Engine-side tool names → the client's tools; a name not in it is a plain function. */
+    private readonly clientTools: ReadonlyMap<string, ClientTool> = new Map(),
   ) {}
 
   get nextSequenceNumber(): number {
@@ -79,20 +89,35 @@ export class ResponseEventWriter {
     });
   }
 
-  toolCallStarted(callId: string, name: string): void {
+  toolCallStarted(callId: string, engineName: string): void {
     this.closeMessage("completed");
     this.firstOutputAt ??= performance.now();
-    const item: ResponseFunctionCall = {
-      type: "function_call",
-      id: newId("fc_"),
-      call_id: callId,
-      name,
-      arguments: "",
-      status: "in_progress",
-    };
+    const tool = this.clientTools.get(engineName);
+    const name = tool?.name ?? engineName;
+    const namespace = tool?.namespace === undefined ? {} : { namespace: tool.namespace };
+    const item: ResponseToolCallItem =
+      tool?.kind === "custom"
+        ? {
+            type: "custom_tool_call",
+            id: newId("ctc_"),
+            call_id: callId,
+            name,
+            input: "",
+            status: "in_progress",
+            ...namespace,
+          }
+        : {
+            type: "function_call",
+            id: newId("fc_"),
+            call_id: callId,
+            name,
+            arguments: "",
+            status: "in_progress",
+            ...namespace,
+          };
     const outputIndex = this.output.length;
     this.output.push(item);
-    this.openCalls.set(callId, { item, outputIndex });
+    this.openCalls.set(callId, { item, outputIndex, engineArguments: "" });
     this.emit({
       type: "response.output_item.added",
       sequence_number: this.sequenceNumber++,
@@ -104,6 +129,9 @@ export class ResponseEventWriter {
   toolCallDelta(callId: string, delta: string): void {
     const call = this.openCalls.get(callId);
     if (call === undefined || delta === "") return;
+    call.engineArguments += delta;
+    // A custom call's input is a string inside the engine's JSON: it is sent whole at the end.
+    if (call.item.type === "custom_tool_call") return;
     call.item.arguments += delta;
     this.emit({
       type: "response.function_call_arguments.delta",
@@ -118,7 +146,7 @@ export class ResponseEventWriter {
     if (!this.openCalls.has(callId)) this.toolCallStarted(callId, name);
     const call = this.openCalls.get(callId);
     if (call === undefined) return;
-    call.item.arguments = callArguments;
+    call.engineArguments = callArguments;
     this.closeCall(callId, call, "completed");
   }
 
@@ -154,7 +182,12 @@ export class ResponseEventWriter {
     const toolCalls: ToolCall[] = [];
     for (const item of this.output) {
       if (item.type === "message") content += item.content[0]?.text ?? "";
-      else toolCalls.push({ id: item.call_id, name: item.name, arguments: item.arguments });
+      else {
+        const name = engineToolName(item.name, item.namespace);
+        const callArguments =
+          item.type === "function_call" ? item.arguments : customToolArguments(item.input);
+        toolCalls.push({ id: item.call_id, name, arguments: callArguments });
+      }
     }
     if (this.openMessage !== undefined) content += this.openMessage.text;
     if (content === "" && toolCalls.length === 0) return undefined;
@@ -234,15 +267,35 @@ export class ResponseEventWriter {
 
   private closeCall(callId: string, call: OpenCall, status: "completed" | "incomplete"): void {
     this.openCalls.delete(callId);
-    call.item.status = status;
-    this.emit({
-      type: "response.function_call_arguments.done",
-      sequence_number: this.sequenceNumber++,
-      item_id: call.item.id,
-      output_index: call.outputIndex,
-      name: call.item.name,
-      arguments: call.item.arguments,
-    });
+    const { item, outputIndex } = call;
+    item.status = status;
+    const location = { item_id: item.id, output_index: outputIndex };
+    if (item.type === "custom_tool_call") {
+      item.input = customToolInput(call.engineArguments);
+      if (item.input !== "") {
+        this.emit({
+          type: "response.custom_tool_call_input.delta",
+          sequence_number: this.sequenceNumber++,
+          ...location,
+          delta: item.input,
+        });
+      }
+      this.emit({
+        type: "response.custom_tool_call_input.done",
+        sequence_number: this.sequenceNumber++,
+        ...location,
+        input: item.input,
+      });
+    } else {
+      item.arguments = call.engineArguments;
+      this.emit({
+        type: "response.function_call_arguments.done",
+        sequence_number: this.sequenceNumber++,
+        ...location,
+        name: item.name,
+        arguments: item.arguments,
+      });
+    }
     this.emit({
       type: "response.output_item.done",
       sequence_number: this.sequenceNumber++,

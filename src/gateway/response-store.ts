@@ -1,7 +1,7 @@
 // Finished responses by id, so `previous_response_id` works over WebSocket and HTTP alike.
 // In memory, bounded three ways: entry count and total size (least recently used goes first), and age.
 import type { ChatMessage } from "../engines/engine.ts";
-import type { ResponseObject } from "../protocol/responses-events.ts";
+import type { ResponseObject, ResponseOutputItem } from "../protocol/responses-events.ts";
 
 export interface StoredResponse {
   id: string;
@@ -28,6 +28,8 @@ interface Entry {
 
 export class ResponseStore {
   private readonly entries = new Map<string, Entry>();
+  /** Output item id → the id of the response that produced it, for `item_reference`. */
+  private readonly itemOwners = new Map<string, string>();
   private totalBytes = 0;
 
   constructor(
@@ -49,6 +51,7 @@ export class ResponseStore {
     // One response larger than the whole store is not kept: chaining from it gets not-found.
     if (bytes > this.limits.maxBytes) return;
     this.entries.set(stored.id, { stored, bytes, storedAt: this.now() });
+    for (const item of stored.response.output) this.itemOwners.set(item.id, stored.id);
     this.totalBytes += bytes;
     this.evict();
   }
@@ -67,10 +70,20 @@ export class ResponseStore {
     return entry.stored;
   }
 
+  /** An output item of a held response that belongs to `ownerKey`. */
+  findItem(itemId: string, ownerKey: string | undefined): ResponseOutputItem | undefined {
+    const responseId = this.itemOwners.get(itemId);
+    if (responseId === undefined) return undefined;
+    return this.get(responseId, ownerKey)?.response.output.find((item) => item.id === itemId);
+  }
+
   delete(id: string): void {
     const entry = this.entries.get(id);
     if (entry === undefined) return;
     this.entries.delete(id);
+    for (const item of entry.stored.response.output) {
+      if (this.itemOwners.get(item.id) === id) this.itemOwners.delete(item.id);
+    }
     this.totalBytes -= entry.bytes;
   }
 
@@ -97,7 +110,11 @@ function estimateBytes(stored: StoredResponse): number {
   }
   for (const item of stored.response.output) {
     characters +=
-      item.type === "message" ? (item.content[0]?.text.length ?? 0) : item.arguments.length;
+      item.type === "message"
+        ? (item.content[0]?.text.length ?? 0)
+        : item.type === "function_call"
+          ? item.arguments.length
+          : item.input.length;
   }
   // JavaScript strings are UTF-16: two bytes a character.
   return characters * 2;

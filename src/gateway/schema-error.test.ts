@@ -2,12 +2,12 @@
 import { describe, expect, it } from "vitest";
 import {
   responseCreateEventSchema,
-  responseSteerEventSchema,
+  responseResumeEventSchema,
 } from "../protocol/responses-requests.ts";
 import { schemaError } from "./schema-error.ts";
 
 function messageFor(
-  schema: typeof responseCreateEventSchema | typeof responseSteerEventSchema,
+  schema: typeof responseCreateEventSchema | typeof responseResumeEventSchema,
   value: unknown,
 ) {
   const parsed = schema.safeParse(value);
@@ -36,8 +36,8 @@ describe("schemaError", () => {
   });
 
   it("calls a missing field required", () => {
-    expect(messageFor(responseSteerEventSchema, { type: "response.steer" }).message).toBe(
-      "The event: 'input' is required (string or array).",
+    expect(messageFor(responseResumeEventSchema, { type: "response.resume" }).message).toBe(
+      "The event: 'response_id' is required (string).",
     );
   });
 });

@@ -21,6 +21,8 @@ export async function executeTurn(
   execution: TurnExecution,
 ): Promise<ResponseRunResult> {
   const release = context.limiter.acquire(turn.apiKey);
+  if (turn.droppedTools.length > 0) context.log.droppedTools(turn.droppedTools);
+  const startedAt = performance.now();
   context.metrics.streamStarted();
   const run = runResponse({
     turn,
@@ -52,6 +54,17 @@ export async function executeTurn(
       context.metrics.countError(result.error.code);
       logEngineError(context, result.error);
     }
+    context.log.response({
+      responseId: turn.responseId,
+      model: turn.model,
+      transport: execution.transport,
+      status: result.response.status,
+      inputTokens: result.usage?.inputTokens ?? 0,
+      outputTokens: result.usage?.outputTokens ?? 0,
+      timeToFirstTokenMs: result.timeToFirstTokenMs,
+      totalMs: performance.now() - startedAt,
+      reason: result.error?.message ?? result.response.incomplete_details?.reason,
+    });
     return result;
   } finally {
     context.runs.delete(run);

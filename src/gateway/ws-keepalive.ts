@@ -11,6 +11,8 @@ export interface WsKeepaliveOptions {
   idleMs: number;
   isBusy: () => boolean;
   onClose: (reason: "heartbeat_timeout" | "lifetime" | "idle") => void;
+  /** Called just before a lifetime close, so the client can be told why (an error event). */
+  onLifetimeReached?: () => void;
 }
 
 export class WsKeepalive {
@@ -48,8 +50,13 @@ export class WsKeepalive {
     this.restartIdleTimer();
     if (!this.lifetimeReached || this.options.isBusy()) return;
     this.options.onClose("lifetime");
-    // 1001 (going away) is a close the OpenAI SDK reconnects after.
-    this.socket.close(1001, "connection lifetime reached; reconnect to continue");
+    this.options.onLifetimeReached?.();
+    // 1001 (going away) is a close the OpenAI SDK reconnects after; the reason carries OpenAI's
+    // code for clients that read the close rather than the error event.
+    this.socket.close(
+      1001,
+      "websocket_connection_limit_reached: connection lifetime reached; reconnect to continue",
+    );
   }
 
   stop(): void {

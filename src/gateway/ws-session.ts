@@ -1,46 +1,43 @@
-// One WebSocket connection in Responses WebSocket mode: many turns, one response in flight at a
-// time, plus Spark's cancel, steer and resume. Bad frames get an error event; the connection and
-// the server keep going. Its response outlives it for the resume grace period.
+// One WebSocket connection in Responses WebSocket mode: many turns, plus cancel, steer and
+// resume. Responses run in lanes (OpenAI's `stream_id`, see ws-lane.ts): one at a time per lane,
+// lanes at once. Bad frames get an error event; the connection and the server keep going. Its
+// responses outlive it for the resume grace period.
 import type { RawData, WebSocket } from "ws";
-import type { ResponseServerEvent } from "../protocol/responses-events.ts";
-import type {
-  ResponseCreateBody,
-  ResponseInput,
-  ResponsesClientEvent,
-} from "../protocol/responses-requests.ts";
-import { DeltaCoalescer } from "./delta-coalescer.ts";
+import type { ResponseConnectionEvent, ResponseServerEvent } from "../protocol/responses-events.ts";
+import type { ResponsesClientEvent } from "../protocol/responses-requests.ts";
+import { DeltaCoalescer, type TransportEvent } from "./delta-coalescer.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
-import { LiveResponse, type EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
-import { prepareTurn } from "./prepare-turn.ts";
-import type { ResponseRunResult } from "./response-runner.ts";
-import { executeTurn } from "./turn-executor.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
+import { WsLane, type LaneHost } from "./ws-lane.ts";
+import { steerFailed } from "./ws-steer.ts";
+
+/** OpenAI's limits: responses running or queued per connection, and named lanes per connection. */
+export const MAX_RESPONSES_IN_FLIGHT = 16;
+export const MAX_NAMED_STREAMS = 32;
+const STREAM_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** How long a dropped slow client has to read its backlog and the close reason. */
 const SLOW_CLIENT_CLOSE_GRACE_MS = 5000;
 
-export class WsSession {
-  private current: LiveResponse | undefined;
-  private preparing = false;
-  /** A cancel that arrived while the response was still being prepared (it has no id yet). */
-  private cancelWhilePreparing = false;
-  private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
-  private errorSequence = 0;
-  private closed = false;
+export class WsSession implements LaneHost {
+  /** Lanes by stream_id; "" is the default lane (no stream_id). */
+  private readonly lanes = new Map<string, WsLane>();
+  /** sequence_number of the connection's own events (errors, steering acknowledgements). */
+  private connectionSequence = 0;
+  closed = false;
   private readonly coalescer: DeltaCoalescer;
-  private readonly sink: EventSink;
   private readonly keepalive: WsKeepalive;
 
   constructor(
     private readonly socket: WebSocket,
-    private readonly apiKey: string | undefined,
-    private readonly context: GatewayContext,
-    private readonly registry: LiveResponseRegistry,
+    readonly apiKey: string | undefined,
+    readonly context: GatewayContext,
+    readonly registry: LiveResponseRegistry,
     /** Called before each write so one tick's events leave together (see tick-corker.ts). */
     beforeWrite: () => void = () => {},
   ) {
@@ -48,7 +45,7 @@ export class WsSession {
     this.coalescer = new DeltaCoalescer(
       {
         bufferedBytes: () => socket.bufferedAmount,
-        write: (event: ResponseServerEvent, json: string | undefined) => {
+        write: (event: TransportEvent, json: string | undefined) => {
           beforeWrite();
           socket.send(json ?? JSON.stringify(event));
         },
@@ -60,15 +57,26 @@ export class WsSession {
         onMerged: () => context.metrics.countMergedDelta(),
       },
     );
-    this.sink = (event) => this.coalescer.push(event);
     this.keepalive = new WsKeepalive(socket, {
       heartbeatIntervalMs: config.heartbeatIntervalMs,
       lifetimeMs: config.connectionLifetimeSeconds * 1000,
       idleMs: config.idleTimeoutSeconds * 1000,
-      isBusy: () => this.current !== undefined || this.preparing,
+      isBusy: () => [...this.lanes.values()].some((lane) => lane.busy),
       onClose: (reason) => context.metrics.countServerClose(reason),
+      // OpenAI's code for the 60-minute limit: clients such as Codex reconnect on it and send
+      // the full conversation again.
+      onLifetimeReached: () =>
+        this.sendError(
+          new WireError(
+            "invalid_request",
+            `This connection reached its ${config.connectionLifetimeSeconds}-second limit (connection_lifetime_seconds) and is closing; open a new connection to continue.`,
+            { wireCode: "websocket_connection_limit_reached", status: 400 },
+          ),
+          undefined,
+        ),
     });
     context.metrics.connectionOpened();
+    context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)");
     socket.on("message", (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
     socket.on("close", () => this.onClose());
     // A socket error is followed by 'close'; without a listener it would crash the process.
@@ -86,147 +94,121 @@ export class WsSession {
     try {
       event = parseClientFrame(data, isBinary, this.context.config.maxFrameBytes);
     } catch (error) {
-      this.sendError(error);
+      this.sendError(error, undefined);
+      return;
+    }
+    const streamId = (event as { stream_id?: unknown }).stream_id;
+    if (
+      streamId !== undefined &&
+      (typeof streamId !== "string" || !STREAM_ID_PATTERN.test(streamId))
+    ) {
+      this.sendError(
+        new WireError(
+          "invalid_request",
+          "stream_id must be 1 to 64 letters, digits, '_', '-', '.' or ':'.",
+          { wireCode: "invalid_stream_id", param: "stream_id" },
+        ),
+        undefined,
+      );
       return;
     }
     const clock = new GatewayClock();
     clock.addSince(receivedAt);
     switch (event.type) {
       case "response.create": {
-        if (this.refuseWhileBusy()) return;
-        const { type: _type, ...body } = event;
-        void this.startTurn(body, receivedAt, clock);
+        const lane = this.laneForCreate(streamId);
+        if (lane === undefined) return;
+        const { type: _type, stream_id: _streamId, ...body } = event;
+        lane.create(body, receivedAt, clock);
         return;
       }
       case "response.cancel":
-        return this.cancel(event.response_id);
+        return this.laneFor(streamId, event.response_id).cancel(event.response_id);
       case "response.steer":
-        return this.steer(event.response_id, event.input, receivedAt, clock);
+        return this.laneFor(streamId, event.previous_response_id ?? event.response_id).steer(
+          event,
+          receivedAt,
+          clock,
+        );
       case "response.resume":
-        return this.resume(event.response_id, event.last_sequence_number ?? -1);
+        return this.resume(streamId, event.response_id, event.last_sequence_number ?? -1);
       default:
         event satisfies never;
     }
   }
 
-  private async startTurn(
-    body: ResponseCreateBody,
-    receivedAt: number,
-    clock: GatewayClock,
-  ): Promise<void> {
-    this.preparing = true;
-    this.cancelWhilePreparing = false;
-    let live: LiveResponse | undefined;
-    try {
-      const startedAt = performance.now();
-      const turn = await prepareTurn(
-        { body, apiKey: this.apiKey, receivedAt },
-        {
-          models: this.context.models,
-          store: this.context.store,
-          contextLimitTokens: this.context.config.contextLimitTokens,
-        },
-      );
-      clock.addSince(startedAt);
-      if (this.closed) return;
-      live = new LiveResponse(
-        turn.responseId,
-        this.apiKey,
-        body,
-        this.context.config.replayBufferBytes,
-      );
-      const started = live;
-      this.registry.add(started);
-      started.attach(this.sink);
-      this.current = started;
-      this.preparing = false;
-      if (this.cancelWhilePreparing) started.stop("cancelled");
-      void started.finished.then((result) => this.afterResponse(started, result));
-      const result = await executeTurn(this.context, turn, {
-        signal: started.signal,
-        emit: (event) => started.emit(event),
-        clock,
-        transport: "ws",
-      });
-      started.finish(result);
-    } catch (error) {
-      // Only preparation and the concurrency check throw: no response events were sent.
-      if (live !== undefined) {
-        this.registry.remove(live);
-        live.finish(undefined);
-      }
-      this.sendError(error);
-    } finally {
-      this.preparing = false;
-      // A lifetime that ran out while this turn was being prepared or refused closes now.
-      this.keepalive.idle();
-    }
-  }
-
-  private afterResponse(live: LiveResponse, result: ResponseRunResult | undefined): void {
-    if (this.current !== live) return;
-    this.current = undefined;
-    if (result !== undefined) this.lastResponse = { id: live.id, body: live.body };
-    if (this.closed) return;
-    const steerInput = live.steerInput;
-    if (steerInput !== undefined && result !== undefined) {
-      // The steered response kept its partial output; the new input continues the same chain.
-      void this.startTurn(
-        { ...live.body, input: steerInput, previous_response_id: live.id },
-        performance.now(),
-        new GatewayClock(),
-      );
-      return;
-    }
-    this.keepalive.idle();
-  }
-
-  private cancel(responseId: string | undefined): void {
-    if (this.preparing && responseId === undefined) {
-      this.cancelWhilePreparing = true;
-      return;
-    }
-    const live = this.current;
-    if (live === undefined || (responseId !== undefined && responseId !== live.id)) {
-      this.sendError(notActive(responseId, "cancel"));
-      return;
-    }
-    live.stop("cancelled");
-  }
-
-  private steer(
-    responseId: string | undefined,
-    input: ResponseInput,
-    receivedAt: number,
-    clock: GatewayClock,
-  ): void {
-    const live = this.current;
-    if (live !== undefined && (responseId === undefined || responseId === live.id)) {
-      live.steerInput =
-        live.steerInput === undefined ? input : [...asItems(live.steerInput), ...asItems(input)];
-      live.stop("steered");
-      return;
-    }
-    // The response may have just finished: steering then simply continues its conversation.
-    const last = this.lastResponse;
-    if (
-      live === undefined &&
-      !this.preparing &&
-      last !== undefined &&
-      (responseId === undefined || responseId === last.id)
+  /** The lane a create runs in, opened if new; undefined (and an error sent) over a limit. */
+  private laneForCreate(streamId: string | undefined): WsLane | undefined {
+    const inFlight = [...this.lanes.values()].reduce((sum, lane) => sum + lane.inFlight, 0);
+    const existing = this.lanes.get(streamId ?? "");
+    const namedLanes = [...this.lanes.keys()].filter((key) => key !== "").length;
+    let refusal: string | undefined;
+    if (inFlight >= MAX_RESPONSES_IN_FLIGHT) {
+      refusal = `At most ${MAX_RESPONSES_IN_FLIGHT} responses can be in flight on one connection; wait for one to finish.`;
+    } else if (
+      existing === undefined &&
+      streamId !== undefined &&
+      namedLanes >= MAX_NAMED_STREAMS
     ) {
-      void this.startTurn(
-        { ...last.body, input, previous_response_id: last.id },
-        receivedAt,
-        clock,
+      refusal = `At most ${MAX_NAMED_STREAMS} stream_id lanes can be opened on one connection; reuse one, or open another connection.`;
+    }
+    if (refusal !== undefined) {
+      this.sendError(
+        new WireError("invalid_request", refusal, {
+          wireCode: "websocket_stream_limit_reached",
+          param: "stream_id",
+          status: 429,
+        }),
+        streamId,
+      );
+      return undefined;
+    }
+    return existing ?? this.openLane(streamId);
+  }
+
+  /** The lane named by stream_id; else the one a response id belongs to; else the default. A
+   * lane never opened gets a throwaway one, so cancel or steer there fail as "not found" without
+   * opening lanes past the limit. */
+  private laneFor(streamId: string | undefined, responseId: string | undefined): WsLane {
+    if (streamId !== undefined) return this.lanes.get(streamId) ?? this.newLane(streamId);
+    if (responseId !== undefined) {
+      for (const lane of this.lanes.values()) if (lane.owns(responseId)) return lane;
+    }
+    return this.lanes.get("") ?? this.openLane(undefined);
+  }
+
+  private openLane(streamId: string | undefined): WsLane {
+    const lane = this.newLane(streamId);
+    this.lanes.set(streamId ?? "", lane);
+    return lane;
+  }
+
+  private newLane(streamId: string | undefined): WsLane {
+    const sink =
+      streamId === undefined
+        ? (event: ResponseServerEvent) => this.coalescer.push(event)
+        : (event: ResponseServerEvent) => this.coalescer.push({ ...event, stream_id: streamId });
+    return new WsLane(streamId, this, sink);
+  }
+
+  private resume(
+    streamId: string | undefined,
+    responseId: string,
+    lastSequenceNumber: number,
+  ): void {
+    const lane = this.laneForCreate(streamId);
+    if (lane === undefined) return;
+    if (lane.busy) {
+      this.sendError(
+        new WireError(
+          "invalid_request",
+          "A response is already in progress in this lane: resume on another stream_id, or wait.",
+          { wireCode: "response_already_in_progress", status: 409 },
+        ),
+        streamId,
       );
       return;
     }
-    this.sendError(notActive(responseId, "steer"));
-  }
-
-  private resume(responseId: string, lastSequenceNumber: number): void {
-    if (this.refuseWhileBusy()) return;
     const live = this.registry.get(responseId, this.apiKey);
     if (live === undefined) {
       this.sendError(
@@ -236,6 +218,7 @@ export class WsSession {
             `Its final state is available with GET /v1/responses/${responseId} while it is stored.`,
           { wireCode: "response_not_resumable", param: "response_id", status: 404 },
         ),
+        streamId,
       );
       return;
     }
@@ -247,33 +230,40 @@ export class WsSession {
           `Events after sequence_number ${lastSequenceNumber} of '${responseId}' are no longer held (replay_buffer_bytes); fetch the final response instead.`,
           { wireCode: "resume_gap", param: "last_sequence_number" },
         ),
+        streamId,
       );
       return;
     }
-    for (const event of missed) this.coalescer.push(event);
+    for (const event of missed) lane.sink(event);
     if (live.done) return;
-    live.attach(this.sink);
-    this.current = live;
-    void live.finished.then((result) => this.afterResponse(live, result));
+    lane.adopt(live);
   }
 
-  private refuseWhileBusy(): boolean {
-    if (this.current === undefined && !this.preparing) return false;
-    const id = this.current?.id;
-    this.sendError(
-      new WireError(
-        "invalid_request",
-        `A response${id === undefined ? "" : ` (${id})`} is already in progress on this connection: wait for it to finish, ` +
-          "or send response.cancel or response.steer. Open another connection to run responses in parallel.",
-        { wireCode: "response_already_in_progress", status: 409 },
-      ),
-    );
-    return true;
-  }
-
-  private sendError(error: unknown): void {
+  sendError(error: unknown, streamId: string | undefined): void {
     this.context.metrics.countError(describeWireError(error).code);
-    this.coalescer.push(errorEvent(error, this.errorSequence++));
+    this.context.log.webSocketError("event", error);
+    const event = errorEvent(error, this.connectionSequence++);
+    this.coalescer.push(streamId === undefined ? event : { ...event, stream_id: streamId });
+  }
+
+  sendConnectionEvent(event: ResponseConnectionEvent, streamId: string | undefined): void {
+    const sequenced = { ...event, sequence_number: this.connectionSequence++ };
+    this.coalescer.push(streamId === undefined ? sequenced : { ...sequenced, stream_id: streamId });
+  }
+
+  sendSteerFailure(
+    code: Parameters<typeof steerFailed>[0],
+    responseId: string | undefined,
+    input: unknown,
+    streamId: string | undefined,
+  ): void {
+    this.context.metrics.countError(code);
+    this.context.log.webSocketError("response.steer", new WireError("invalid_request", code));
+    this.sendConnectionEvent(steerFailed(code, responseId, input, 0), streamId);
+  }
+
+  idle(): void {
+    this.keepalive.idle();
   }
 
   private closeWith(
@@ -284,7 +274,7 @@ export class WsSession {
   ): void {
     if (this.closed) return;
     this.context.metrics.countServerClose(metricReason);
-    // The response is let go now, not when the peer finally answers the close: a dropped slow
+    // The responses are let go now, not when the peer finally answers the close: a dropped slow
     // client must not hold the engine for longer than the resume grace period.
     this.release();
     // A close reason may be at most 123 bytes.
@@ -298,33 +288,14 @@ export class WsSession {
     this.release();
     this.keepalive.stop();
     this.context.metrics.connectionClosed();
+    this.context.log.webSocket("close", "");
   }
 
-  /** Stops sending, and hands the response in flight to the registry to finish or be resumed. */
+  /** Stops sending, and hands the responses in flight to the registry to finish or be resumed. */
   private release(): void {
     if (this.closed) return;
     this.closed = true;
     this.coalescer.stop();
-    const live = this.current;
-    if (live !== undefined && !live.done) {
-      live.detach(this.sink);
-      this.registry.orphaned(live);
-    }
+    for (const lane of this.lanes.values()) lane.release();
   }
-}
-
-function notActive(responseId: string | undefined, action: string): WireError {
-  const which = responseId === undefined ? "No response is" : `Response '${responseId}' is not`;
-  return new WireError(
-    "invalid_request",
-    `${which} in progress on this connection, so there is nothing to ${action}.`,
-    {
-      wireCode: "response_not_active",
-      param: "response_id",
-    },
-  );
-}
-
-function asItems(input: ResponseInput): Exclude<ResponseInput, string> {
-  return typeof input === "string" ? [{ role: "user", content: input }] : input;
 }

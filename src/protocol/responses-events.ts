@@ -25,9 +25,24 @@ export interface ResponseFunctionCall {
   name: string;
   arguments: string;
   status: "in_progress" | "completed" | "incomplete";
+  /** The namespace tool the function belongs to, when it belongs to one. */
+  namespace?: string;
 }
 
-export type ResponseOutputItem = ResponseOutputMessage | ResponseFunctionCall;
+/** A call of a freeform tool: `input` is the model's free text. */
+export interface ResponseCustomToolCall {
+  type: "custom_tool_call";
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  status: "in_progress" | "completed" | "incomplete";
+  namespace?: string;
+}
+
+export type ResponseToolCallItem = ResponseFunctionCall | ResponseCustomToolCall;
+
+export type ResponseOutputItem = ResponseOutputMessage | ResponseToolCallItem;
 
 export interface ResponseUsage {
   input_tokens: number;
@@ -71,6 +86,32 @@ export interface ResponseFunctionTool {
   strict: boolean | null;
 }
 
+export interface ResponseCustomTool {
+  type: "custom";
+  name: string;
+  description?: string;
+  format?: { type: "text" } | { type: "grammar"; syntax: "lark" | "regex"; definition: string };
+}
+
+export interface ResponseNamespaceTool {
+  type: "namespace";
+  name: string;
+  description: string;
+  tools: Array<
+    | {
+        type: "function";
+        name: string;
+        description?: string | null;
+        parameters?: unknown;
+        strict?: boolean | null;
+      }
+    | ResponseCustomTool
+  >;
+}
+
+/** The tools a response echoes: the ones the engine was given (hosted tools are dropped). */
+export type ResponseEchoedTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool;
+
 export interface ResponseObject {
   id: string;
   object: "response";
@@ -87,8 +128,8 @@ export interface ResponseObject {
   temperature: number | null;
   top_p: number | null;
   max_output_tokens: number | null;
-  tool_choice: "none" | "auto" | "required" | { type: "function"; name: string };
-  tools: ResponseFunctionTool[];
+  tool_choice: "none" | "auto" | "required" | { type: "function" | "custom"; name: string };
+  tools: ResponseEchoedTool[];
   previous_response_id: string | null;
   prompt_cache_key: string | null;
   store: boolean;
@@ -160,6 +201,20 @@ export interface ResponseFunctionCallArgumentsDoneEvent extends Sequenced {
   arguments: string;
 }
 
+export interface ResponseCustomToolCallInputDeltaEvent extends Sequenced {
+  type: "response.custom_tool_call_input.delta";
+  item_id: string;
+  output_index: number;
+  delta: string;
+}
+
+export interface ResponseCustomToolCallInputDoneEvent extends Sequenced {
+  type: "response.custom_tool_call_input.done";
+  item_id: string;
+  output_index: number;
+  input: string;
+}
+
 /**
  * An error event. `code`, `message` and `param` are the SDK's ResponseErrorEvent; `error` and
  * `status` repeat them the way OpenAI's WebSocket mode nests them, for clients that read either.
@@ -182,6 +237,25 @@ export interface ResponseErrorEvent extends Sequenced {
   response_id?: string;
 }
 
+/** OpenAI's steering acknowledgement: the input is queued; the successor's response.created
+ * is where it is committed. */
+export interface ResponseSteerAcceptedEvent extends Sequenced {
+  type: "response.steer.accepted";
+  steer: { id: string; previous_response_id: string };
+}
+
+export type SteerFailureCode = "response_not_found" | "too_many_pending_steers" | "invalid_input";
+
+/** Steering input that was refused or could not be committed, returned to the client. */
+export interface ResponseSteerFailedEvent extends Sequenced {
+  type: "response.steer.failed";
+  steer: { id?: string; previous_response_id: string | null; input: unknown };
+  error: { code: SteerFailureCode; message: string };
+}
+
+/** Events of a WebSocket connection rather than of one response's stream. */
+export type ResponseConnectionEvent = ResponseSteerAcceptedEvent | ResponseSteerFailedEvent;
+
 export type ResponseDeltaEvent = ResponseTextDeltaEvent | ResponseFunctionCallArgumentsDeltaEvent;
 
 export type ResponseServerEvent =
@@ -192,4 +266,6 @@ export type ResponseServerEvent =
   | ResponseTextDoneEvent
   | ResponseFunctionCallArgumentsDeltaEvent
   | ResponseFunctionCallArgumentsDoneEvent
+  | ResponseCustomToolCallInputDeltaEvent
+  | ResponseCustomToolCallInputDoneEvent
   | ResponseErrorEvent;

@@ -16,7 +16,19 @@ const functionCallItemSchema = z.looseObject({
   id: z.string().optional(),
   call_id: z.string(),
   name: z.string(),
+  /** Set when the function belongs to a `namespace` tool. */
+  namespace: z.string().optional(),
   arguments: z.string(),
+});
+
+/** A call of a freeform (`custom`) tool: its input is free text, not JSON. */
+const customToolCallItemSchema = z.looseObject({
+  type: z.literal("custom_tool_call"),
+  id: z.string().optional(),
+  call_id: z.string(),
+  name: z.string(),
+  namespace: z.string().optional(),
+  input: z.string(),
 });
 
 const functionCallOutputItemSchema = z.looseObject({
@@ -26,7 +38,27 @@ const functionCallOutputItemSchema = z.looseObject({
   output: z.union([z.string(), z.array(contentPartSchema)]),
 });
 
-const knownItemTypes: readonly string[] = ["message", "function_call", "function_call_output"];
+const customToolCallOutputItemSchema = z.looseObject({
+  type: z.literal("custom_tool_call_output"),
+  id: z.string().optional(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(contentPartSchema)]),
+});
+
+/** An earlier output item by id (clients of a stored response send these instead of the item). */
+const itemReferenceSchema = z.looseObject({
+  type: z.literal("item_reference"),
+  id: z.string(),
+});
+
+const knownItemTypes: readonly string[] = [
+  "message",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "item_reference",
+];
 
 /** Item types Spark does not turn into model input (reasoning, images, hosted tools): accepted
  * here so conversation building can say exactly which one and why. */
@@ -38,22 +70,33 @@ export const inputItemSchema = z.union([
   messageItemSchema,
   functionCallItemSchema,
   functionCallOutputItemSchema,
+  customToolCallItemSchema,
+  customToolCallOutputItemSchema,
+  itemReferenceSchema,
   otherItemSchema,
 ]);
 
 export const inputSchema = z.union([z.string(), z.array(inputItemSchema)]);
 
-export const toolSchema = z.looseObject({
+/** A function or custom tool, alone or inside a namespace. */
+const memberToolSchema = z.looseObject({
   type: z.string(),
   name: z.string().optional(),
   description: z.string().nullable().optional(),
   parameters: z.record(z.string(), z.unknown()).nullable().optional(),
   strict: z.boolean().nullable().optional(),
+  /** custom tools: `{type: "text"}` or `{type: "grammar", syntax, definition}`. */
+  format: z.looseObject({ type: z.string() }).nullable().optional(),
+});
+
+/** Any tool: function, custom, namespace (a group of function/custom tools), or a hosted one. */
+export const toolSchema = memberToolSchema.extend({
+  tools: z.array(memberToolSchema).optional(),
 });
 
 export const toolChoiceSchema = z.union([
   z.enum(["none", "auto", "required"]),
-  z.looseObject({ type: z.literal("function"), name: z.string() }),
+  z.looseObject({ type: z.enum(["function", "custom"]), name: z.string() }),
 ]);
 
 const responseCreateFields = {
@@ -89,11 +132,15 @@ export const responseCancelEventSchema = z.looseObject({
   response_id: z.string().optional(),
 });
 
-/** Spark extension: stop at the next token, append `input`, continue in a chained response. */
+/** Steering, OpenAI's shape (`previous_response_id`: the response being steered) or Spark's
+ * earlier one (`response_id`): stop at the next token, keep the partial output, and continue in
+ * an automatic successor response with `input` appended. The input's shape is checked by the
+ * session, which answers a bad one with response.steer.failed (invalid_input). */
 export const responseSteerEventSchema = z.looseObject({
   type: z.literal("response.steer"),
+  previous_response_id: z.string().optional(),
   response_id: z.string().optional(),
-  input: inputSchema,
+  input: z.unknown().refine((input) => input !== undefined, { message: "required" }),
 });
 
 /** Spark extension: after a reconnect, replay a response's events after `last_sequence_number`. */
@@ -118,6 +165,7 @@ export const responsesClientEventTypes = [
 ] as const;
 
 export type InputItem = z.infer<typeof inputItemSchema>;
+export type MemberTool = z.infer<typeof memberToolSchema>;
 export type ResponseInput = z.infer<typeof inputSchema>;
 export type ResponseTool = z.infer<typeof toolSchema>;
 export type ResponseToolChoice = z.infer<typeof toolChoiceSchema>;

@@ -22,7 +22,7 @@ beforeAll(async () => {
   gateway = createGateway({
     models: modelsFromEngine(engine),
     config: { host: "127.0.0.1", port: 0 },
-    logError: (line) => logged.push(line),
+    log: (line) => logged.push(line),
   });
   ({ url } = await gateway.listen());
 });
@@ -84,7 +84,7 @@ describe("upstream errors through the gateway", () => {
     const lonely = createGateway({
       models: modelsFromEngine(unreachable),
       config: { host: "127.0.0.1", port: 0 },
-      logError: (line) => logged.push(line),
+      log: (line) => logged.push(line),
     });
     const { url: lonelyUrl } = await lonely.listen();
     try {

@@ -22,6 +22,10 @@ export interface EnsureTestModelOptions {
   seed?: number;
   /** "qwen2" (default) resolves node-llama-cpp's QwenChatWrapper; "llama" its Jinja wrapper. */
   architecture?: TestModelArchitecture;
+  /** Trained context length in the file; default: the shape's. */
+  contextLength?: number;
+  /** The noise model may end its turns (see WriteTestModelOptions.endsTurns). */
+  endsTurns?: boolean;
 }
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -60,10 +64,13 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     type: options.type ?? testModelShapes[shape].defaultType,
     seed: options.seed ?? defaultTestModelSeed,
     architecture: options.architecture ?? defaultTestModelArchitecture,
+    contextLength: options.contextLength ?? testModelShapes[shape].contextLength,
+    endsTurns: options.endsTurns ?? false,
   };
   const fileName =
     `spark-test-${resolved.architecture}-${resolved.shape}-${resolved.type}` +
-    `-seed${resolved.seed}-v${testModelFormatVersion}.gguf`;
+    `-seed${resolved.seed}-ctx${resolved.contextLength}${resolved.endsTurns ? "-ends" : ""}` +
+    `-v${testModelFormatVersion}.gguf`;
   const path = join(testModelDirectory, fileName);
   let pending = pendingWrites.get(path);
   if (pending === undefined) {

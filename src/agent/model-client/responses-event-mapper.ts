@@ -115,10 +115,13 @@ export class ResponsesEventMapper {
         return this.fail(
           new SparkError(toSparkErrorCode(event.code), event.message, { status: event.status }),
         );
+      // (The agent offers function tools only: no custom tool call input reaches it.)
       case "response.content_part.added":
       case "response.content_part.done":
       case "response.output_text.done":
       case "response.function_call_arguments.done":
+      case "response.custom_tool_call_input.delta":
+      case "response.custom_tool_call_input.done":
         return [];
       default:
         event satisfies never;

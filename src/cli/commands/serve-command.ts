@@ -49,6 +49,7 @@ export function registerServeCommand(program: Command): void {
         context,
         workspaceRoots,
         ...(flags.model === undefined ? {} : { defaultModel: flags.model }),
+        log: (line) => process.stderr.write(`${line}\n`),
       });
       const { url } = server;
       // Load the default model now so the first request does not pay for it.

@@ -129,6 +129,20 @@ export class LlamaCppEngine implements Engine {
     return this.context.contextSize;
   }
 
+  /** Raising context_size helps only up to the model's trained context; past it, say so. */
+  private contextOverflowMessage(promptTokens: number, contextSize: number): string {
+    const configured = this.options.contextSize ?? DEFAULT_CONTEXT_SIZE;
+    const trained = this.loaded.model.trainContextSize;
+    const base = `The prompt is ${promptTokens} tokens but the context holds ${contextSize}`;
+    if (configured > trained) {
+      return (
+        `${base}: the model was trained for ${trained} tokens, so context_size = ${configured} ` +
+        `is capped to it. Shorten the conversation or use a model with a longer context.`
+      );
+    }
+    return `${base}; shorten the conversation or raise context_size (up to the model's ${trained}).`;
+  }
+
   get threads(): number {
     return this.context.currentThreads;
   }
@@ -232,7 +246,7 @@ export class LlamaCppEngine implements Engine {
         "error",
         new SparkError(
           "context_length_exceeded",
-          `The prompt is ${promptTokens.length} tokens but the context holds ${sequence.contextSize}; shorten the conversation or raise context_size.`,
+          this.contextOverflowMessage(promptTokens.length, sequence.contextSize),
         ),
       );
       return;

@@ -65,6 +65,24 @@ describe("script engine", () => {
     expect(result.usage?.outputTokens).toBeGreaterThan(0);
   });
 
+  it("plays a custom tool call's text as the arguments {input}", async () => {
+    const engine = await createScriptEngine({
+      turns: [{ toolCalls: [{ name: "apply_patch", input: "*** Begin Patch\n*** End Patch" }] }],
+    });
+    const result = await collectStream(engine.stream(ask("Patch.")));
+    expect(result.toolCalls[0]?.arguments).toBe('{"input":"*** Begin Patch\\n*** End Patch"}');
+  });
+
+  it("answers a warm-up (prefillOnly) without output and without using a line", async () => {
+    const engine = await createScriptEngine({ turns: [{ text: "The real answer." }] });
+    const warmUp = await collectStream(engine.stream({ ...ask("Warm."), prefillOnly: true }));
+    expect(warmUp.finishReason).toBe("stop");
+    expect(warmUp.text).toBe("");
+    expect(engine.turnsPlayed).toBe(0);
+    const result = await collectStream(engine.stream(ask("Go.")));
+    expect(result.text).toBe("The real answer.");
+  });
+
   it("fails the stream with a clear error when the expectation does not hold", async () => {
     const engine = await createScriptEngine({
       turns: [{ text: "ok", expect: { lastMessageIncludes: "banana" } }],

@@ -47,6 +47,12 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
     const clock = new StreamClock();
     // Everything up to taking the line is synchronous, so concurrent callers get lines in call order.
     let rejection = rejectStreamRequest("script", disposed, request);
+    if (rejection === undefined && request.prefillOnly === true) {
+      // A warm-up (`generate: false`) has nothing to prefill here; it must not use up a line.
+      requests.push(request);
+      yield* endStream(clock, noUsage(estimateInputTokens(request)), "stop");
+      return;
+    }
     let turn: ScriptTurn | undefined;
     const lineNumber = next + 1;
     if (rejection === undefined) {

@@ -4,12 +4,19 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { SparkError } from "../../protocol/spark-error.ts";
 
-const scriptToolCallSchema = z.strictObject({
-  name: z.string().min(1),
-  /** An object (serialised with JSON.stringify) or the raw JSON text a model would produce. */
-  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
-  id: z.string().min(1).optional(),
-});
+const scriptToolCallSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    /** An object (serialised with JSON.stringify) or the raw JSON text a model would produce. */
+    arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
+    /** A freeform (custom) tool's text: shorthand for `arguments: {"input": text}`, the shape
+     * the gateway gives custom tools (see src/gateway/request-tools.ts). */
+    input: z.string().optional(),
+    id: z.string().min(1).optional(),
+  })
+  .transform(({ input, ...call }) =>
+    input === undefined ? call : { ...call, arguments: { input } },
+  );
 
 const scriptExpectationSchema = z.strictObject({
   /** The request's last message must contain this text. */

@@ -3,7 +3,7 @@
 
 import type { GgufTensorType } from "./tensor-encoding.ts";
 
-export type TestModelShapeName = "tiny" | "0.5b" | "1.5b";
+export type TestModelShapeName = "micro" | "tiny" | "0.5b" | "1.5b";
 
 export interface TestModelShape {
   name: TestModelShapeName;
@@ -22,6 +22,22 @@ export interface TestModelShape {
 }
 
 export const testModelShapes: Record<TestModelShapeName, TestModelShape> = {
+  /** One narrow layer: attention over a long prompt stays cheap (a real client's 35k-token
+   * turn prefills in seconds on a CPU), for protocol tests that need a long context. */
+  micro: {
+    name: "micro",
+    embeddingLength: 64,
+    blockCount: 1,
+    headCount: 1,
+    headCountKv: 1,
+    feedForwardLength: 128,
+    contextLength: 65536,
+    vocabularySize: 320,
+    tiedEmbeddings: false,
+    ropeFreqBase: 1_000_000,
+    rmsNormEpsilon: 1e-6,
+    defaultType: "f32",
+  },
   tiny: {
     name: "tiny",
     embeddingLength: 256,

@@ -10,6 +10,7 @@ import {
   type GgufTensor,
   type GgufWriteOptions,
 } from "./gguf-writer.ts";
+import { SparkError } from "../../../protocol/spark-error.ts";
 import { SeededNormal, hashSeed } from "./seeded-normal.ts";
 import type { GgufTensorType } from "./tensor-encoding.ts";
 import {
@@ -33,6 +34,12 @@ export interface WriteTestModelOptions {
   architecture?: TestModelArchitecture;
   type?: GgufTensorType;
   seed?: number;
+  /** The trained context length the model declares; default: the shape's (tiny: 4,096). Random
+   * weights have no real limit, so tests that need a long prompt (a Codex turn) raise it. */
+  contextLength?: number;
+  /** Leave the end-of-turn token (<|im_end|>) sampleable, so the noise model ends its turns
+   * by itself after some tokens (a client's turn then completes); default false. */
+  endsTurns?: boolean;
   signal?: AbortSignal;
 }
 
@@ -42,6 +49,8 @@ export interface WriteTestModelResult {
   architecture: TestModelArchitecture;
   type: GgufTensorType;
   seed: number;
+  contextLength: number;
+  endsTurns: boolean;
   byteLength: number;
   parameterCount: number;
 }
@@ -81,7 +90,7 @@ function randomTensor(
  * the letters that take part in merges. A zero output row gives a zero logit, below the best of
  * the random ones.
  */
-function silencedTokenIds(vocabularySize: number): Set<number> {
+function silencedTokenIds(vocabularySize: number, endsTurns: boolean): Set<number> {
   const tokenizer = buildByteTokenizer(vocabularySize);
   const mergedBytes = new Set("taheinro");
   const emittable = new Set(gpt2ByteSymbols());
@@ -92,6 +101,7 @@ function silencedTokenIds(vocabularySize: number): Set<number> {
     const printable = byte !== undefined && ((byte >= 0x20 && byte <= 0x7e) || byte === 0x0a);
     if (!printable || mergedBytes.has(String.fromCharCode(byte))) silenced.add(id);
   });
+  if (endsTurns) silenced.delete(tokenizer.imEndId);
   return silenced;
 }
 
@@ -133,12 +143,13 @@ function buildTensors(
   architecture: TestModelArchitecture,
   type: GgufTensorType,
   seed: number,
+  endsTurns: boolean,
 ): GgufTensor[] {
   const embedding = shape.embeddingLength;
   const headDimension = embedding / shape.headCount;
   const keyValueWidth = headDimension * shape.headCountKv;
   const feedForward = shape.feedForwardLength;
-  const silenced = silencedTokenIds(shape.vocabularySize);
+  const silenced = silencedTokenIds(shape.vocabularySize, endsTurns);
   const outputProjection = (name: string): GgufTensor =>
     silenceRows(randomTensor(name, [embedding, shape.vocabularySize], type, seed), silenced);
   const tensors: GgufTensor[] = [
@@ -180,6 +191,7 @@ function buildMetadata(
   shape: TestModelShape,
   architecture: TestModelArchitecture,
   type: GgufTensorType,
+  contextLength: number,
 ): Map<string, GgufMetadataValue> {
   const tokenizer = buildByteTokenizer(shape.vocabularySize);
   const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
@@ -189,7 +201,7 @@ function buildMetadata(
     ["general.name", { type: "string", value: `Spark Test Model ${shape.name}` }],
     ["general.file_type", uint32(fileTypeIds[type])],
     ["general.quantization_version", uint32(2)],
-    [`${architecture}.context_length`, uint32(shape.contextLength)],
+    [`${architecture}.context_length`, uint32(contextLength)],
     [`${architecture}.embedding_length`, uint32(shape.embeddingLength)],
     [`${architecture}.block_count`, uint32(shape.blockCount)],
     [`${architecture}.feed_forward_length`, uint32(shape.feedForwardLength)],
@@ -213,12 +225,23 @@ function resolveTestModel(options: WriteTestModelOptions) {
   const type = options.type ?? shape.defaultType;
   const seed = options.seed ?? defaultTestModelSeed;
   const architecture = options.architecture ?? defaultTestModelArchitecture;
+  const contextLength = options.contextLength ?? shape.contextLength;
+  const endsTurns = options.endsTurns ?? false;
+  if (!Number.isInteger(contextLength) || contextLength < 16 || contextLength > 0xffffffff) {
+    throw new SparkError(
+      "invalid_request",
+      `The context length must be an integer from 16 up, got ${contextLength}.`,
+    );
+  }
   const writeOptions: GgufWriteOptions = {
-    metadata: buildMetadata(shape, architecture, type),
-    tensors: buildTensors(shape, architecture, type, seed),
+    metadata: buildMetadata(shape, architecture, type, contextLength),
+    tensors: buildTensors(shape, architecture, type, seed, endsTurns),
     signal: options.signal,
   };
-  return { summary: { shape: shape.name, architecture, type, seed }, writeOptions };
+  return {
+    summary: { shape: shape.name, architecture, type, seed, contextLength, endsTurns },
+    writeOptions,
+  };
 }
 
 export async function writeTestModel(

@@ -1,0 +1,263 @@
+// One lane of a WebSocket connection (OpenAI's `stream_id`): its responses run one at a time,
+// in the order they were asked for, with cancel, steer and resume. A connection has the default
+// lane (no stream_id; a second create while busy is refused, as before lanes existed) and up to
+// 32 named lanes, which queue creates FIFO; different lanes run at once.
+import type { ResponseConnectionEvent } from "../protocol/responses-events.ts";
+import type {
+  ResponseCreateBody,
+  ResponseInput,
+  ResponseSteerEvent,
+} from "../protocol/responses-requests.ts";
+import { GatewayClock } from "./gateway-clock.ts";
+import type { GatewayContext } from "./gateway-context.ts";
+import { LiveResponse, type EventSink } from "./live-response.ts";
+import type { LiveResponseRegistry } from "./live-response-registry.ts";
+import { prepareTurn } from "./prepare-turn.ts";
+import type { ResponseRunResult } from "./response-runner.ts";
+import { executeTurn } from "./turn-executor.ts";
+import { WireError } from "./wire-error.ts";
+import {
+  MAX_PENDING_STEERS,
+  newSteerId,
+  parseSteerInput,
+  steerAccepted,
+  type steerFailed,
+} from "./ws-steer.ts";
+
+/** What a lane needs from its connection. */
+export interface LaneHost {
+  readonly context: GatewayContext;
+  readonly apiKey: string | undefined;
+  readonly registry: LiveResponseRegistry;
+  readonly closed: boolean;
+  /** An error event, tagged with the lane's stream_id. */
+  sendError(error: unknown, streamId: string | undefined): void;
+  /** A connection event (steering), tagged with the lane's stream_id. */
+  sendConnectionEvent(event: ResponseConnectionEvent, streamId: string | undefined): void;
+  sendSteerFailure(
+    code: Parameters<typeof steerFailed>[0],
+    responseId: string | undefined,
+    input: unknown,
+    streamId: string | undefined,
+  ): void;
+  /** The lane has nothing in flight: a connection past its lifetime may close now. */
+  idle(): void;
+}
+
+interface QueuedCreate {
+  body: ResponseCreateBody;
+  receivedAt: number;
+  clock: GatewayClock;
+}
+
+export class WsLane {
+  private current: LiveResponse | undefined;
+  private preparing = false;
+  /** A cancel that arrived while the response was still being prepared (it has no id yet). */
+  private cancelWhilePreparing = false;
+  private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
+  private readonly queue: QueuedCreate[] = [];
+
+  constructor(
+    readonly streamId: string | undefined,
+    private readonly host: LaneHost,
+    /** Where this lane's response events go (the connection, tagged with stream_id). */
+    readonly sink: EventSink,
+  ) {}
+
+  get busy(): boolean {
+    return this.current !== undefined || this.preparing;
+  }
+
+  /** Responses running or waiting in this lane. */
+  get inFlight(): number {
+    return (this.busy ? 1 : 0) + this.queue.length;
+  }
+
+  /** Whether a response id is this lane's (in flight, or the last one finished here). */
+  owns(responseId: string): boolean {
+    return this.current?.id === responseId || this.lastResponse?.id === responseId;
+  }
+
+  create(body: ResponseCreateBody, receivedAt: number, clock: GatewayClock): void {
+    if (!this.busy) {
+      void this.startTurn(body, receivedAt, clock);
+      return;
+    }
+    if (this.streamId !== undefined) {
+      this.queue.push({ body, receivedAt, clock });
+      return;
+    }
+    const id = this.current?.id;
+    this.host.sendError(
+      new WireError(
+        "invalid_request",
+        `A response${id === undefined ? "" : ` (${id})`} is already in progress on this connection: wait for it to finish, ` +
+          "or send response.cancel or response.steer. Use stream_id lanes (or another connection) to run responses in parallel.",
+        { wireCode: "response_already_in_progress", status: 409 },
+      ),
+      this.streamId,
+    );
+  }
+
+  cancel(responseId: string | undefined): void {
+    if (this.preparing && responseId === undefined) {
+      this.cancelWhilePreparing = true;
+      return;
+    }
+    const live = this.current;
+    if (live === undefined || (responseId !== undefined && responseId !== live.id)) {
+      const which = responseId === undefined ? "No response is" : `Response '${responseId}' is not`;
+      this.host.sendError(
+        new WireError(
+          "invalid_request",
+          `${which} in progress on this connection, so there is nothing to cancel.`,
+          { wireCode: "response_not_active", param: "response_id" },
+        ),
+        this.streamId,
+      );
+      return;
+    }
+    live.stop("cancelled");
+  }
+
+  /** OpenAI's shape names the response in previous_response_id; Spark's earlier one in
+   * response_id (kept as an alias). Either may be left out to mean the response in flight. */
+  steer(event: ResponseSteerEvent, receivedAt: number, clock: GatewayClock): void {
+    const responseId = event.previous_response_id ?? event.response_id;
+    const input = parseSteerInput(event.input);
+    if (input === undefined) {
+      this.host.sendSteerFailure("invalid_input", responseId, event.input, this.streamId);
+      return;
+    }
+    const live = this.current;
+    if (live !== undefined && (responseId === undefined || responseId === live.id)) {
+      if (live.steerCount >= MAX_PENDING_STEERS) {
+        this.host.sendSteerFailure("too_many_pending_steers", live.id, event.input, this.streamId);
+        return;
+      }
+      live.steerCount += 1;
+      live.steerInput =
+        live.steerInput === undefined ? input : [...asItems(live.steerInput), ...asItems(input)];
+      this.host.sendConnectionEvent(steerAccepted(newSteerId(), live.id, 0), this.streamId);
+      live.stop("steered");
+      return;
+    }
+    // The response may have just finished: steering then simply continues its conversation.
+    const last = this.lastResponse;
+    if (
+      live === undefined &&
+      !this.preparing &&
+      last !== undefined &&
+      (responseId === undefined || responseId === last.id)
+    ) {
+      this.host.sendConnectionEvent(steerAccepted(newSteerId(), last.id, 0), this.streamId);
+      void this.startTurn(
+        { ...last.body, input, previous_response_id: last.id },
+        receivedAt,
+        clock,
+      );
+      return;
+    }
+    this.host.sendSteerFailure("response_not_found", responseId, event.input, this.streamId);
+  }
+
+  /** Takes over a response generating for a dropped connection (its missed events are sent). */
+  adopt(live: LiveResponse): void {
+    live.attach(this.sink);
+    this.current = live;
+    void live.finished.then((result) => this.afterResponse(live, result));
+  }
+
+  /** The connection is gone: the response in flight is handed to the registry to finish. */
+  release(): void {
+    this.queue.length = 0;
+    const live = this.current;
+    if (live !== undefined && !live.done) {
+      live.detach(this.sink);
+      this.host.registry.orphaned(live);
+    }
+  }
+
+  private async startTurn(
+    body: ResponseCreateBody,
+    receivedAt: number,
+    clock: GatewayClock,
+  ): Promise<void> {
+    const { context, apiKey, registry } = this.host;
+    this.preparing = true;
+    this.cancelWhilePreparing = false;
+    let live: LiveResponse | undefined;
+    try {
+      const startedAt = performance.now();
+      const turn = await prepareTurn(
+        { body, apiKey, receivedAt },
+        {
+          models: context.models,
+          store: context.store,
+          contextLimitTokens: context.config.contextLimitTokens,
+        },
+      );
+      clock.addSince(startedAt);
+      if (this.host.closed) return;
+      live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
+      const started = live;
+      registry.add(started);
+      started.attach(this.sink);
+      this.current = started;
+      this.preparing = false;
+      if (this.cancelWhilePreparing) started.stop("cancelled");
+      void started.finished.then((result) => this.afterResponse(started, result));
+      const result = await executeTurn(context, turn, {
+        signal: started.signal,
+        emit: (event) => started.emit(event),
+        clock,
+        transport: "ws",
+      });
+      started.finish(result);
+    } catch (error) {
+      // Only preparation and the concurrency check throw: no response events were sent.
+      if (live !== undefined) {
+        registry.remove(live);
+        live.finish(undefined);
+      }
+      this.host.sendError(error, this.streamId);
+    } finally {
+      this.preparing = false;
+      if (!this.busy) this.next();
+    }
+  }
+
+  private afterResponse(live: LiveResponse, result: ResponseRunResult | undefined): void {
+    if (this.current !== live) return;
+    this.current = undefined;
+    if (result !== undefined) this.lastResponse = { id: live.id, body: live.body };
+    if (this.host.closed) return;
+    const steerInput = live.steerInput;
+    if (steerInput !== undefined && result !== undefined) {
+      // The steered response kept its partial output; the new input continues the same chain
+      // before anything queued behind it.
+      void this.startTurn(
+        { ...live.body, input: steerInput, previous_response_id: live.id },
+        performance.now(),
+        new GatewayClock(),
+      );
+      return;
+    }
+    this.next();
+  }
+
+  /** Starts the next queued create (FIFO), or tells the connection the lane is idle. */
+  private next(): void {
+    const queued = this.queue.shift();
+    if (queued !== undefined && !this.host.closed) {
+      void this.startTurn(queued.body, queued.receivedAt, queued.clock);
+      return;
+    }
+    this.host.idle();
+  }
+}
+
+function asItems(input: ResponseInput): Exclude<ResponseInput, string> {
+  return typeof input === "string" ? [{ role: "user", content: input }] : input;
+}

@@ -1,0 +1,55 @@
+// A real Codex CLI turn (0.169.0, default configuration) on the embedded llama.cpp engine, over
+// HTTP and over WebSocket. The model is the project's `micro` test model (one narrow layer, a
+// 65,536-token trained context, allowed to end its turns): its text is noise, so the test proves
+// that a ~34k-token Codex turn goes through Spark and completes without a protocol error.
+// The slowest tests in the suite: ~10 s of prefill per run on one CPU thread (HTTP ~15 s,
+// WebSocket ~27 s with its warm-up, alone on 2 cores; up to ~60 s each under a full parallel run).
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureTestModel } from "../support/test-model.ts";
+import { runCodexExec } from "./support/codex-cli.ts";
+import { startSparkServe, type SparkServeProcess } from "./support/spark-serve-process.ts";
+
+let server: SparkServeProcess | undefined;
+
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function serveMicroModel(): Promise<SparkServeProcess> {
+  const modelPath = await ensureTestModel({ shape: "micro", endsTurns: true });
+  const config = [
+    `default_model = "micro"`,
+    `[models.micro]`,
+    `engine = "llama-cpp"`,
+    `path = "${modelPath}"`,
+    `context_size = 65536`,
+    `sequences = 1`,
+    `threads = 1`,
+    ``,
+  ].join("\n");
+  server = await startSparkServe(config);
+  return server;
+}
+
+describe.each([
+  { transport: "http", websockets: false },
+  { transport: "ws", websockets: true },
+])("Codex CLI on the embedded engine over $transport", ({ transport, websockets }) => {
+  it("completes a turn", { timeout: 180_000 }, async () => {
+    const { url, log, metrics } = await serveMicroModel();
+    const run = await runCodexExec({
+      serverUrl: url,
+      model: "micro",
+      websockets,
+      prompt: "Say hi",
+    });
+    expect(run.code, `${run.stderr}\n${log()}`).toBe(0);
+    expect(log()).toMatch(/response resp_\w+ \w+ model=micro status=completed input_tokens=\d{5}/);
+    expect(await metrics()).toMatch(
+      new RegExp(
+        `spark_gateway_responses_total\\{transport="${transport}",status="completed"\\} [1-9]`,
+      ),
+    );
+  });
+});
