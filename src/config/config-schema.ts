@@ -52,14 +52,56 @@ const serveFields = {
   context_limit_tokens: positiveInteger,
 };
 
+/** `[routes]`: an alias names one model or alias, or a fallback chain of them (first is primary). */
+const routeTargetsSchema = z.union([modelNameSchema, z.array(modelNameSchema).min(1)]);
+
+/** One `auto` rule: every condition given must hold; the first rule that holds picks the route. */
+const autoRuleSchema = z.strictObject({
+  route: modelNameSchema,
+  reason: nonEmptyString,
+  keywords: z.array(nonEmptyString).min(1).optional(),
+  paths: z.array(nonEmptyString).min(1).optional(),
+  min_files: positiveInteger.optional(),
+  min_context_tokens: positiveInteger.optional(),
+  max_instruction_chars: positiveInteger.optional(),
+  completion: z.boolean().optional(),
+});
+
+const routerFields = {
+  /** Model names clients hard-code (Codex asks for `gpt-5.1-codex`) mapped to a route or model. */
+  client_models: z.record(nonEmptyString, modelNameSchema),
+  /** Where `auto` goes when no rule holds. */
+  auto_default: modelNameSchema,
+  rules: z.array(autoRuleSchema),
+  deadline_ms: positiveInteger,
+  retry: z
+    .strictObject({
+      max_attempts: positiveInteger,
+      base_delay_ms: nonNegativeInteger,
+      max_delay_ms: nonNegativeInteger,
+      max_retry_after_ms: nonNegativeInteger,
+    })
+    .partial(),
+  breaker: z
+    .strictObject({
+      failures: positiveInteger,
+      window_ms: positiveInteger,
+      open_ms: positiveInteger,
+    })
+    .partial(),
+};
+
 export const configLayerSchema = z.strictObject({
   default_model: nonEmptyString.optional(),
   models: z.record(modelNameSchema, modelLayerSchema).optional(),
   serve: z.strictObject(serveFields).partial().optional(),
+  routes: z.record(modelNameSchema, routeTargetsSchema).optional(),
+  router: z.strictObject(routerFields).partial().optional(),
 });
 
 export type ConfigLayerValues = z.infer<typeof configLayerSchema>;
 export type ModelLayerValues = z.infer<typeof modelLayerSchema>;
+export type RouterLayerValues = z.infer<typeof configLayerSchema>["router"];
 
 const llamaCppModelSchema = z.strictObject({
   engine: z.literal("llama-cpp"),
@@ -124,6 +166,8 @@ export const mergedConfigSchema = z.strictObject({
       context_limit_tokens: serveFields.context_limit_tokens.default(131072),
     })
     .prefault({}),
+  routes: z.record(modelNameSchema, routeTargetsSchema).default({}),
+  router: z.strictObject(routerFields).partial().prefault({}),
 });
 
 export type MergedConfigValues = z.infer<typeof mergedConfigSchema>;

@@ -71,11 +71,47 @@ export type ServeConfig = Pick<
   | "contextLimitTokens"
 >;
 
+/** One `auto` rule as data; every condition given must hold (see src/router/auto-rules.ts). */
+export interface AutoRuleConfig {
+  /** A route alias or model name. */
+  route: string;
+  /** Said with every decision this rule makes, e.g. "security-sensitive". */
+  reason: string;
+  /** Whole words (any case, plural "s" allowed) in the latest instruction; `auth*` is a prefix. */
+  keywords?: string[];
+  /** Globs for files named in the instruction or touched by this turn's tool calls. */
+  paths?: string[];
+  minFiles?: number;
+  minContextTokens?: number;
+  maxInstructionChars?: number;
+  /** Matches inline-completion requests (no tools, a small output budget or a prediction). */
+  completion?: boolean;
+}
+
+/** `[routes]` and `[router]`; unset fields take the router's defaults. */
+export interface RouterConfig {
+  /** Alias → fallback chain of model names or aliases, primary first. */
+  routes: Record<string, string[]>;
+  clientModels: Record<string, string>;
+  autoDefault?: string;
+  /** Replaces the default auto rules when set. */
+  rules?: AutoRuleConfig[];
+  deadlineMs?: number;
+  retry: {
+    maxAttempts?: number;
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    maxRetryAfterMs?: number;
+  };
+  breaker: { failures?: number; windowMs?: number; openMs?: number };
+}
+
 export interface SparkConfig {
   /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
   defaultModel?: string;
   models: Record<string, ModelConfig>;
   serve: ServeConfig;
+  router: RouterConfig;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
   providerKeys: Record<string, string>;
 }

@@ -8,13 +8,18 @@ export interface MergedConfigLayers {
     default_model?: string;
     models: Record<string, ModelLayerValues>;
     serve: Record<string, unknown>;
+    routes: Record<string, unknown>;
+    router: Record<string, unknown>;
   };
   /** Source that last set a key path; look up with `sourceOf`. */
   provenance: Map<string, string>;
 }
 
 export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigLayers {
-  const merged: MergedConfigLayers = { values: { models: {}, serve: {} }, provenance: new Map() };
+  const merged: MergedConfigLayers = {
+    values: { models: {}, serve: {}, routes: {}, router: {} },
+    provenance: new Map(),
+  };
   const mark = (path: string[], source: string): void => {
     merged.provenance.set(pathKey(path), source);
   };
@@ -27,6 +32,22 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       if (value === undefined) continue;
       merged.values.serve[key] = value;
       mark(["serve", key], source);
+    }
+    // An alias, a rule list or a client-model map is replaced whole; retry and breaker settings
+    // merge key by key like [serve].
+    for (const [name, targets] of Object.entries(values.routes ?? {})) {
+      merged.values.routes[name] = targets;
+      mark(["routes", name], source);
+    }
+    for (const [key, value] of Object.entries(values.router ?? {})) {
+      if (value === undefined) continue;
+      const existing = merged.values.router[key];
+      const nested = key === "retry" || key === "breaker";
+      merged.values.router[key] =
+        nested && isPlainObject(existing) && isPlainObject(value)
+          ? { ...existing, ...definedOnly(value) }
+          : value;
+      mark(["router", key], source);
     }
     for (const [name, model] of Object.entries(values.models ?? {})) {
       const existing = merged.values.models[name];
@@ -74,4 +95,8 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(value).filter(([, entry]) => entry !== undefined),
   ) as Partial<T>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 // `spark serve`: the Responses-compatible gateway (WebSocket + HTTP) over the configured models.
 import type { Command } from "commander";
 import { createGateway } from "../../gateway/index.ts";
-import { gatewayModelsFromRegistry } from "../../router/registry-gateway-models.ts";
+import { gatewayModelsFromRouter } from "../../router/router-gateway-models.ts";
 import { createCliContext } from "../cli-context.ts";
 
 interface ServeFlags {
@@ -20,7 +20,7 @@ export function registerServeCommand(program: Command): void {
     .option("--port <port>", "port to listen on")
     .option("--threads <n>", "CPU threads for the embedded engine")
     .action(async (flags: ServeFlags) => {
-      const { config, registry } = await createCliContext({
+      const { config, registry, router } = await createCliContext({
         ...(flags.model === undefined ? {} : { model: flags.model }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
@@ -28,12 +28,15 @@ export function registerServeCommand(program: Command): void {
       });
       const defaultModel = registry.defaultModelName;
       const gateway = createGateway({
-        models: gatewayModelsFromRegistry(registry),
+        models: gatewayModelsFromRouter(router, registry),
         config: { ...config.serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
       });
       const { url } = await gateway.listen();
-      // Load the default model now so the first request does not pay for it.
-      if (defaultModel !== undefined) await registry.engineFor(defaultModel);
+      // Load the default route's first model now so the first request does not pay for it.
+      if (defaultModel !== undefined) {
+        const [first] = router.decide(defaultModel, { messages: [] }).chain;
+        if (first !== undefined) await registry.engineFor(first);
+      }
       process.stderr.write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
       process.stderr.write(
         `  WebSocket ${url.replace(/^http/, "ws")}/v1/responses, HTTP ${url}/v1\n`,
