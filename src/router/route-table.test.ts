@@ -38,7 +38,7 @@ describe("RouteTable", () => {
 
   it("names the chain that leads to an unknown model", () => {
     const broken = () => new RouteTable({ routes: { fast: ["nope"] }, clientModels: {} }, models);
-    expect(broken).toThrow(/Unknown model or route "nope" \(named by \[routes\] fast\)/);
+    expect(broken).toThrow(/Unknown model "nope" \(named by \[routes\] fast\)/);
   });
 
   it("refuses a cycle", () => {

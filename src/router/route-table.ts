@@ -54,9 +54,11 @@ export class RouteTable {
     if (targets === undefined) {
       if (this.models.has(name)) return [name];
       const where = seen.length === 0 ? "" : ` (named by [routes] ${seen.join(" → ")})`;
+      const models = [...this.models].join(", ") || "none";
+      const routes = [...this.routes.keys()].join(", ") || "none";
       throw new SparkError(
         "model_not_found",
-        `Unknown model or route "${name}"${where}. Configured models: ${[...this.models].join(", ") || "none"}; routes: ${[...this.routes.keys()].join(", ") || "none"}.`,
+        `Unknown model "${name}"${where}. Configured models: ${models}; routes: ${routes}. Pass a .gguf path, a configured name or a route.`,
       );
     }
     // A model with the alias's own name is the alias's first link (`fast = ["fast", "deep"]`).

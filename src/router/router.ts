@@ -137,6 +137,14 @@ export class Router {
     return engine;
   }
 
+  /** Loads the first model a name routes to (an empty request decides `auto`); returns its name. */
+  async load(requested: string | undefined): Promise<string> {
+    const decision = this.decide(requested, { messages: [] });
+    const [first = REGISTRY_DEFAULT] = decision.chain;
+    await this.upstream(first).engine();
+    return first;
+  }
+
   breakerState(model: string): string | undefined {
     return this.breakers.get(model)?.state;
   }

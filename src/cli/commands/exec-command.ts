@@ -6,6 +6,7 @@ import type { Command, CommanderError } from "commander";
 import { AgentSession, type AgentSessionOptions } from "../../agent/agent-session.ts";
 import type { AgentEvent } from "../../agent/agent-events.ts";
 import { GatewayModelClient } from "../../agent/model-client/gateway-model-client.ts";
+import { RoutedModelClient } from "../../agent/model-client/routed-model-client.ts";
 import { InProcessModelClient } from "../../agent/model-client/in-process-model-client.ts";
 import type { ModelClient } from "../../agent/model-client/model-client.ts";
 import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
@@ -189,13 +190,16 @@ async function openModel(
     const engine = await createScriptEngine({ path: file });
     return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
   }
-  const { name, engine } = await context.registry.engineFor(context.config.defaultModel);
+  // Routed per model call: `--model auto` (or an alias) is decided on each step's request. The
+  // context window budgeted against is the default route's first model's.
+  const requested = context.config.defaultModel;
+  const name = await context.router.load(requested);
   const configured = context.config.models[name];
   const contextSize =
     configured !== undefined && "contextSize" in configured ? configured.contextSize : undefined;
   return {
-    name,
-    client: new InProcessModelClient(engine),
+    name: requested ?? name,
+    client: new RoutedModelClient(context.router, requested),
     ...(contextSize === undefined ? {} : { contextWindowTokens: contextSize }),
   };
 }

@@ -33,10 +33,7 @@ export function registerServeCommand(program: Command): void {
       });
       const { url } = await gateway.listen();
       // Load the default route's first model now so the first request does not pay for it.
-      if (defaultModel !== undefined) {
-        const [first] = router.decide(defaultModel, { messages: [] }).chain;
-        if (first !== undefined) await registry.engineFor(first);
-      }
+      if (defaultModel !== undefined) await router.load(defaultModel);
       process.stderr.write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
       process.stderr.write(
         `  WebSocket ${url.replace(/^http/, "ws")}/v1/responses, HTTP ${url}/v1\n`,
