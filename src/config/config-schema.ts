@@ -36,6 +36,7 @@ const modelLayerSchema = z.strictObject({
   speculative: z.boolean().optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
+  base_urls: z.array(httpUrl).min(1).optional(),
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
 });
@@ -118,12 +119,21 @@ const openAiCompatibleModelSchema = z
     engine: z.literal("openai-compatible"),
     preset: z.enum(PROVIDER_PRESETS).optional(),
     base_url: httpUrl.optional(),
+    /** Replicas of one model (a pool): sessions stick to one, failing over when it dies. */
+    base_urls: z.array(httpUrl).min(1).optional(),
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
     context_size: positiveInteger.optional(),
   })
   .superRefine((model, context) => {
-    if (model.base_url !== undefined) return;
+    if (model.base_url !== undefined && model.base_urls !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["base_urls"],
+        message: "set base_url or base_urls, not both",
+      });
+    }
+    if (model.base_url !== undefined || model.base_urls !== undefined) return;
     if (model.preset === undefined || model.preset === "custom") {
       context.addIssue({
         code: "custom",

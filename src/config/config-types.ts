@@ -39,8 +39,10 @@ export interface OpenAiCompatibleModelConfig {
   engine: "openai-compatible";
   /** "custom" when only base_url was given. */
   preset: ProviderPreset;
-  /** The preset's URL unless base_url overrides it. */
+  /** The preset's URL unless base_url overrides it; the first replica's with base_urls. */
   baseUrl: string;
+  /** Several replicas of the model (`base_urls`): served as one pool with session affinity. */
+  baseUrls?: string[];
   /** Upstream model id; unset lets the engine use the server's only/default model. */
   model?: string;
   /** Environment variable holding the API key (look it up in `providerKeys`). */

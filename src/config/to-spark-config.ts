@@ -95,12 +95,17 @@ function toModelConfig(model: MergedModel): ModelConfig {
       const preset = model.preset ?? "custom";
       const defaults = PROVIDER_PRESET_DEFAULTS[preset];
       // The schema guarantees base_url whenever the preset has no URL of its own.
-      const baseUrl = (model.base_url ?? defaults.baseUrl ?? "").replace(/\/+$/, "");
+      const replicas = model.base_urls?.map((url) => url.replace(/\/+$/, ""));
+      const baseUrl = (replicas?.[0] ?? model.base_url ?? defaults.baseUrl ?? "").replace(
+        /\/+$/,
+        "",
+      );
       const apiKeyEnv = model.api_key_env ?? defaults.apiKeyEnv;
       return {
         engine: "openai-compatible",
         preset,
         baseUrl,
+        ...(replicas === undefined || replicas.length < 2 ? {} : { baseUrls: replicas }),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),

@@ -27,13 +27,17 @@ export async function createEngine(
         await import("../engines/openai-compatible/index.ts");
       const apiKey =
         model.apiKeyEnv === undefined ? undefined : config.providerKeys[model.apiKeyEnv];
-      return createOpenAICompatibleEngine({
-        preset: model.preset,
-        baseUrl: model.baseUrl,
-        model: model.model ?? name,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
-      });
+      const engineAt = (baseUrl: string): Engine =>
+        createOpenAICompatibleEngine({
+          preset: model.preset,
+          baseUrl,
+          model: model.model ?? name,
+          ...(apiKey === undefined ? {} : { apiKey }),
+          ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
+        });
+      if (model.baseUrls === undefined) return engineAt(model.baseUrl);
+      const { UpstreamPool } = await import("./upstream-pool.ts");
+      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
     }
     case "script": {
       const { createScriptEngine } = await import("../engines/script/script-engine.ts");

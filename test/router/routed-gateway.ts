@@ -1,5 +1,6 @@
 // A real gateway over the real router and registry, its models aimed at loopback fake upstreams,
-// configured from TOML through loadConfig (the same path `spark serve` takes).
+// configured from TOML through loadConfig (the same path `spark serve` takes); as in
+// create-engine.ts, a model with base_urls becomes an UpstreamPool.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { createGateway } from "../../src/gateway/index.ts";
 import { ModelRegistry } from "../../src/router/model-registry.ts";
 import { gatewayModelsFromRouter } from "../../src/router/router-gateway-models.ts";
 import { Router } from "../../src/router/router.ts";
+import { UpstreamPool } from "../../src/router/upstream-pool.ts";
 import { engineFor } from "../openai-compatible/engine-for-replay.ts";
 
 export interface RoutedGateway {
@@ -37,10 +39,13 @@ export async function startRoutedGateway(
     config,
     async createEngine(name, model) {
       if (model.engine !== "openai-compatible") throw new Error(`${name}: not an HTTP model`);
-      return engineFor(model.baseUrl, {
-        ...(model.model === undefined ? {} : { model: model.model }),
-        timeouts: { connectMs: timeout, firstByteMs: timeout, idleMs: timeout },
-      });
+      const engineAt = (baseUrl: string) =>
+        engineFor(baseUrl, {
+          ...(model.model === undefined ? {} : { model: model.model }),
+          timeouts: { connectMs: timeout, firstByteMs: timeout, idleMs: timeout },
+        });
+      if (model.baseUrls === undefined) return engineAt(model.baseUrl);
+      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
     },
   });
   const router = new Router({
