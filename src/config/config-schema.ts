@@ -39,6 +39,7 @@ const modelLayerSchema = z.strictObject({
   base_urls: z.array(httpUrl).min(1).optional(),
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
+  api: z.enum(["chat", "responses"]).optional(),
 });
 
 const serveFields = {
@@ -123,6 +124,8 @@ const openAiCompatibleModelSchema = z
     base_urls: z.array(httpUrl).min(1).optional(),
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
+    /** "responses": the upstream speaks OpenAI's Responses API (POST /responses). */
+    api: z.enum(["chat", "responses"]).default("chat"),
     context_size: positiveInteger.optional(),
   })
   .superRefine((model, context) => {

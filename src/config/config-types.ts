@@ -43,6 +43,8 @@ export interface OpenAiCompatibleModelConfig {
   baseUrl: string;
   /** Several replicas of the model (`base_urls`): served as one pool with session affinity. */
   baseUrls?: string[];
+  /** Which API the upstream speaks: Chat Completions (default) or OpenAI's Responses. */
+  api?: "chat" | "responses";
   /** Upstream model id; unset lets the engine use the server's only/default model. */
   model?: string;
   /** Environment variable holding the API key (look it up in `providerKeys`). */

@@ -106,6 +106,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         preset,
         baseUrl,
         ...(replicas === undefined || replicas.length < 2 ? {} : { baseUrls: replicas }),
+        ...(model.api === "responses" ? { api: "responses" as const } : {}),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),

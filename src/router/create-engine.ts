@@ -32,6 +32,7 @@ export async function createEngine(
           preset: model.preset,
           baseUrl,
           model: model.model ?? name,
+          ...(model.api === undefined ? {} : { api: model.api }),
           ...(apiKey === undefined ? {} : { apiKey }),
           ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
         });
