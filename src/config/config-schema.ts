@@ -93,7 +93,11 @@ const routerFields = {
     .partial(),
 };
 
+/** Ready-made model sets: "openai" serves gpt-5.3-codex-spark as fast and gpt-5.3-codex as deep. */
+export const ROUTING_PRESETS = ["openai"] as const;
+
 export const configLayerSchema = z.strictObject({
+  preset: z.enum(ROUTING_PRESETS).optional(),
   default_model: nonEmptyString.optional(),
   models: z.record(modelNameSchema, modelLayerSchema).optional(),
   serve: z.strictObject(serveFields).partial().optional(),
@@ -155,6 +159,7 @@ const scriptModelSchema = z.strictObject({
 });
 
 export const mergedConfigSchema = z.strictObject({
+  preset: z.enum(ROUTING_PRESETS).optional(),
   default_model: nonEmptyString.optional(),
   models: z
     .record(

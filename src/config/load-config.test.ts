@@ -374,6 +374,34 @@ open_ms = "soon"
     });
   });
 
+  it('preset = "openai" serves gpt-5.3-codex-spark as fast and gpt-5.3-codex as deep', async () => {
+    await writeUserConfig(`preset = "openai"\n[routes]\nreview = "deep"\n`);
+    const config = await loadConfig({
+      cwd: project,
+      env: { OPENAI_API_KEY: "sk-test" },
+      homeDirectory,
+    });
+    expect(config.defaultModel).toBe("auto");
+    expect(config.models["gpt-5.3-codex-spark"]).toEqual({
+      engine: "openai-compatible",
+      preset: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      model: "gpt-5.3-codex-spark",
+      apiKeyEnv: "OPENAI_API_KEY",
+      api: "responses",
+    });
+    expect(config.models["gpt-5.3-codex"]).toMatchObject({
+      model: "gpt-5.3-codex",
+      api: "responses",
+    });
+    expect(config.router.routes).toEqual({
+      fast: ["gpt-5.3-codex-spark"],
+      deep: ["gpt-5.3-codex"],
+      review: ["deep"],
+    });
+    expect(config.providerKeys).toEqual({ OPENAI_API_KEY: "sk-test" });
+  });
+
   it("names the variable or flag for an invalid value", async () => {
     const port = await loadError({ cwd: project, env: { SPARK_PORT: "http" }, homeDirectory });
     expect(port.message).toBe(`SPARK_PORT: expected an integer from 0 to 65535, got "http"`);

@@ -5,6 +5,7 @@ import type { ModelLayerValues } from "./config-schema.ts";
 
 export interface MergedConfigLayers {
   values: {
+    preset?: string;
     default_model?: string;
     models: Record<string, ModelLayerValues>;
     serve: Record<string, unknown>;
@@ -24,6 +25,10 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
     merged.provenance.set(pathKey(path), source);
   };
   for (const { source, values } of layers) {
+    if (values.preset !== undefined) {
+      merged.values.preset = values.preset;
+      mark(["preset"], source);
+    }
     if (values.default_model !== undefined) {
       merged.values.default_model = values.default_model;
       mark(["default_model"], source);

@@ -3,10 +3,12 @@
 import type { MergedConfigValues } from "./config-schema.ts";
 import type { AutoRuleConfig, ModelConfig, RouterConfig, SparkConfig } from "./config-types.ts";
 import { PROVIDER_PRESET_DEFAULTS } from "./provider-presets.ts";
+import { applyRoutingPreset } from "./routing-presets.ts";
 
 type MergedModel = MergedConfigValues["models"][string];
 
-export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "providerKeys"> {
+export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "providerKeys"> {
+  const values = applyRoutingPreset(merged);
   const models: Record<string, ModelConfig> = {};
   for (const [name, model] of Object.entries(values.models)) models[name] = toModelConfig(model);
   const serve = values.serve;

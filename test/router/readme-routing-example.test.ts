@@ -22,6 +22,7 @@ it("the README's routing example loads and routes as documented", async () => {
   try {
     await writeFile(path.join(home, "config.toml"), readmeRoutingExample());
     const config = await loadConfig({ cwd: home, env: { SPARK_HOME: home }, homeDirectory: home });
+    expect(config.models.codex).toMatchObject({ model: "gpt-5.3-codex", api: "responses" });
     expect(config.models.spark).toMatchObject({
       baseUrl: "http://10.0.0.1:8000/v1",
       baseUrls: ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8000/v1"],

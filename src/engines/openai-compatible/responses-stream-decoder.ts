@@ -151,7 +151,7 @@ export class ResponsesStreamDecoder {
   private parse(data: string): ResponsesEvent {
     try {
       const value = JSON.parse(data) as unknown;
-      if (typeof value === "object" && value !== null) return value as ResponsesEvent;
+      if (typeof value === "object" && value !== null) return value;
     } catch {
       // Reported below with the data that failed.
     }
