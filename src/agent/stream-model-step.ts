@@ -7,7 +7,7 @@ import {
   type StreamOutcome,
 } from "../engines/collect-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import type { ModelClient } from "./model-client/model-client.ts";
+import type { ModelClient, ModelRoute } from "./model-client/model-client.ts";
 
 /** How long an aborted stream may take to deliver its usage and finish before it is let go. */
 const ABORT_GRACE_MS = 1000;
@@ -22,9 +22,11 @@ export async function streamModelStep(
   request: EngineRequest,
   signal: AbortSignal,
   onText: (text: string) => void,
+  onRoute?: (route: ModelRoute) => void,
 ): Promise<ModelStepResult> {
   const result: ModelStepResult = { ...emptyStreamOutcome(), interrupted: false };
-  const iterator = client.stream(request, { signal })[Symbol.asyncIterator]();
+  const options = onRoute === undefined ? { signal } : { signal, onRoute };
+  const iterator = client.stream(request, options)[Symbol.asyncIterator]();
   let abortedAt: number | undefined;
   try {
     for (;;) {

@@ -62,6 +62,7 @@ export async function runTurn(
   let steps = 0;
   let lastText = "";
   let retriedOverflow = false;
+  let lastRoute = "";
   host.emit({ type: "turn-started", turnId, text });
   host.append({ role: "user", content });
 
@@ -156,6 +157,12 @@ export async function runTurn(
       },
       signal,
       (delta) => host.emit({ type: "text-delta", turnId, text: delta }),
+      (route) => {
+        // Said once per turn, and again only if a later step goes elsewhere.
+        const key = `${route.model}\u0000${route.reason}`;
+        if (key !== lastRoute) host.emit({ type: "route", turnId, ...route });
+        lastRoute = key;
+      },
     );
     timings.modelMs += performance.now() - modelStartedAt;
     addStepUsage(usage, step);

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { InProcessModelClient } from "../agent/model-client/in-process-model-client.ts";
 import type { ModelClient } from "../agent/model-client/model-client.ts";
+import { RoutedModelClient } from "../agent/model-client/routed-model-client.ts";
 import type { Engine } from "../engines/engine.ts";
 import type { CliContext } from "./cli-context.ts";
 
@@ -37,13 +38,16 @@ export async function openAgentModel(
     const engine = await createScriptEngine({ path: file });
     return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
   }
-  const { name, engine } = await context.registry.engineFor(model ?? context.config.defaultModel);
+  // Routed per model call: `auto` (or an alias) is decided on each step's request. The context
+  // window budgeted against is the route's first model's.
+  const requested = model ?? context.config.defaultModel;
+  const name = await context.router.load(requested);
   const configured = context.config.models[name];
   const contextSize =
     configured !== undefined && "contextSize" in configured ? configured.contextSize : undefined;
   return {
-    name,
-    client: new InProcessModelClient(engine),
+    name: requested ?? name,
+    client: new RoutedModelClient(context.router, requested),
     ...(contextSize === undefined ? {} : { contextWindowTokens: contextSize }),
   };
 }

@@ -7,7 +7,7 @@ import { createGateway, type Gateway } from "../gateway/index.ts";
 import type { LogWriter } from "../gateway/request-log.ts";
 import type { ServeConfig } from "../gateway/serve-config.ts";
 import { AGENT_PROTOCOL_PATH } from "../protocol/agent/agent-methods.ts";
-import { gatewayModelsFromRegistry } from "../router/registry-gateway-models.ts";
+import { gatewayModelsFromRouter } from "../router/router-gateway-models.ts";
 import type { CliContext } from "./cli-context.ts";
 
 /** Bind addresses that name no host a browser would use. */
@@ -51,7 +51,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     bindHost: serve.host,
   });
   const gateway = createGateway({
-    models: gatewayModelsFromRegistry(registry),
+    models: gatewayModelsFromRouter(options.context.router, registry),
     config: { ...serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
     webSocketRoutes: { [AGENT_PROTOCOL_PATH]: agentUpgrade.handleUpgrade },
     ...(options.log === undefined ? {} : { log: options.log }),

@@ -37,9 +37,11 @@ const modelLayerSchema = z.strictObject({
   speculative: z.boolean().optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
+  base_urls: z.array(httpUrl).min(1).optional(),
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
   max_event_bytes: positiveInteger.optional(),
+  api: z.enum(["chat", "responses"]).optional(),
 });
 
 const serveFields = {
@@ -62,15 +64,61 @@ const agentFields = {
   workspace_roots: z.array(nonEmptyString),
 };
 
+/** `[routes]`: an alias names one model or alias, or a fallback chain of them (first is primary). */
+const routeTargetsSchema = z.union([modelNameSchema, z.array(modelNameSchema).min(1)]);
+
+/** One `auto` rule: every condition given must hold; the first rule that holds picks the route. */
+const autoRuleSchema = z.strictObject({
+  route: modelNameSchema,
+  reason: nonEmptyString,
+  keywords: z.array(nonEmptyString).min(1).optional(),
+  paths: z.array(nonEmptyString).min(1).optional(),
+  min_files: positiveInteger.optional(),
+  min_context_tokens: positiveInteger.optional(),
+  max_instruction_chars: positiveInteger.optional(),
+  completion: z.boolean().optional(),
+});
+
+const routerFields = {
+  /** Model names clients hard-code (Codex asks for `gpt-5.1-codex`) mapped to a route or model. */
+  client_models: z.record(nonEmptyString, modelNameSchema),
+  /** Where `auto` goes when no rule holds. */
+  auto_default: modelNameSchema,
+  rules: z.array(autoRuleSchema),
+  deadline_ms: positiveInteger,
+  retry: z
+    .strictObject({
+      max_attempts: positiveInteger,
+      base_delay_ms: nonNegativeInteger,
+      max_delay_ms: nonNegativeInteger,
+      max_retry_after_ms: nonNegativeInteger,
+    })
+    .partial(),
+  breaker: z
+    .strictObject({
+      failures: positiveInteger,
+      window_ms: positiveInteger,
+      open_ms: positiveInteger,
+    })
+    .partial(),
+};
+
+/** Ready-made model sets: "openai" serves gpt-5.3-codex-spark as fast and gpt-5.3-codex as deep. */
+export const ROUTING_PRESETS = ["openai"] as const;
+
 export const configLayerSchema = z.strictObject({
+  preset: z.enum(ROUTING_PRESETS).optional(),
   default_model: nonEmptyString.optional(),
   models: z.record(modelNameSchema, modelLayerSchema).optional(),
   serve: z.strictObject(serveFields).partial().optional(),
   agent: z.strictObject(agentFields).partial().optional(),
+  routes: z.record(modelNameSchema, routeTargetsSchema).optional(),
+  router: z.strictObject(routerFields).partial().optional(),
 });
 
 export type ConfigLayerValues = z.infer<typeof configLayerSchema>;
 export type ModelLayerValues = z.infer<typeof modelLayerSchema>;
+export type RouterLayerValues = z.infer<typeof configLayerSchema>["router"];
 
 const llamaCppModelSchema = z.strictObject({
   engine: z.literal("llama-cpp"),
@@ -87,13 +135,24 @@ const openAiCompatibleModelSchema = z
     engine: z.literal("openai-compatible"),
     preset: z.enum(PROVIDER_PRESETS).optional(),
     base_url: httpUrl.optional(),
+    /** Replicas of one model (a pool): sessions stick to one, failing over when it dies. */
+    base_urls: z.array(httpUrl).min(1).optional(),
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
+    /** "responses": the upstream speaks OpenAI's Responses API (POST /responses). */
+    api: z.enum(["chat", "responses"]).default("chat"),
     context_size: positiveInteger.optional(),
     max_event_bytes: positiveInteger.optional(),
   })
   .superRefine((model, context) => {
-    if (model.base_url !== undefined) return;
+    if (model.base_url !== undefined && model.base_urls !== undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["base_urls"],
+        message: "set base_url or base_urls, not both",
+      });
+    }
+    if (model.base_url !== undefined || model.base_urls !== undefined) return;
     if (model.preset === undefined || model.preset === "custom") {
       context.addIssue({
         code: "custom",
@@ -112,6 +171,7 @@ const scriptModelSchema = z.strictObject({
 });
 
 export const mergedConfigSchema = z.strictObject({
+  preset: z.enum(ROUTING_PRESETS).optional(),
   default_model: nonEmptyString.optional(),
   models: z
     .record(
@@ -151,6 +211,8 @@ export const mergedConfigSchema = z.strictObject({
     })
     .prefault({}),
   agent: z.strictObject({ workspace_roots: agentFields.workspace_roots.default([]) }).prefault({}),
+  routes: z.record(modelNameSchema, routeTargetsSchema).default({}),
+  router: z.strictObject(routerFields).partial().prefault({}),
 });
 
 export type MergedConfigValues = z.infer<typeof mergedConfigSchema>;

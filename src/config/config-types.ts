@@ -39,8 +39,12 @@ export interface OpenAiCompatibleModelConfig {
   engine: "openai-compatible";
   /** "custom" when only base_url was given. */
   preset: ProviderPreset;
-  /** The preset's URL unless base_url overrides it. */
+  /** The preset's URL unless base_url overrides it; the first replica's with base_urls. */
   baseUrl: string;
+  /** Several replicas of the model (`base_urls`): served as one pool with session affinity. */
+  baseUrls?: string[];
+  /** Which API the upstream speaks: Chat Completions (default) or OpenAI's Responses. */
+  api?: "chat" | "responses";
   /** Upstream model id; unset lets the engine use the server's only/default model. */
   model?: string;
   /** Environment variable holding the API key (look it up in `providerKeys`). */
@@ -82,12 +86,48 @@ export interface AgentConfig {
   workspaceRoots: string[];
 }
 
+/** One `auto` rule as data; every condition given must hold (see src/router/auto-rules.ts). */
+export interface AutoRuleConfig {
+  /** A route alias or model name. */
+  route: string;
+  /** Said with every decision this rule makes, e.g. "security-sensitive". */
+  reason: string;
+  /** Whole words (any case, plural "s" allowed) in the latest instruction; `auth*` is a prefix. */
+  keywords?: string[];
+  /** Globs for files named in the instruction or touched by this turn's tool calls. */
+  paths?: string[];
+  minFiles?: number;
+  minContextTokens?: number;
+  maxInstructionChars?: number;
+  /** Matches inline-completion requests (no tools, a small output budget or a prediction). */
+  completion?: boolean;
+}
+
+/** `[routes]` and `[router]`; unset fields take the router's defaults. */
+export interface RouterConfig {
+  /** Alias → fallback chain of model names or aliases, primary first. */
+  routes: Record<string, string[]>;
+  clientModels: Record<string, string>;
+  autoDefault?: string;
+  /** Replaces the default auto rules when set. */
+  rules?: AutoRuleConfig[];
+  deadlineMs?: number;
+  retry: {
+    maxAttempts?: number;
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    maxRetryAfterMs?: number;
+  };
+  breaker: { failures?: number; windowMs?: number; openMs?: number };
+}
+
 export interface SparkConfig {
   /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
   defaultModel?: string;
   models: Record<string, ModelConfig>;
   serve: ServeConfig;
   agent: AgentConfig;
+  router: RouterConfig;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
   providerKeys: Record<string, string>;
 }

@@ -5,10 +5,13 @@ import type { ModelLayerValues } from "./config-schema.ts";
 
 export interface MergedConfigLayers {
   values: {
+    preset?: string;
     default_model?: string;
     models: Record<string, ModelLayerValues>;
     serve: Record<string, unknown>;
     agent: Record<string, unknown>;
+    routes: Record<string, unknown>;
+    router: Record<string, unknown>;
   };
   /** Source that last set a key path; look up with `sourceOf`. */
   provenance: Map<string, string>;
@@ -16,13 +19,17 @@ export interface MergedConfigLayers {
 
 export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigLayers {
   const merged: MergedConfigLayers = {
-    values: { models: {}, serve: {}, agent: {} },
+    values: { models: {}, serve: {}, agent: {}, routes: {}, router: {} },
     provenance: new Map(),
   };
   const mark = (path: string[], source: string): void => {
     merged.provenance.set(pathKey(path), source);
   };
   for (const { source, values } of layers) {
+    if (values.preset !== undefined) {
+      merged.values.preset = values.preset;
+      mark(["preset"], source);
+    }
     if (values.default_model !== undefined) {
       merged.values.default_model = values.default_model;
       mark(["default_model"], source);
@@ -36,6 +43,22 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       if (value === undefined) continue;
       merged.values.agent[key] = value;
       mark(["agent", key], source);
+    }
+    // An alias, a rule list or a client-model map is replaced whole; retry and breaker settings
+    // merge key by key like [serve].
+    for (const [name, targets] of Object.entries(values.routes ?? {})) {
+      merged.values.routes[name] = targets;
+      mark(["routes", name], source);
+    }
+    for (const [key, value] of Object.entries(values.router ?? {})) {
+      if (value === undefined) continue;
+      const existing = merged.values.router[key];
+      const nested = key === "retry" || key === "breaker";
+      merged.values.router[key] =
+        nested && isPlainObject(existing) && isPlainObject(value)
+          ? { ...existing, ...definedOnly(value) }
+          : value;
+      mark(["router", key], source);
     }
     for (const [name, model] of Object.entries(values.models ?? {})) {
       const existing = merged.values.models[name];
@@ -83,4 +106,8 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(
     Object.entries(value).filter(([, entry]) => entry !== undefined),
   ) as Partial<T>;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

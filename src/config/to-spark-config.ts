@@ -1,12 +1,14 @@
 // Maps the validated snake_case tree to the camelCase config the code reads, filling in what a
 // provider preset implies (base URL, key variable) so consumers never consult presets themselves.
 import type { MergedConfigValues } from "./config-schema.ts";
-import type { ModelConfig, SparkConfig } from "./config-types.ts";
+import type { AutoRuleConfig, ModelConfig, RouterConfig, SparkConfig } from "./config-types.ts";
 import { PROVIDER_PRESET_DEFAULTS } from "./provider-presets.ts";
+import { applyRoutingPreset } from "./routing-presets.ts";
 
 type MergedModel = MergedConfigValues["models"][string];
 
-export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "providerKeys"> {
+export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "providerKeys"> {
+  const values = applyRoutingPreset(merged);
   const models: Record<string, ModelConfig> = {};
   for (const [name, model] of Object.entries(values.models)) models[name] = toModelConfig(model);
   const serve = values.serve;
@@ -28,6 +30,58 @@ export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "pr
       contextLimitTokens: serve.context_limit_tokens,
     },
     agent: { workspaceRoots: values.agent.workspace_roots },
+    router: toRouterConfig(values),
+  };
+}
+
+function toRouterConfig(values: MergedConfigValues): RouterConfig {
+  const router = values.router;
+  const routes: Record<string, string[]> = {};
+  for (const [alias, targets] of Object.entries(values.routes))
+    routes[alias] = typeof targets === "string" ? [targets] : targets;
+  const retry = router.retry ?? {};
+  const breaker = router.breaker ?? {};
+  return {
+    routes,
+    clientModels: router.client_models ?? {},
+    ...(router.auto_default === undefined ? {} : { autoDefault: router.auto_default }),
+    ...(router.rules === undefined ? {} : { rules: router.rules.map(toAutoRule) }),
+    ...(router.deadline_ms === undefined ? {} : { deadlineMs: router.deadline_ms }),
+    retry: definedOnly({
+      maxAttempts: retry.max_attempts,
+      baseDelayMs: retry.base_delay_ms,
+      maxDelayMs: retry.max_delay_ms,
+      maxRetryAfterMs: retry.max_retry_after_ms,
+    }),
+    breaker: definedOnly({
+      failures: breaker.failures,
+      windowMs: breaker.window_ms,
+      openMs: breaker.open_ms,
+    }),
+  };
+}
+
+function toAutoRule(
+  rule: NonNullable<MergedConfigValues["router"]["rules"]>[number],
+): AutoRuleConfig {
+  return {
+    route: rule.route,
+    reason: rule.reason,
+    ...definedOnly({
+      keywords: rule.keywords,
+      paths: rule.paths,
+      minFiles: rule.min_files,
+      minContextTokens: rule.min_context_tokens,
+      maxInstructionChars: rule.max_instruction_chars,
+      completion: rule.completion,
+    }),
+  };
+}
+
+/** Drops undefined fields, so optional properties stay absent under exactOptionalPropertyTypes. */
+function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
   };
 }
 
@@ -47,12 +101,18 @@ function toModelConfig(model: MergedModel): ModelConfig {
       const preset = model.preset ?? "custom";
       const defaults = PROVIDER_PRESET_DEFAULTS[preset];
       // The schema guarantees base_url whenever the preset has no URL of its own.
-      const baseUrl = (model.base_url ?? defaults.baseUrl ?? "").replace(/\/+$/, "");
+      const replicas = model.base_urls?.map((url) => url.replace(/\/+$/, ""));
+      const baseUrl = (replicas?.[0] ?? model.base_url ?? defaults.baseUrl ?? "").replace(
+        /\/+$/,
+        "",
+      );
       const apiKeyEnv = model.api_key_env ?? defaults.apiKeyEnv;
       return {
         engine: "openai-compatible",
         preset,
         baseUrl,
+        ...(replicas === undefined || replicas.length < 2 ? {} : { baseUrls: replicas }),
+        ...(model.api === "responses" ? { api: "responses" as const } : {}),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),

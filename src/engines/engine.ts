@@ -75,6 +75,29 @@ export interface Timings {
   decodeMs: number;
   decodeTokensPerSecond: number | null;
   totalMs: number;
+  /** Set by the router when it served the request through a fallback chain. */
+  routing?: RoutingTimings;
+}
+
+/** What the router did for one request: every attempt, its outcome and the waits between. */
+export interface RoutingTimings {
+  /** The model that produced the output, or the last one tried. */
+  model: string;
+  attempts: RouteAttempt[];
+  retries: number;
+  fallbacks: number;
+  /** Time spent waiting between attempts (backoff and `retry-after`). */
+  backoffMs: number;
+  deadlineExceeded: boolean;
+}
+
+export interface RouteAttempt {
+  model: string;
+  /** "skipped": its circuit breaker was open, nothing was sent. */
+  outcome: "ok" | "error" | "skipped";
+  /** The SparkError code of a failed attempt. */
+  code?: string;
+  durationMs: number;
 }
 
 export type FinishReason = "stop" | "length" | "tool_calls" | "cancelled" | "error";

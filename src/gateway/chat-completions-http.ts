@@ -38,8 +38,10 @@ export async function handleChatCompletionsPost(
   const parsed = chatCompletionRequestSchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
-  const resolved = await resolveModelOrThrow(context.models, body.model);
-  const engineRequest = toEngineChatRequest(body, resolved.model);
+  const engineRequest = toEngineChatRequest(body, body.model ?? "");
+  // The router may look at the request (auto routing), so it is built before the model resolves.
+  const resolved = await resolveModelOrThrow(context.models, body.model, engineRequest);
+  engineRequest.model = resolved.model;
   if (engineRequest.sessionKey !== undefined)
     engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
   engineRequest.cacheScope = tenantOf(apiKey);

@@ -1,19 +1,24 @@
 // How the gateway finds an engine for a request's `model`: a router-like resolver (the CLI wires
 // the real router) and a helper that serves every model one engine lists.
 import { WireError } from "./wire-error.ts";
-import type { Engine, ModelInfo } from "../engines/engine.ts";
+import type { Engine, EngineRequest, ModelInfo } from "../engines/engine.ts";
+import type { SparkRoute } from "../protocol/responses-events.ts";
 
 export interface ResolvedModel {
   engine: Engine;
   /** The model id reported back to the client and passed to the engine. */
   model: string;
+  /** How a router chose (reported to the client as `spark_route`). */
+  route?: SparkRoute;
 }
 
 export interface GatewayModels {
   /** The engine for a model name, or for the default model when the request names none;
    * undefined when no such model is served (the client gets model_not_found). */
-  resolve(model: string | undefined): Promise<ResolvedModel | undefined>;
+  resolve(model: string | undefined, request?: EngineRequest): Promise<ResolvedModel | undefined>;
   list(): Promise<ModelInfo[]>;
+  /** Extra Prometheus text for /metrics (the router's attempts, breakers, fallbacks). */
+  renderMetrics?(): string;
 }
 
 /** Serves the models one engine lists; the default is `defaultModel` or the first listed. */
@@ -42,8 +47,9 @@ export function modelsFromEngine(engine: Engine, defaultModel?: string): Gateway
 export async function resolveModelOrThrow(
   models: GatewayModels,
   model: string | undefined,
+  request?: EngineRequest,
 ): Promise<ResolvedModel> {
-  const resolved = await models.resolve(model);
+  const resolved = await models.resolve(model, request);
   if (resolved !== undefined) return resolved;
   const name =
     model === undefined ? "no model was named and none is configured as default" : `'${model}'`;

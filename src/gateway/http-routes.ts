@@ -51,7 +51,7 @@ async function route(
   const apiKey = auth.apiKey;
 
   if (path === "/metrics" && method === "GET") {
-    const text = context.metrics.render();
+    const text = context.metrics.render() + (context.models.renderMetrics?.() ?? "");
     response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" });
     response.end(text);
     return;

@@ -51,7 +51,6 @@ export async function prepareTurn(
   dependencies: TurnDependencies,
 ): Promise<PreparedTurn> {
   const { body } = source;
-  const resolved = await resolveModelOrThrow(dependencies.models, body.model);
   const responseId = newId("resp_");
   const previousId = body.previous_response_id ?? undefined;
   let history: ChatMessage[] = [];
@@ -103,7 +102,6 @@ export async function prepareTurn(
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
   const engineRequest: EngineRequest = {
-    model: resolved.model,
     messages,
     sampling,
     sessionKey,
@@ -116,6 +114,11 @@ export async function prepareTurn(
     if (choice !== undefined)
       engineRequest.toolChoice = typeof choice === "string" ? choice : { name: choice.name };
   }
+  // Resolved last: the router's `auto` rules read the request it would serve.
+  const resolved = await resolveModelOrThrow(dependencies.models, body.model, engineRequest);
+  engineRequest.model = resolved.model;
+  const skeleton = responseSkeleton(responseId, resolved.model, body, offered.echoed);
+  if (resolved.route !== undefined) skeleton.spark_route = resolved.route;
 
   return {
     responseId,
@@ -124,7 +127,7 @@ export async function prepareTurn(
     engineRequest,
     history,
     sessionKey,
-    skeleton: responseSkeleton(responseId, resolved.model, body, offered.echoed),
+    skeleton,
     clientTools: offered.byEngineName,
     droppedTools: offered.dropped,
     generate,

@@ -62,6 +62,33 @@ export interface SparkTimings {
   decode_tokens_per_second: number | null;
   /** Time spent in the gateway itself (parsing, conversation building, serialising, sending). */
   gateway_overhead_ms: number;
+  /** Set when the router served the response: attempts, retries, fallbacks, waits. */
+  routing?: SparkRoutingTimings;
+}
+
+export interface SparkRoutingTimings {
+  /** The model that produced the output, or the last one tried. */
+  model: string;
+  attempts: {
+    model: string;
+    outcome: "ok" | "error" | "skipped";
+    code?: string;
+    duration_ms: number;
+  }[];
+  retries: number;
+  fallbacks: number;
+  backoff_ms: number;
+  deadline_exceeded: boolean;
+}
+
+/** Spark extension: which route served a response and why, decided before it started. */
+export interface SparkRoute {
+  /** The alias or model the requested name came to ("fast", "deep", a configured model). */
+  route: string;
+  /** The fallback chain, primary first. */
+  models: string[];
+  /** One line for people, e.g. "auto → deep: security-sensitive work: mentions \"auth\"". */
+  reason: string;
 }
 
 /** OpenAI sends `max_output_tokens` or `content_filter`; Spark adds why a stream was stopped early. */
@@ -138,6 +165,8 @@ export interface ResponseObject {
   /** Absent until the response ends (the SDK's type has no null here). */
   usage?: ResponseUsage;
   spark_timings: SparkTimings | null;
+  /** Present when the router chose the model (see SparkRoute). */
+  spark_route?: SparkRoute;
 }
 
 interface Sequenced {

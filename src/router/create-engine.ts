@@ -27,14 +27,19 @@ export async function createEngine(
         await import("../engines/openai-compatible/index.ts");
       const apiKey =
         model.apiKeyEnv === undefined ? undefined : config.providerKeys[model.apiKeyEnv];
-      return createOpenAICompatibleEngine({
-        preset: model.preset,
-        baseUrl: model.baseUrl,
-        model: model.model ?? name,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
-        ...(model.maxEventBytes === undefined ? {} : { maxEventBytes: model.maxEventBytes }),
-      });
+      const engineAt = (baseUrl: string): Engine =>
+        createOpenAICompatibleEngine({
+          preset: model.preset,
+          baseUrl,
+          model: model.model ?? name,
+          ...(model.api === undefined ? {} : { api: model.api }),
+          ...(apiKey === undefined ? {} : { apiKey }),
+          ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
+          ...(model.maxEventBytes === undefined ? {} : { maxEventBytes: model.maxEventBytes }),
+        });
+      if (model.baseUrls === undefined) return engineAt(model.baseUrl);
+      const { UpstreamPool } = await import("./upstream-pool.ts");
+      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
     }
     case "script": {
       const { createScriptEngine } = await import("../engines/script/script-engine.ts");

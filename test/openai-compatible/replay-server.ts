@@ -48,6 +48,7 @@ export class ReplayServer {
   connectionCount = 0;
   models: unknown[] = [{ id: "replay-model", object: "model", owned_by: "spark-tests" }];
   private response: ReplayResponse = { fixture: "openai-text.sse" };
+  private readonly queued: ReplayResponse[] = [];
   private readonly sockets = new Set<Socket>();
 
   private constructor(private readonly server: Server) {}
@@ -76,6 +77,13 @@ export class ReplayServer {
   /** What POST /v1/chat/completions answers from now on. */
   respondWith(response: ReplayResponse): void {
     this.response = response;
+    this.queued.length = 0;
+  }
+
+  /** Answers the next requests with these, in order, then with `then` (a fault, then recovery). */
+  respondInTurn(responses: ReplayResponse[], then: ReplayResponse): void {
+    this.response = then;
+    this.queued.splice(0, this.queued.length, ...responses);
   }
 
   chatRequests(): RecordedRequest[] {
@@ -111,7 +119,7 @@ export class ReplayServer {
       );
       return;
     }
-    await this.replay(this.response, response);
+    await this.replay(this.queued.shift() ?? this.response, response);
   }
 
   private async replay(plan: ReplayResponse, response: ServerResponse): Promise<void> {

@@ -71,6 +71,7 @@ export class GatewayModelClient implements ModelClient {
       this.stats.responses += 1;
       if (body.previous_response_id != null) this.stats.chained += 1;
       const items = await this.open(body, options.signal);
+      let routeTold = false;
       clock.markWorkStarted();
       // The consumer may stop iterating at `finish`, so everything after it happens before it.
       const remember = (): void => {
@@ -83,6 +84,11 @@ export class GatewayModelClient implements ModelClient {
       };
       for await (const item of items) {
         const events = "error" in item ? mapper.fail(item.error) : mapper.map(item.event);
+        if (mapper.route !== undefined && !routeTold) {
+          routeTold = true;
+          const [model = mapper.route.route] = mapper.route.models;
+          options.onRoute?.({ model, reason: mapper.route.reason });
+        }
         if (mapper.finished) remember();
         yield* events;
         if (mapper.finished) return;

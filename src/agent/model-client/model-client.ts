@@ -4,6 +4,13 @@ import type { EngineEvent, EngineRequest } from "../../engines/engine.ts";
 
 export interface ModelClientStreamOptions {
   signal?: AbortSignal;
+  /** Told which model a router chose and why, before the stream's first event. */
+  onRoute?: (route: ModelRoute) => void;
+}
+
+export interface ModelRoute {
+  model: string;
+  reason: string;
 }
 
 export interface ModelClient {

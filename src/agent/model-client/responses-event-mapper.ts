@@ -61,6 +61,8 @@ export class ResponsesEventMapper {
   /** function_call item id → call id, for argument deltas that name only the item. */
   private readonly callIds = new Map<string, string>();
   private outputTokens = 0;
+  /** The gateway router's decision, from response.created (absent without a router). */
+  route: ResponseObject["spark_route"];
 
   constructor(private readonly clock: StreamClock) {}
 
@@ -69,6 +71,7 @@ export class ResponsesEventMapper {
       case "response.created":
       case "response.in_progress":
         this.responseId = event.response.id;
+        if (event.type === "response.created") this.route = event.response.spark_route;
         return [];
       case "response.output_text.delta":
         this.text += event.delta;

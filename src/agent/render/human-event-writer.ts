@@ -44,6 +44,9 @@ export function createHumanEventWriter(
       case "edit-undone":
         line(`  undid ${event.files.map((file) => file.path).join(", ")}`);
         break;
+      case "route":
+        stderr.write(`[spark] ${event.model}: ${event.reason}\n`);
+        break;
       case "user-message":
         line(`  [${event.via}] ${event.text}`);
         break;

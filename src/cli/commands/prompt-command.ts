@@ -39,7 +39,6 @@ async function runPrompt(text: string, flags: PromptFlags): Promise<void> {
   const onInterrupt = (): void => controller.abort();
   process.once("SIGINT", onInterrupt);
   try {
-    const { engine } = await context.registry.engineFor(context.config.defaultModel);
     let usage: Usage | undefined;
     let timings: Timings | undefined;
     const sampling = {
@@ -50,10 +49,10 @@ async function runPrompt(text: string, flags: PromptFlags): Promise<void> {
       ...(flags.system === undefined ? [] : [{ role: "system" as const, content: flags.system }]),
       { role: "user" as const, content: text },
     ];
-    for await (const event of engine.stream(
-      { messages, sampling },
-      { signal: controller.signal },
-    )) {
+    const request = { messages, sampling };
+    const route = context.router.decide(context.config.defaultModel, request);
+    const engine = context.router.engineFor(route);
+    for await (const event of engine.stream(request, { signal: controller.signal })) {
       if (event.type === "text-delta") process.stdout.write(event.text);
       else if (event.type === "usage") usage = event.usage;
       else if (event.type === "timings") timings = event.timings;

@@ -52,8 +52,8 @@ export function registerServeCommand(program: Command): void {
         log: (line) => process.stderr.write(`${line}\n`),
       });
       const { url } = server;
-      // Load the default model now so the first request does not pay for it.
-      if (defaultModel !== undefined) await registry.engineFor(defaultModel);
+      // Load the default route's first model now so the first request does not pay for it.
+      if (defaultModel !== undefined) await context.router.load(defaultModel);
       const webSocketUrl = url.replace(/^http/, "ws");
       process.stderr.write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
       process.stderr.write(`  WebSocket ${webSocketUrl}/v1/responses, HTTP ${url}/v1\n`);

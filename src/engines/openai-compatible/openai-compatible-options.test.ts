@@ -73,7 +73,7 @@ describe("resolveOpenAICompatibleOptions", () => {
     [{ preset: "custom" as const, baseUrl: "not a url", model: "m" }, /not a URL/],
     [{ preset: "vllm" as const, model: "m", timeouts: { connectMs: 0 } }, /connectMs/],
     [{ preset: "nope" as never, model: "m" }, /Unknown/],
-    [{ preset: "openai" as const, model: "m", api: "responses" as never }, /not supported/],
+    [{ preset: "openai" as const, model: "m", api: "completions" as never }, /not supported/],
   ])("rejects unusable options with invalid_config (%#)", (options, message) => {
     expect(() => resolveOpenAICompatibleOptions(options)).toThrowError(message);
     try {

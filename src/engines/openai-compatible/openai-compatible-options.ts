@@ -27,7 +27,8 @@ export interface OpenAICompatibleEngineOptions {
   model?: string;
   headers?: Record<string, string>;
   timeouts?: Partial<OpenAICompatibleTimeouts>;
-  api?: "chat";
+  /** "responses": the upstream speaks OpenAI's Responses API (POST /responses, its SSE events). */
+  api?: "chat" | "responses";
   /** Overrides the preset's answer, for a custom server that accepts predicted outputs. */
   supportsPrediction?: boolean;
   supportsStreamUsage?: boolean;
@@ -41,6 +42,7 @@ export interface OpenAICompatibleEngineOptions {
 }
 
 export interface ResolvedOpenAICompatibleOptions {
+  api: "chat" | "responses";
   presetName: PresetName;
   /** Without a trailing slash, e.g. https://api.cerebras.ai/v1 */
   baseUrl: string;
@@ -84,10 +86,11 @@ export function resolveOpenAICompatibleOptions(
   }
   const preset = openAICompatiblePresets[presetName];
   // Config files are not type-checked: an unsupported API must fail loudly here, not at first use.
-  if (options.api !== undefined && (options.api as string) !== "chat") {
+  const api = options.api ?? "chat";
+  if ((api as string) !== "chat" && api !== "responses") {
     throw new SparkError(
       "invalid_config",
-      `api = "${String(options.api)}" is not supported by the OpenAI-compatible engine yet; use "chat".`,
+      `api = "${String(options.api)}" is not supported by the OpenAI-compatible engine; use "chat" or "responses".`,
     );
   }
   const model = options.model?.trim() === "" ? undefined : options.model;
@@ -122,6 +125,7 @@ export function resolveOpenAICompatibleOptions(
   }
   return {
     presetName,
+    api,
     baseUrl: `${url.origin}${basePath}`,
     origin: url.origin,
     basePath,

@@ -8,7 +8,9 @@ import { StreamClock } from "../stream-clock.ts";
 import { validateEngineRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { buildChatRequestBody } from "./build-chat-request-body.ts";
+import { buildResponsesRequestBody } from "./build-responses-request-body.ts";
 import { ChatStreamDecoder } from "./chat-stream-decoder.ts";
+import { ResponsesStreamDecoder } from "./responses-stream-decoder.ts";
 import { completeUsage } from "./estimate-usage.ts";
 import type { MappedFinishReason } from "./map-finish-reason.ts";
 import {
@@ -43,7 +45,10 @@ export async function* runChatStream(
   const clock = new StreamClock();
   // Per stream, so error messages can name the model once it is resolved.
   const errorContext: UpstreamErrorContext = { ...context.errorContext };
-  const decoder = new ChatStreamDecoder(errorContext);
+  const decoder =
+    context.options.api === "responses"
+      ? new ResponsesStreamDecoder(errorContext, request.sampling?.stop)
+      : new ChatStreamDecoder(errorContext);
   const ending = function* (finish: MappedFinishReason): Generator<EngineEvent, void> {
     const usage = completeUsage(
       decoder.usage,
@@ -91,9 +96,13 @@ export async function* runChatStream(
 
   const upstream = new UpstreamRequest(context.dispatcher, {
     method: "POST",
-    path: `${options.basePath}/chat/completions`,
+    path: `${options.basePath}/${options.api === "responses" ? "responses" : "chat/completions"}`,
     headers: requestHeaders(options, "text/event-stream"),
-    body: JSON.stringify(buildChatRequestBody(request, { ...options, model })),
+    body: JSON.stringify(
+      options.api === "responses"
+        ? buildResponsesRequestBody(request, model)
+        : buildChatRequestBody(request, { ...options, model }),
+    ),
     headersTimeout: options.timeouts.firstByteMs,
     bodyTimeout: options.timeouts.idleMs,
   });
@@ -122,7 +131,7 @@ export async function* runChatStream(
 
 async function* pump(
   upstream: UpstreamRequest,
-  decoder: ChatStreamDecoder,
+  decoder: ChatStreamDecoder | ResponsesStreamDecoder,
   clock: StreamClock,
   errorContext: UpstreamErrorContext,
   interrupted: () => MappedFinishReason | undefined,

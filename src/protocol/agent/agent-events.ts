@@ -96,6 +96,8 @@ export type AgentEvent =
       usage: Usage;
       timings: TurnTimings;
     }
+  /** Which model the router chose for the turn's model calls and why (sent when it changes). */
+  | { type: "route"; turnId: string; model: string; reason: string }
   | { type: "error"; turnId?: string; error: SparkErrorJson };
 
 export type AgentEventType = AgentEvent["type"];

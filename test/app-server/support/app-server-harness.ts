@@ -14,6 +14,7 @@ import {
   type SessionEventNotification,
 } from "../../../src/protocol/agent/index.ts";
 import { createEngine } from "../../../src/router/create-engine.ts";
+import { Router } from "../../../src/router/router.ts";
 import { ModelRegistry } from "../../../src/router/model-registry.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "../../agent/support/agent-workspace.ts";
 
@@ -41,7 +42,8 @@ export function createScriptedWorkspace(): ScriptedWorkspace {
         env: { SPARK_HOME: sparkHome },
         flags: {},
       });
-      return { config, registry: new ModelRegistry({ config, createEngine }) };
+      const registry = new ModelRegistry({ config, createEngine });
+      return { config, registry, router: new Router({ registry, config: config.router }) };
     },
   };
 }
