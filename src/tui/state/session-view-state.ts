@@ -15,7 +15,10 @@ export interface PendingApproval {
 
 export interface EditRecord {
   path: string;
+  editKind: "add" | "delete" | "update" | "move";
   unifiedDiff: string;
+  linesAdded: number;
+  linesRemoved: number;
   undoEntryId: string;
 }
 
@@ -54,7 +57,9 @@ export type SessionViewAction =
   | { type: "error"; message: string; code?: string }
   | { type: "history"; items: HistoryItem[] }
   | { type: "summary"; model?: string; status?: SessionStatus }
-  | { type: "input-returned" };
+  | { type: "input-returned" }
+  /** /diff: the session's edits so far (not undone), each as its diff. */
+  | { type: "show-edits" };
 
 /** A live answer longer than this with no newline is moved to the static area at a space. */
 const LIVE_TEXT_LIMIT = 2000;
@@ -84,10 +89,17 @@ export function initialSessionViewState(sessionId: string, model?: string): Sess
   };
 }
 
-/** Folds a batch of actions (one frame's worth) into a new state; `state` is left untouched. */
 export function reduceSessionView(
   state: SessionViewState,
   ...actions: SessionViewAction[]
+): SessionViewState {
+  return foldSessionView(state, actions);
+}
+
+/** Folds a batch of actions (one frame's worth) into a new state; `state` is left untouched. */
+export function foldSessionView(
+  state: SessionViewState,
+  actions: readonly SessionViewAction[],
 ): SessionViewState {
   const draft: SessionViewState = {
     ...state,
@@ -128,6 +140,18 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       return;
     case "input-returned":
       draft.returnedInput = undefined;
+      return;
+    case "show-edits":
+      finishLive(draft);
+      append(draft, {
+        kind: "notice",
+        tone: "info",
+        text:
+          draft.edits.length === 0
+            ? "No edits in this session yet."
+            : `Edits in this session (${draft.edits.length}, oldest first):`,
+      });
+      for (const edit of draft.edits) append(draft, { kind: "edit", ...edit });
       return;
     default:
       action satisfies never;
@@ -186,7 +210,10 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       });
       draft.edits.push({
         path: event.path,
+        editKind: event.kind,
         unifiedDiff: event.unifiedDiff,
+        linesAdded: event.linesAdded,
+        linesRemoved: event.linesRemoved,
         undoEntryId: event.undoEntryId,
       });
       return;
