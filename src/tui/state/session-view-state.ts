@@ -281,7 +281,7 @@ function takeId(draft: SessionViewState): number {
 }
 
 function append(draft: SessionViewState, item: NewTranscriptItem): void {
-  draft.finished.push({ ...item, id: takeId(draft) } as TranscriptItem);
+  draft.finished.push({ ...item, id: takeId(draft) });
 }
 
 /** Moves the live item, if any, to the finished items (an empty answer piece is dropped). */
