@@ -54,9 +54,10 @@ export function useAgentSession(
       if (notification.sessionId !== sessionId) return;
       dispatch({ type: "session-event", event: notification.event, at: performance.now() });
     });
-    const lastSequence = client.lastSequence(sessionId);
+    // From the last event this client saw (0: all the server still holds); a session loaded from
+    // its log answers with its history instead.
     client
-      .request("session/attach", { sessionId, ...(lastSequence > 0 ? { lastSequence } : {}) })
+      .request("session/attach", { sessionId, lastSequence: client.lastSequence(sessionId) })
       .then((result) => {
         dispatch({
           type: "summary",
