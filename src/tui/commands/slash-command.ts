@@ -7,7 +7,7 @@ import type { Suggestion } from "../views/suggestion-list.tsx";
 export interface PickRequest {
   title: string;
   options: Suggestion[];
-  onPick(value: string): void | Promise<void>;
+  onPick: (value: string) => void | Promise<void>;
 }
 
 export interface SlashCommandContext {
@@ -17,12 +17,12 @@ export interface SlashCommandContext {
   cwd: string | undefined;
   view: SessionViewState;
   /** Adds a notice, an error or another view action to the transcript. */
-  dispatch(action: SessionViewAction): void;
-  switchSession(sessionId: string): void;
-  setNextModel(model: string): void;
-  pick(request: PickRequest): void;
-  clearScreen(): void;
-  quit(): void;
+  dispatch: (action: SessionViewAction) => void;
+  switchSession: (sessionId: string) => void;
+  setNextModel: (model: string) => void;
+  pick: (request: PickRequest) => void;
+  clearScreen: () => void;
+  quit: () => void;
   commands: readonly SlashCommand[];
 }
 
@@ -32,7 +32,7 @@ export interface SlashCommand {
   description: string;
   /** Shown after the name in /help and completion, e.g. "[name]". */
   argumentHint?: string;
-  run(args: string, context: SlashCommandContext): Promise<void>;
+  run: (args: string, context: SlashCommandContext) => Promise<void>;
 }
 
 /** "/model fast" → { name: "model", args: "fast" }; undefined when the text is not a command. */

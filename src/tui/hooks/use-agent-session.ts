@@ -16,7 +16,7 @@ export const FRAME_MS = 33;
 export interface AgentSessionView {
   state: SessionViewState;
   /** Adds a local action (a notice, an error) to the next frame. */
-  dispatch(action: SessionViewAction): void;
+  dispatch: (action: SessionViewAction) => void;
 }
 
 export function useAgentSession(

@@ -14,11 +14,11 @@ export interface Completions {
   suggestions: Suggestion[];
   selected: number;
   target: CompletionTarget | undefined;
-  move(delta: number): void;
+  move: (delta: number) => void;
   /** The line with the selected suggestion accepted, or undefined when there is none. */
-  accept(line: LineState): LineState | undefined;
+  accept: (line: LineState) => LineState | undefined;
   /** Hides the list until the input changes. */
-  dismiss(): void;
+  dismiss: () => void;
 }
 
 export function useCompletions(
