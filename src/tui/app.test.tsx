@@ -173,7 +173,7 @@ describe("the terminal UI", () => {
   });
 
   it("completes slash commands while typing and runs them", async () => {
-    const { server, screen, type, press, attached } = start();
+    const { screen, type, press, attached } = start();
     await attached();
     await type("/he");
     await vi.waitFor(() => expect(screen()).toContain("▸ /help"));
@@ -219,7 +219,7 @@ describe("the terminal UI", () => {
   });
 
   it("quits on the second Ctrl+C, not the first", async () => {
-    const { server, screen, press, quits, attached } = start();
+    const { screen, press, quits, attached } = start();
     await attached();
     await press("\u0003");
     await vi.waitFor(() => expect(screen()).toContain("Press Ctrl+C again to quit."));
