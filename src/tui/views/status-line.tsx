@@ -18,7 +18,7 @@ export interface StatusLineProps {
 export function StatusLine(props: StatusLineProps) {
   const { metrics } = props;
   const parts = [
-    `${props.model ?? "default model"}${props.nextModel === undefined ? "" : ` → ${props.nextModel}`} · ${props.route}`,
+    `${shortModel(props.model) ?? "default model"}${props.nextModel === undefined ? "" : ` → ${shortModel(props.nextModel)}`} · ${props.route}`,
     `ttft ${metrics.timeToFirstTokenMs === null ? "–" : `${Math.round(metrics.timeToFirstTokenMs)} ms`}`,
     `${metrics.decodeTokensPerSecond === null ? "–" : Math.round(metrics.decodeTokensPerSecond)} tok/s`,
     `ctx ${formatTokens(metrics.contextTokens)}/${formatTokens(metrics.windowTokens)}`,
@@ -31,6 +31,12 @@ export function StatusLine(props: StatusLineProps) {
       {parts.join(" · ")}
     </Text>
   );
+}
+
+/** script:/long/path/turns.jsonl → script:turns.jsonl; the status line has one row. */
+function shortModel(model: string | undefined): string | undefined {
+  if (model?.startsWith("script:") !== true) return model;
+  return `script:${model.split(/[\\/]/).at(-1) ?? ""}`;
 }
 
 export function formatTokens(tokens: number | null): string {

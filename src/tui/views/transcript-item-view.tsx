@@ -28,7 +28,9 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
         <Text>
           <Text color={toolColor(item.status)}>{toolMark(item.status)} </Text>
           <Text dimColor={item.status !== "failed"}>{item.summary}</Text>
-          {item.durationMs === undefined ? null : <Text dimColor> {item.durationMs} ms</Text>}
+          {item.durationMs === undefined ? null : (
+            <Text dimColor> {Math.round(item.durationMs)} ms</Text>
+          )}
           {item.errorLine === undefined ? null : <Text color="red"> — {item.errorLine}</Text>}
         </Text>
       );
