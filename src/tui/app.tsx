@@ -1,7 +1,7 @@
 // The terminal UI's root: the session's transcript, an approval or picker when one is open, the
 // input with its suggestions, and the status line. State lives in the hooks; this only composes.
 import { Box, useApp, useStdout } from "ink";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { useAgentSession } from "./hooks/use-agent-session.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
@@ -26,6 +26,19 @@ export interface AppProps {
 
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
+/** The terminal's width, following resizes. */
+function useTerminalColumns(stdout: NodeJS.WriteStream): number {
+  const [columns, setColumns] = useState(stdout.columns || 80);
+  useEffect(() => {
+    const onResize = (): void => setColumns(stdout.columns || 80);
+    stdout.on("resize", onResize);
+    return () => {
+      stdout.off("resize", onResize);
+    };
+  }, [stdout]);
+  return columns;
+}
+
 export function App(props: AppProps) {
   const { client } = props;
   const { exit } = useApp();
@@ -33,11 +46,10 @@ export function App(props: AppProps) {
   const [sessionId, setSessionId] = useState(props.sessionId);
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
-  const session = useAgentSession(
-    client,
-    sessionId,
-    props.frameMs === undefined ? {} : { frameMs: props.frameMs },
-  );
+  const session = useAgentSession(client, sessionId, {
+    ...(props.frameMs === undefined ? {} : { frameMs: props.frameMs }),
+    columns: useTerminalColumns(stdout),
+  });
   const { state } = session;
 
   const switchSession = useCallback((next: string) => {

@@ -22,6 +22,8 @@ export function registerTuiCommand(program: Command): void {
     .option("--allow-commands", "let the agent run any shell command without asking")
     .exitOverride(exitWithUsageCodes)
     .action(async (flags: TuiCommandFlags) => {
+      // React's development build checks every render; a terminal UI at 1,000+ tokens/s should not.
+      process.env.NODE_ENV ??= "production";
       // Loaded here so other commands never pay for React and Ink.
       const { runTui } = await import("../../tui/run-tui.tsx");
       process.exitCode = await runTui(flags);

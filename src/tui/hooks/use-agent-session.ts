@@ -22,10 +22,13 @@ export interface AgentSessionView {
 export function useAgentSession(
   client: AgentProtocolClient,
   sessionId: string,
-  options: { frameMs?: number } = {},
+  options: { frameMs?: number; columns?: number } = {},
 ): AgentSessionView {
   const frameMs = options.frameMs ?? FRAME_MS;
-  const [state, setState] = useState(() => initialSessionViewState(sessionId));
+  const { columns } = options;
+  const columnsRef = useRef(columns);
+  columnsRef.current = columns;
+  const [state, setState] = useState(() => initialSessionViewState(sessionId, { columns }));
   const queue = useRef<SessionViewAction[]>([]);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const lastFlushAt = useRef(0);
@@ -49,7 +52,7 @@ export function useAgentSession(
   );
 
   useEffect(() => {
-    setState(initialSessionViewState(sessionId));
+    setState(initialSessionViewState(sessionId, { columns: columnsRef.current }));
     const unsubscribe = client.onSessionEvent((notification) => {
       if (notification.sessionId !== sessionId) return;
       dispatch({ type: "session-event", event: notification.event, at: performance.now() });
@@ -75,6 +78,10 @@ export function useAgentSession(
       if (!client.isClosed) client.request("session/detach", { sessionId }).catch(() => undefined);
     };
   }, [client, sessionId, dispatch]);
+
+  useEffect(() => {
+    if (columns !== undefined) dispatch({ type: "resize", columns });
+  }, [columns, dispatch]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 

@@ -31,6 +31,26 @@ describe("reduceSessionView", () => {
     expect(state.metrics.decodeTokensPerSecond).toBe(20); // 2 intervals in 100 ms
   });
 
+  it("cuts a long line where the terminal would wrap it, so the live item is one row", () => {
+    const state = reduceSessionView(
+      initialSessionViewState("s1", { columns: 20 }),
+      ...["alpha beta gamma ", "delta epsilon zeta eta ", "supercalifragilisticexpialidocious"].map(
+        (text) => ({
+          type: "session-event" as const,
+          event: { type: "text-delta" as const, turnId: "t", text },
+          at: 0,
+        }),
+      ),
+    );
+    expect(state.finished.map((item) => (item.kind === "assistant" ? item.text : ""))).toEqual([
+      "alpha beta gamma", // 18 columns: 20 less the "● " prefix
+      "delta epsilon zeta",
+      "eta",
+      "supercalifragilistic",
+    ]);
+    expect(state.live).toMatchObject({ text: "expialidocious", continued: true });
+  });
+
   it("keeps interrupted output, marks it, and gives discarded queued messages back", () => {
     const state = fold([
       [{ type: "turn-started", turnId: "t1", text: "go" }, 0],

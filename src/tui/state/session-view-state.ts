@@ -49,6 +49,8 @@ export interface SessionViewState {
   /** Queued messages an interrupt dropped: the input box takes them back. */
   returnedInput: string | undefined;
   nextItemId: number;
+  /** The terminal's width: a streaming answer is cut into finished lines of at most this. */
+  columns: number;
 }
 
 export type SessionViewAction =
@@ -59,13 +61,20 @@ export type SessionViewAction =
   | { type: "summary"; model?: string; status?: SessionStatus }
   | { type: "input-returned" }
   /** /diff: the session's edits so far (not undone), each as its diff. */
-  | { type: "show-edits" };
+  | { type: "show-edits" }
+  | { type: "resize"; columns: number };
 
-/** A live answer longer than this with no newline is moved to the static area at a space. */
-const LIVE_TEXT_LIMIT = 2000;
+/** The "● " that opens an answer. */
+const ANSWER_PREFIX_WIDTH = 2;
+const DEFAULT_COLUMNS = 80;
 
-export function initialSessionViewState(sessionId: string, model?: string): SessionViewState {
+export function initialSessionViewState(
+  sessionId: string,
+  options: { model?: string; columns?: number } = {},
+): SessionViewState {
+  const { model } = options;
   return {
+    columns: Math.max(20, options.columns ?? DEFAULT_COLUMNS),
     sessionId,
     model,
     status: "idle",
@@ -140,6 +149,9 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       return;
     case "input-returned":
       draft.returnedInput = undefined;
+      return;
+    case "resize":
+      draft.columns = Math.max(20, action.columns);
       return;
     case "show-edits":
       finishLive(draft);
@@ -317,9 +329,11 @@ function finishToolCall(
 }
 
 /**
- * Appends streamed text to the live answer, then moves its complete lines to the finished items:
- * the live region stays one short line however long the answer grows, so each frame is cheap and
- * Ink never redraws more than the terminal's height.
+ * Appends streamed text to the live answer, then moves every complete line to the finished items:
+ * a line ends at a newline or where the terminal would wrap it (the last space that fits). The live
+ * item is never more than one terminal line, so a frame costs the same however long the answer
+ * grows (Ink measures live text character by character on every frame), and the finished lines
+ * read exactly as word-wrapped text would.
  */
 function appendText(draft: SessionViewState, text: string): void {
   let live = draft.live;
@@ -327,21 +341,30 @@ function appendText(draft: SessionViewState, text: string): void {
     finishLive(draft);
     live = { kind: "assistant", id: takeId(draft), text: "", continued: false, interrupted: false };
   }
-  const combined = live.text + text;
-  let cut = combined.lastIndexOf("\n");
-  if (cut < 0 && combined.length > LIVE_TEXT_LIMIT) cut = combined.lastIndexOf(" ");
-  if (cut < 0) {
-    draft.live = { ...live, text: combined };
-    return;
+  let rest = live.text + text;
+  let continued = live.continued;
+  let id = live.id;
+  for (;;) {
+    const available = draft.columns - (continued ? 0 : ANSWER_PREFIX_WIDTH);
+    const newline = rest.indexOf("\n");
+    let line: string;
+    if (newline >= 0 && newline <= available) {
+      line = rest.slice(0, newline);
+      rest = rest.slice(newline + 1);
+    } else if (rest.length <= available) {
+      break;
+    } else {
+      const space = rest.lastIndexOf(" ", available);
+      // A word longer than the line is cut where the terminal would cut it.
+      const cut = space > 0 ? space : available;
+      line = rest.slice(0, cut);
+      rest = rest.slice(space > 0 ? cut + 1 : cut);
+    }
+    draft.finished.push({ kind: "assistant", id, text: line, continued, interrupted: false });
+    id = takeId(draft);
+    continued = true;
   }
-  draft.finished.push({ ...live, text: combined.slice(0, cut) });
-  draft.live = {
-    kind: "assistant",
-    id: takeId(draft),
-    text: combined.slice(cut + 1),
-    continued: true,
-    interrupted: false,
-  };
+  draft.live = { kind: "assistant", id, text: rest, continued, interrupted: false };
 }
 
 function startTurnMetrics(metrics: StreamMetrics, at: number): void {

@@ -19,7 +19,8 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
       return (
         <Text>
           {item.continued ? "" : "● "}
-          {item.text}
+          {/* An empty line of an answer still takes its row. */}
+          {item.text === "" && item.continued ? " " : item.text}
           {item.interrupted ? <Text color="yellow"> ⏹</Text> : null}
         </Text>
       );
