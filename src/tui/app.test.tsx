@@ -218,6 +218,35 @@ describe("the terminal UI", () => {
     await vi.waitFor(() => expect(screen()).toContain("› explain @src/agent/turn-loop.ts"));
   });
 
+  it("picks a session with /resume and switches to it", async () => {
+    const server = createFakeAgentServer({
+      "session/list": () => ({
+        sessions: [
+          { sessionId: "s1", cwd: "/repo", live: true, status: "idle" },
+          { sessionId: "older-1", cwd: "/repo", live: false, status: "idle", title: "fix lint" },
+          { sessionId: "older-2", cwd: "/repo", live: false, status: "idle", title: "add tests" },
+        ],
+      }),
+    });
+    const { screen, type, press, attached } = start(server);
+    await attached();
+    await type("/resume");
+    await press(ENTER);
+    await vi.waitFor(() => expect(screen()).toContain("Resume a session"));
+    expect(screen()).toContain("fix lint");
+    await press("\u001b[B");
+    await vi.waitFor(() => expect(screen()).toMatch(/▸ older-2/));
+    await press(ENTER);
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "session/attach",
+        params: { sessionId: "older-2", lastSequence: 0 },
+      }),
+    );
+    await vi.waitFor(() => expect(screen()).toContain("session older-2"));
+    expect(server.requests.some((request) => request.method === "session/detach")).toBe(true);
+  });
+
   it("quits on the second Ctrl+C, not the first", async () => {
     const { screen, press, quits, attached } = start();
     await attached();
