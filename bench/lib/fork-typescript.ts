@@ -9,11 +9,12 @@ const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).h
 export function forkTypeScript(
   modulePath: string,
   args: string[],
-  options: { inheritOutput?: boolean } = {},
+  options: { inheritOutput?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): ChildProcess {
   return fork(modulePath, args, {
     execArgv: ["--import", tsxLoader],
     stdio: options.inheritOutput === false ? "pipe" : ["ignore", "inherit", "inherit", "ipc"],
     serialization: "json",
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
 }

@@ -6,6 +6,7 @@ import { peerLlamaServer } from "./peer-llama-server.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
 import { speculativeEdits } from "./speculative-edits.ts";
+import { tuiRender } from "./tui-render.ts";
 
 export const scenarios: Scenario[] = [
   sessionVsStateless,
@@ -14,4 +15,5 @@ export const scenarios: Scenario[] = [
   speculativeEdits,
   peerLlamaServer,
   gpuDecode,
+  tuiRender,
 ];

@@ -26,6 +26,7 @@ const handlers: AgentMethodHandlers = {
   "approval/respond": unexpected,
   "model/list": unexpected,
   "workspace/files": unexpected,
+  "session/compact": unexpected,
 };
 
 async function answer(frame: string, maxFrameBytes?: number): Promise<unknown> {

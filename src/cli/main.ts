@@ -8,6 +8,7 @@ import { registerExecCommand } from "./commands/exec-command.ts";
 import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerUndoCommand } from "./commands/undo-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
+import { registerTuiCommand } from "./commands/tui-command.ts";
 
 const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -25,6 +26,7 @@ registerExecCommand(program);
 registerSessionsCommand(program);
 registerUndoCommand(program);
 registerServeCommand(program);
+registerTuiCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -97,6 +97,16 @@ export const agentMethods = {
     }),
     result: z.object({ resolved: z.literal(true) }),
   },
+  /** Summarises older turns now, instead of waiting for the context to fill (the TUI's /compact). */
+  "session/compact": {
+    params: z.object({ sessionId: sessionIdSchema }),
+    result: z.object({
+      compacted: z.boolean(),
+      /** Estimated prompt tokens of the next model call, before and after. */
+      tokensBefore: z.number().int().nonnegative().optional(),
+      tokensAfter: z.number().int().nonnegative().optional(),
+    }),
+  },
   "model/list": {
     params: z.object({}).optional(),
     result: z.object({

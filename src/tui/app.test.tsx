@@ -1,0 +1,259 @@
+import { render } from "ink-testing-library";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  createFakeAgentServer,
+  type FakeAgentServer,
+} from "../../test/support/fake-agent-server.ts";
+import { App } from "./app.tsx";
+
+const ESC = "\u001b";
+const UP = "\u001b[A";
+const TAB = "\t";
+const ENTER = "\r";
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+function start(server: FakeAgentServer = createFakeAgentServer()) {
+  const quits: number[] = [];
+  const app = render(
+    <App
+      client={server.client}
+      sessionId="s1"
+      route="in-process"
+      cwd="/repo"
+      onQuit={() => quits.push(1)}
+    />,
+  );
+  cleanup = () => app.unmount();
+  const screen = (): string => app.lastFrame() ?? "";
+  /** Types text one key at a time, as a terminal sends it. */
+  const type = async (text: string): Promise<void> => {
+    for (const character of text) {
+      app.stdin.write(character);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  };
+  const press = async (key: string): Promise<void> => {
+    app.stdin.write(key);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  /** Waits until the UI has attached (its attach answer, with the session's status, has arrived). */
+  const attached = async (): Promise<void> => {
+    await server.waitForRequest("session/attach");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  return { server, app, screen, type, press, quits, attached };
+}
+
+const usage = { inputTokens: 900, cachedInputTokens: 640, outputTokens: 3 };
+const timings = { totalMs: 9, modelMs: 8, toolMs: 0, timeToFirstTokenMs: 4 };
+
+describe("the terminal UI", () => {
+  it("attaches, streams the answer live, and shows tool calls, diffs, interrupts and errors", async () => {
+    const { server, screen, attached } = start();
+    await attached();
+    expect(server.requests[0]).toEqual({
+      method: "session/attach",
+      params: { sessionId: "s1", lastSequence: 0 },
+    });
+    server.emit("s1", { type: "status-changed", status: "running" });
+    server.emit("s1", { type: "turn-started", turnId: "t1", text: "rename greet" });
+    server.emit("s1", { type: "text-delta", turnId: "t1", text: "Looking at " });
+    server.emit("s1", { type: "text-delta", turnId: "t1", text: "the file" });
+    await vi.waitFor(() => expect(screen()).toContain("● Looking at the file"));
+    expect(screen()).toContain("› rename greet");
+    expect(screen()).toContain("Esc interrupt");
+
+    server.emit("s1", {
+      type: "tool-call",
+      turnId: "t1",
+      callId: "c1",
+      name: "edit",
+      arguments: "{}",
+      summary: "edit src/greet.ts",
+    });
+    server.emit("s1", {
+      type: "edit-applied",
+      turnId: "t1",
+      callId: "c1",
+      path: "src/greet.ts",
+      kind: "update",
+      unifiedDiff: "@@ -1 +1 @@\n-export const greeting = 1;\n+export const salutation = 1;\n",
+      linesAdded: 1,
+      linesRemoved: 1,
+      undoEntryId: "u1",
+    });
+    server.emit("s1", { type: "text-delta", turnId: "t1", text: "Renamed, now chec" });
+    server.emit("s1", {
+      type: "interrupted",
+      turnId: "t1",
+      reason: "interrupt",
+      partialText: "Renamed, now chec",
+      discardedQueue: [],
+    });
+    server.emit("s1", {
+      type: "error",
+      error: {
+        type: "error",
+        code: "upstream_error",
+        message: "The model went away.",
+        retryable: true,
+      },
+    });
+    server.emit("s1", {
+      type: "turn-finished",
+      turnId: "t1",
+      reason: "interrupted",
+      steps: 1,
+      usage,
+      timings,
+    });
+    server.emit("s1", { type: "status-changed", status: "idle" });
+    await vi.waitFor(() => expect(screen()).toContain("The model went away. [upstream_error]"));
+    const frame = screen();
+    expect(frame).toContain("✓ edit src/greet.ts");
+    expect(frame).toContain("Edited src/greet.ts +1 -1");
+    expect(frame).toContain("+export const salutation = 1;");
+    expect(frame).toContain("Renamed, now chec ⏹");
+    expect(frame).toContain("⏹ interrupted");
+    expect(frame).toContain("cached 640");
+    expect(frame).toContain("Enter send");
+  });
+
+  it("sends with Enter when idle; steers with Enter, queues with Tab and interrupts with Esc while running", async () => {
+    const { server, type, press, attached } = start();
+    await attached();
+    await type("add a test");
+    await press(ENTER);
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/start",
+        params: { sessionId: "s1", text: "add a test" },
+      }),
+    );
+    server.emit("s1", { type: "status-changed", status: "running" });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await type("no, keep the old name");
+    await press(ENTER);
+    await type("then run lint");
+    await press(TAB);
+    await press(ESC);
+    await vi.waitFor(() =>
+      expect(server.requests.slice(-3)).toEqual([
+        { method: "turn/steer", params: { sessionId: "s1", text: "no, keep the old name" } },
+        { method: "turn/queue", params: { sessionId: "s1", text: "then run lint" } },
+        { method: "turn/interrupt", params: { sessionId: "s1" } },
+      ]),
+    );
+  });
+
+  it("asks for a command approval inline and answers y, n or a", async () => {
+    const { server, screen, press, attached } = start();
+    await attached();
+    server.emit("s1", { type: "status-changed", status: "awaiting-approval" });
+    server.emit("s1", {
+      type: "approval-requested",
+      approvalId: "a1",
+      command: "npm test -- --run src/greet.test.ts",
+      cwd: "/repo",
+    });
+    await vi.waitFor(() => expect(screen()).toContain("npm test -- --run src/greet.test.ts"));
+    expect(screen()).toContain("always allow");
+    await press("a");
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "approval/respond",
+        params: { sessionId: "s1", approvalId: "a1", decision: "always" },
+      }),
+    );
+    server.emit("s1", { type: "approval-resolved", approvalId: "a1", decision: "always" });
+    await vi.waitFor(() => expect(screen()).toContain("Command approved for this session."));
+    expect(screen()).not.toContain("always allow");
+  });
+
+  it("completes slash commands while typing and runs them", async () => {
+    const { screen, type, press, attached } = start();
+    await attached();
+    await type("/he");
+    await vi.waitFor(() => expect(screen()).toContain("▸ /help"));
+    await press(ENTER);
+    await vi.waitFor(() => expect(screen()).toContain("Commands:"));
+    expect(screen()).toContain("/resume [session id]");
+    await type("/c");
+    await vi.waitFor(() => expect(screen()).toContain("▸ /compact"));
+    await press("\u001b[B"); // down: /clear
+    await press(TAB);
+    await vi.waitFor(() => expect(screen()).toContain("› /clear"));
+  });
+
+  it("completes @-mentions from workspace/files and recalls history with the up arrow", async () => {
+    const server = createFakeAgentServer({
+      "workspace/files": ({ query }) => ({
+        files: ["src/agent/turn-loop.ts", "src/agent/agent-session.ts"].filter((file) =>
+          file.includes(query ?? ""),
+        ),
+        truncated: false,
+      }),
+    });
+    const { screen, type, press, attached } = start(server);
+    await attached();
+    await type("explain @turn");
+    await vi.waitFor(() => expect(screen()).toContain("▸ src/agent/turn-loop.ts"));
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toMatchObject({
+        method: "workspace/files",
+        params: { sessionId: "s1", query: "turn" },
+      }),
+    );
+    await press(TAB);
+    await vi.waitFor(() => expect(screen()).toContain("explain @src/agent/turn-loop.ts"));
+    await press(ENTER);
+    await vi.waitFor(() => expect(server.requests.at(-1)?.method).toBe("turn/start"));
+    expect(server.requests.at(-1)?.params).toEqual({
+      sessionId: "s1",
+      text: "explain @src/agent/turn-loop.ts ",
+    });
+    await press(UP);
+    await vi.waitFor(() => expect(screen()).toContain("› explain @src/agent/turn-loop.ts"));
+  });
+
+  it("picks a session with /resume and switches to it", async () => {
+    const server = createFakeAgentServer({
+      "session/list": () => ({
+        sessions: [
+          { sessionId: "s1", cwd: "/repo", live: true, status: "idle" },
+          { sessionId: "older-1", cwd: "/repo", live: false, status: "idle", title: "fix lint" },
+          { sessionId: "older-2", cwd: "/repo", live: false, status: "idle", title: "add tests" },
+        ],
+      }),
+    });
+    const { screen, type, press, attached } = start(server);
+    await attached();
+    await type("/resume");
+    await press(ENTER);
+    await vi.waitFor(() => expect(screen()).toContain("Resume a session"));
+    expect(screen()).toContain("fix lint");
+    await press("\u001b[B");
+    await vi.waitFor(() => expect(screen()).toMatch(/▸ older-2/));
+    await press(ENTER);
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "session/attach",
+        params: { sessionId: "older-2", lastSequence: 0 },
+      }),
+    );
+    await vi.waitFor(() => expect(screen()).toContain("session older-2"));
+    expect(server.requests.some((request) => request.method === "session/detach")).toBe(true);
+  });
+
+  it("quits on the second Ctrl+C, not the first", async () => {
+    const { screen, press, quits, attached } = start();
+    await attached();
+    await press("\u0003");
+    await vi.waitFor(() => expect(screen()).toContain("Press Ctrl+C again to quit."));
+    expect(quits).toEqual([]);
+    await press("\u0003");
+    await vi.waitFor(() => expect(quits).toEqual([1]));
+  });
+});

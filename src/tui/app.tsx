@@ -1,0 +1,122 @@
+// The terminal UI's root: the session's transcript, an approval or picker when one is open, the
+// input with its suggestions, and the status line. State lives in the hooks; this only composes.
+import { Box, useApp, useStdout } from "ink";
+import { useCallback, useEffect, useState } from "react";
+import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
+import { useAgentSession } from "./hooks/use-agent-session.ts";
+import { usePromptController } from "./hooks/use-prompt-controller.ts";
+import { ApprovalPrompt } from "./views/approval-prompt.tsx";
+import { InputBox } from "./views/input-box.tsx";
+import { PickerView } from "./views/picker-view.tsx";
+import { StatusLine } from "./views/status-line.tsx";
+import { SuggestionList } from "./views/suggestion-list.tsx";
+import { TranscriptView } from "./views/transcript-view.tsx";
+
+export interface AppProps {
+  client: AgentProtocolClient;
+  sessionId: string;
+  /** Where the agent runs, for the status line: "in-process" or the server's URL. */
+  route: string;
+  /** Where /new starts sessions. */
+  cwd: string | undefined;
+  /** Called after /quit or a second Ctrl+C (Ink's own exit happens first). */
+  onQuit?: () => void;
+  frameMs?: number;
+}
+
+const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
+
+/** The terminal's width, following resizes. */
+function useTerminalColumns(stdout: NodeJS.WriteStream): number {
+  const [columns, setColumns] = useState(stdout.columns || 80);
+  useEffect(() => {
+    const onResize = (): void => setColumns(stdout.columns || 80);
+    stdout.on("resize", onResize);
+    return () => {
+      stdout.off("resize", onResize);
+    };
+  }, [stdout]);
+  return columns;
+}
+
+export function App(props: AppProps) {
+  const { client } = props;
+  const { exit } = useApp();
+  const { stdout } = useStdout();
+  const [sessionId, setSessionId] = useState(props.sessionId);
+  const [staticGeneration, setStaticGeneration] = useState(0);
+  const [clearedBefore, setClearedBefore] = useState(0);
+  const session = useAgentSession(client, sessionId, {
+    ...(props.frameMs === undefined ? {} : { frameMs: props.frameMs }),
+    columns: useTerminalColumns(stdout),
+  });
+  const { state } = session;
+
+  const switchSession = useCallback((next: string) => {
+    // A new <Static> for the new session: the old one's items stay on screen above it.
+    setSessionId(next);
+    setStaticGeneration((generation) => generation + 1);
+    setClearedBefore(0);
+  }, []);
+  const finishedCount = state.finished.length;
+  const clearScreen = useCallback(() => {
+    stdout.write(CLEAR_SCREEN);
+    setStaticGeneration((generation) => generation + 1);
+    setClearedBefore(finishedCount);
+  }, [stdout, finishedCount]);
+  const quit = useCallback(() => {
+    exit();
+    props.onQuit?.();
+  }, [exit, props]);
+
+  const prompt = usePromptController({
+    client,
+    view: state,
+    dispatch: session.dispatch,
+    cwd: props.cwd,
+    switchSession,
+    clearScreen,
+    quit,
+  });
+  const showSuggestions = prompt.picker === undefined && state.pendingApproval === undefined;
+
+  return (
+    <Box flexDirection="column">
+      <TranscriptView
+        finished={clearedBefore === 0 ? state.finished : state.finished.slice(clearedBefore)}
+        live={state.live}
+        generation={staticGeneration}
+      />
+      {state.pendingApproval === undefined ? null : (
+        <ApprovalPrompt approval={state.pendingApproval} />
+      )}
+      {prompt.picker === undefined ? null : (
+        <PickerView
+          title={prompt.picker.title}
+          options={prompt.picker.options}
+          selected={prompt.picker.selected}
+        />
+      )}
+      <InputBox
+        value={prompt.line.value}
+        cursor={prompt.line.cursor}
+        running={prompt.running}
+        hint={prompt.hint}
+      />
+      {showSuggestions && prompt.completions.suggestions.length > 0 ? (
+        <SuggestionList
+          suggestions={prompt.completions.suggestions}
+          selected={prompt.completions.selected}
+        />
+      ) : null}
+      <StatusLine
+        model={state.model}
+        nextModel={prompt.nextModel}
+        route={props.route}
+        status={state.status}
+        metrics={state.metrics}
+        sessionId={sessionId}
+      />
+    </Box>
+  );
+}

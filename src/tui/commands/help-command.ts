@@ -1,0 +1,30 @@
+// /help: the slash commands and the keys.
+import { notice, type SlashCommand } from "./slash-command.ts";
+
+export const KEY_HELP = [
+  "Enter       send (while the agent runs: steer it now)",
+  "Tab         while the agent runs: queue the message for after the turn; otherwise complete",
+  "Esc         interrupt the running turn (its output so far is kept)",
+  "↑ / ↓       input history, or move in a suggestion list",
+  "@path       name a file (Tab completes from the workspace)",
+  "y / n / a   answer a command approval: run, refuse, always allow in this session",
+  "Ctrl+C      twice to quit",
+];
+
+export const helpCommand: SlashCommand = {
+  name: "help",
+  description: "show commands and keys",
+  async run(_args, context) {
+    const width = Math.max(...context.commands.map((command) => commandLabel(command).length));
+    const commands = context.commands.map(
+      (command) => `/${commandLabel(command).padEnd(width)}  ${command.description}`,
+    );
+    notice(context, ["Commands:", ...commands, "", "Keys:", ...KEY_HELP].join("\n"));
+  },
+};
+
+function commandLabel(command: { name: string; argumentHint?: string }): string {
+  return command.argumentHint === undefined
+    ? command.name
+    : `${command.name} ${command.argumentHint}`;
+}

@@ -1,0 +1,42 @@
+// /resume: picks a session from session/list (or takes an id or id prefix) and attaches to it;
+// the attach shows its history.
+import { errorAction } from "../hooks/use-agent-session.ts";
+import { describeSession } from "./describe-session.ts";
+import { notice, type SlashCommand } from "./slash-command.ts";
+
+export const resumeCommand: SlashCommand = {
+  name: "resume",
+  description: "continue an earlier or running session",
+  argumentHint: "[session id]",
+  async run(args, context) {
+    try {
+      const { sessions } = await context.client.request("session/list", {});
+      const others = sessions.filter((session) => session.sessionId !== context.sessionId);
+      if (args !== "") {
+        const matches = others.filter((session) => session.sessionId.startsWith(args));
+        const only = matches[0];
+        if (matches.length === 1 && only !== undefined) context.switchSession(only.sessionId);
+        else
+          notice(
+            context,
+            matches.length === 0
+              ? `No session starts with ${args}.`
+              : `${matches.length} sessions start with ${args}; give more of the id.`,
+            "warning",
+          );
+        return;
+      }
+      context.pick({
+        title: "Resume a session",
+        options: others.map((session) => ({
+          value: session.sessionId,
+          label: session.sessionId.slice(0, 12),
+          detail: describeSession(session),
+        })),
+        onPick: (sessionId) => context.switchSession(sessionId),
+      });
+    } catch (error) {
+      context.dispatch(errorAction(error));
+    }
+  },
+};

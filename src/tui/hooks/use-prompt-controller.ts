@@ -1,0 +1,219 @@
+// The keyboard: what each key does given the session's state (idle, running, asking for an
+// approval) and the UI's (a suggestion list, a picker). Sending goes through the protocol:
+// Enter → turn/start or turn/steer, Tab → turn/queue, Esc → turn/interrupt, y/n/a → approval/respond.
+import { useInput, type Key } from "ink";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
+import { AgentProtocolError } from "../../protocol/agent/json-rpc.ts";
+import type { ApprovalDecision } from "../../protocol/agent/session-events.ts";
+import type { PickRequest, SlashCommandContext } from "../commands/slash-command.ts";
+import { parseSlashCommand } from "../commands/slash-command.ts";
+import { findSlashCommand, slashCommands } from "../commands/slash-commands.ts";
+import { InputHistory } from "../state/input-history.ts";
+import type { LineState } from "../state/line-editor.ts";
+import { useLineEditor } from "./use-line-editor.ts";
+import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
+import { errorAction } from "./use-agent-session.ts";
+import { useCompletions, type Completions } from "./use-completions.ts";
+
+/** A second Ctrl+C within this long quits. */
+export const QUIT_WINDOW_MS = 2000;
+
+export interface PickerState extends PickRequest {
+  selected: number;
+}
+
+export interface PromptControllerOptions {
+  client: AgentProtocolClient;
+  view: SessionViewState;
+  dispatch: (action: SessionViewAction) => void;
+  cwd: string | undefined;
+  switchSession: (sessionId: string) => void;
+  clearScreen: () => void;
+  quit: () => void;
+}
+
+export interface PromptController {
+  line: LineState;
+  completions: Completions;
+  picker: PickerState | undefined;
+  nextModel: string | undefined;
+  hint: string | undefined;
+  running: boolean;
+}
+
+export function usePromptController(options: PromptControllerOptions): PromptController {
+  const { client, view, dispatch } = options;
+  const sessionId = view.sessionId;
+  const { line, current, edit } = useLineEditor();
+  const history = useRef(new InputHistory()).current;
+  const completions = useCompletions(client, sessionId, line);
+  const [picker, setPicker] = useState<PickerState | undefined>(undefined);
+  const [nextModel, setNextModel] = useState<string | undefined>(undefined);
+  const [hint, setHint] = useState<string | undefined>(undefined);
+  const lastCtrlC = useRef(0);
+  const running = view.status !== "idle";
+
+  const returned = view.returnedInput;
+  useEffect(() => {
+    if (returned === undefined) return;
+    // Queued messages an interrupt dropped come back to the input, after what is being typed.
+    dispatch({ type: "input-returned" });
+    const typed = current().value;
+    edit({ type: "set", value: typed === "" ? returned : `${typed}\n${returned}` });
+    // Only a newly returned text matters; the line is read as it is at that moment.
+  }, [returned, dispatch, current, edit]);
+
+  const report = (error: unknown): void => dispatch(errorAction(error));
+
+  const slashContext = (): SlashCommandContext => ({
+    client,
+    sessionId,
+    cwd: options.cwd,
+    view,
+    dispatch,
+    switchSession: options.switchSession,
+    setNextModel,
+    pick: (request) => setPicker({ ...request, selected: 0 }),
+    clearScreen: options.clearScreen,
+    quit: options.quit,
+    commands: slashCommands,
+  });
+
+  const send = (text: string, via: "enter" | "tab"): void => {
+    if (text.trim() === "") return;
+    history.add(text);
+    edit({ type: "set", value: "" });
+    const command = parseSlashCommand(text);
+    if (command !== undefined) {
+      const found = findSlashCommand(command.name);
+      if (found === undefined)
+        dispatch({
+          type: "notice",
+          tone: "warning",
+          text: `No command /${command.name}; /help lists them.`,
+        });
+      else void found.run(command.args, slashContext());
+      return;
+    }
+    if (running) {
+      const method = via === "tab" ? "turn/queue" : "turn/steer";
+      client.request(method, { sessionId, text }).catch(report);
+      return;
+    }
+    const model = nextModel;
+    setNextModel(undefined);
+    client
+      .request("turn/start", { sessionId, text, ...(model === undefined ? {} : { model }) })
+      .catch((error: unknown) => {
+        // The turn started elsewhere (another client) before our status caught up: steer it.
+        if (error instanceof AgentProtocolError && error.code === "engine_busy")
+          client.request("turn/steer", { sessionId, text }).catch(report);
+        else report(error);
+      });
+  };
+
+  const answerApproval = (decision: ApprovalDecision): void => {
+    const approval = view.pendingApproval;
+    if (approval === undefined) return;
+    client
+      .request("approval/respond", { sessionId, approvalId: approval.approvalId, decision })
+      .catch(report);
+  };
+
+  const handlePicker = (input: string, key: Key, current: PickerState): void => {
+    if (key.escape) setPicker(undefined);
+    else if (key.upArrow || key.downArrow) {
+      const count = Math.max(1, current.options.length);
+      setPicker({
+        ...current,
+        selected: (current.selected + (key.upArrow ? -1 : 1) + count) % count,
+      });
+    } else if (key.return) {
+      setPicker(undefined);
+      const option = current.options[current.selected];
+      if (option !== undefined) Promise.resolve(current.onPick(option.value)).catch(report);
+    }
+  };
+
+  const handleKey = (input: string, key: Key): void => {
+    if (key.ctrl && input === "c") {
+      const now = Date.now();
+      if (now - lastCtrlC.current < QUIT_WINDOW_MS) options.quit();
+      else {
+        lastCtrlC.current = now;
+        setHint("Press Ctrl+C again to quit.");
+        setTimeout(() => setHint(undefined), QUIT_WINDOW_MS);
+      }
+      return;
+    }
+    if (view.pendingApproval !== undefined) {
+      const decision = ({ y: "approve", n: "deny", a: "always" } as const)[
+        input.toLowerCase() as "y" | "n" | "a"
+      ];
+      if (decision !== undefined) answerApproval(decision);
+      else if (key.escape) answerApproval("deny");
+      return;
+    }
+    if (picker !== undefined) {
+      handlePicker(input, key, picker);
+      return;
+    }
+    const line = current();
+    const hasSuggestions = completions.suggestions.length > 0;
+    if (key.escape) {
+      if (hasSuggestions) completions.dismiss();
+      else if (running) client.request("turn/interrupt", { sessionId }).catch(report);
+      return;
+    }
+    if (key.tab) {
+      const accepted = completions.accept(line);
+      if (accepted !== undefined) edit({ type: "set", value: accepted.value });
+      else if (running) send(line.value, "tab");
+      return;
+    }
+    if (key.upArrow || key.downArrow) {
+      if (hasSuggestions) completions.move(key.upArrow ? -1 : 1);
+      else {
+        const recalled = key.upArrow ? history.previous(line.value) : history.next();
+        if (recalled !== undefined) edit({ type: "set", value: recalled });
+      }
+      return;
+    }
+    if (key.return) {
+      const typedCommand = parseSlashCommand(line.value);
+      const isComplete =
+        typedCommand !== undefined && findSlashCommand(typedCommand.name) !== undefined;
+      const accepted = hasSuggestions && !isComplete ? completions.accept(line) : undefined;
+      if (accepted === undefined) send(line.value, "enter");
+      else if (completions.target?.kind === "command" && !accepted.value.endsWith(" "))
+        send(accepted.value, "enter");
+      else edit({ type: "set", value: accepted.value });
+      return;
+    }
+    if (key.backspace || key.delete) edit({ type: "backspace" });
+    else if (key.leftArrow) edit({ type: "move", to: "left" });
+    else if (key.rightArrow) edit({ type: "move", to: "right" });
+    else if (key.ctrl && input === "a") edit({ type: "move", to: "home" });
+    else if (key.ctrl && input === "e") edit({ type: "move", to: "end" });
+    else if (key.ctrl && input === "u") edit({ type: "set", value: "" });
+    else if (key.ctrl && input === "w") edit({ type: "delete-word-back" });
+    else if (!key.ctrl && !key.meta && input.length > 1 && input.endsWith("\r")) {
+      // Text and Enter in one read (a fast paste, tmux send-keys): type it, then send it.
+      edit({ type: "insert", text: input.slice(0, -1) });
+      send(current().value, "enter");
+    } else if (!key.ctrl && !key.meta && input !== "") edit({ type: "insert", text: input });
+  };
+  // Ink re-subscribes a handler only when its effects run, which can be after the frame that
+  // showed a new state (an approval); a key must act on what is on screen, so the subscribed
+  // handler always calls this render's.
+  const latestKeyHandler = useRef(handleKey);
+  latestKeyHandler.current = handleKey;
+  const onInput = useCallback(
+    (input: string, key: Key) => latestKeyHandler.current(input, key),
+    [],
+  );
+  useInput(onInput);
+
+  return { line, completions, picker, nextModel, hint, running };
+}

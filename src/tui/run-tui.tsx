@@ -1,0 +1,119 @@
+// `spark` with no command: checks for a terminal, connects (in-process or --server), starts or
+// joins a session, and runs the Ink app until /quit or a second Ctrl+C.
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { render } from "ink";
+import { isScriptModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { createCliContext } from "../cli/cli-context.ts";
+import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import { App } from "./app.tsx";
+import { connectInProcess, connectRemote, type AgentConnection } from "./connect-agent.ts";
+
+export interface TuiFlags {
+  model?: string;
+  server?: string;
+  session?: string;
+  cwd?: string;
+  allowCommands?: boolean;
+}
+
+export const EXIT_USAGE = 2;
+
+export const NOT_A_TERMINAL_MESSAGE =
+  'spark: the terminal UI needs a terminal (stdin and stdout are not a TTY); for scripts and pipes use `spark exec "<instruction>"`.\n';
+
+export async function runTui(flags: TuiFlags): Promise<number> {
+  if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+    process.stderr.write(NOT_A_TERMINAL_MESSAGE);
+    return EXIT_USAGE;
+  }
+  // A script path is relative to where spark was started, not to --cwd.
+  const model = isScriptModel(flags.model)
+    ? `${SCRIPT_MODEL_PREFIX}${path.resolve(flags.model.slice(SCRIPT_MODEL_PREFIX.length))}`
+    : flags.model;
+  if (flags.cwd !== undefined && flags.server === undefined) {
+    const cwd = path.resolve(flags.cwd);
+    if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+      process.stderr.write(`spark: --cwd ${flags.cwd} is not a directory.\n`);
+      return EXIT_USAGE;
+    }
+    // Project config (./.spark/config.toml) then follows the repository.
+    process.chdir(cwd);
+  }
+  const connection = await connect(flags, model);
+  try {
+    const sessionId = await openSession(connection.client, flags, model);
+    const instance = render(
+      <App
+        client={connection.client}
+        sessionId={sessionId}
+        route={connection.route}
+        cwd={flags.server === undefined ? process.cwd() : undefined}
+      />,
+      { exitOnCtrlC: false },
+    );
+    connection.client.onClose((info) => {
+      if (flags.server === undefined) return;
+      instance.unmount(
+        new SparkError(
+          "network_error",
+          `The agent server closed the connection${info.reason ? `: ${info.reason}` : ""}.`,
+        ),
+      );
+    });
+    await instance.waitUntilExit();
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function connect(flags: TuiFlags, model: string | undefined): Promise<AgentConnection> {
+  if (flags.server !== undefined) {
+    const apiKey = process.env.SPARK_API_KEY?.trim();
+    return connectRemote(flags.server, apiKey === "" ? undefined : apiKey);
+  }
+  // A script resolves itself; only a local model name or path goes through the config.
+  const context = await createCliContext(
+    model === undefined || isScriptModel(model) ? {} : { model },
+  );
+  return connectInProcess({
+    context,
+    workspaceRoot: process.cwd(),
+    model,
+    allowCommands: flags.allowCommands === true,
+  });
+}
+
+/** --session: an id or id prefix to join; otherwise a new session here. */
+async function openSession(
+  client: AgentProtocolClient,
+  flags: TuiFlags,
+  model: string | undefined,
+): Promise<string> {
+  if (flags.session !== undefined) {
+    const wanted = flags.session;
+    const { sessions } = await client.request("session/list", {});
+    const matches = sessions.filter((session) => session.sessionId.startsWith(wanted));
+    const exact = matches.find((session) => session.sessionId === wanted);
+    if (exact !== undefined) return exact.sessionId;
+    if (matches.length === 1 && matches[0] !== undefined) return matches[0].sessionId;
+    throw new SparkError(
+      "invalid_request",
+      matches.length === 0
+        ? `No session ${wanted}; \`spark sessions\` lists them.`
+        : `${matches.length} sessions start with ${wanted}; give more of the id.`,
+    );
+  }
+  if (flags.server === undefined) {
+    // In-process, the app server's default model is already --model and its root is this cwd.
+    return (await client.request("session/start", { cwd: process.cwd() })).session.sessionId;
+  }
+  // On a server, --cwd names a directory there (inside its workspace roots).
+  const { session } = await client.request("session/start", {
+    ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+    ...(model === undefined ? {} : { model }),
+  });
+  return session.sessionId;
+}

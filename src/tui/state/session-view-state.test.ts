@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../protocol/agent/session-events.ts";
+import {
+  initialSessionViewState,
+  reduceSessionView,
+  type SessionViewState,
+} from "./session-view-state.ts";
+
+function fold(events: Array<[SessionEvent, number]>): SessionViewState {
+  return reduceSessionView(
+    initialSessionViewState("s1"),
+    ...events.map(([event, at]) => ({ type: "session-event" as const, event, at })),
+  );
+}
+
+const usage = { inputTokens: 100, cachedInputTokens: 60, outputTokens: 5 };
+const timings = { totalMs: 10, modelMs: 8, toolMs: 0, timeToFirstTokenMs: 3 };
+
+describe("reduceSessionView", () => {
+  it("streams an answer live, moves complete lines to the finished items, and measures", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
+      [{ type: "text-delta", turnId: "t1", text: "Line one\nLi" }, 1100],
+      [{ type: "text-delta", turnId: "t1", text: "ne" }, 1150],
+      [{ type: "text-delta", turnId: "t1", text: " two" }, 1200],
+    ]);
+    expect(state.finished.map((item) => item.kind)).toEqual(["user", "assistant"]);
+    expect(state.finished[1]).toMatchObject({ text: "Line one", continued: false });
+    expect(state.live).toMatchObject({ kind: "assistant", text: "Line two", continued: true });
+    expect(state.metrics.timeToFirstTokenMs).toBe(100);
+    expect(state.metrics.decodeTokensPerSecond).toBe(20); // 2 intervals in 100 ms
+  });
+
+  it("cuts a long line where the terminal would wrap it, so the live item is one row", () => {
+    const state = reduceSessionView(
+      initialSessionViewState("s1", { columns: 20 }),
+      ...["alpha beta gamma ", "delta epsilon zeta eta ", "supercalifragilisticexpialidocious"].map(
+        (text) => ({
+          type: "session-event" as const,
+          event: { type: "text-delta" as const, turnId: "t", text },
+          at: 0,
+        }),
+      ),
+    );
+    expect(state.finished.map((item) => (item.kind === "assistant" ? item.text : ""))).toEqual([
+      "alpha beta gamma", // 18 columns: 20 less the "● " prefix
+      "delta epsilon zeta",
+      "eta",
+      "supercalifragilistic",
+    ]);
+    expect(state.live).toMatchObject({ text: "expialidocious", continued: true });
+  });
+
+  it("keeps interrupted output, marks it, and gives discarded queued messages back", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t1", text: "go" }, 0],
+      [{ type: "text-delta", turnId: "t1", text: "partial" }, 1],
+      [
+        {
+          type: "interrupted",
+          turnId: "t1",
+          reason: "interrupt",
+          partialText: "partial",
+          discardedQueue: ["later"],
+        },
+        2,
+      ],
+      [
+        {
+          type: "turn-finished",
+          turnId: "t1",
+          reason: "interrupted",
+          steps: 1,
+          usage,
+          timings,
+        },
+        3,
+      ],
+    ]);
+    expect(state.live).toBeUndefined();
+    expect(state.finished.slice(1)).toMatchObject([
+      { kind: "assistant", text: "partial", interrupted: true },
+      { kind: "interrupted", reason: "interrupt" },
+    ]);
+    expect(state.returnedInput).toBe("later");
+    expect(state.metrics.cachedPromptTokens).toBe(60);
+  });
+
+  it("closes a tool call when its result or edit arrives, and tracks edits until undone", () => {
+    const state = fold([
+      [
+        {
+          type: "tool-call",
+          turnId: "t1",
+          callId: "c1",
+          name: "read_file",
+          arguments: "{}",
+          summary: "read_file a.ts",
+        },
+        0,
+      ],
+      [
+        {
+          type: "tool-result",
+          turnId: "t1",
+          callId: "c1",
+          name: "read_file",
+          output: "x",
+          isError: false,
+          durationMs: 4,
+        },
+        1,
+      ],
+      [
+        {
+          type: "tool-call",
+          turnId: "t1",
+          callId: "c2",
+          name: "edit",
+          arguments: "{}",
+          summary: "edit a.ts",
+        },
+        2,
+      ],
+      [
+        {
+          type: "edit-applied",
+          turnId: "t1",
+          callId: "c2",
+          path: "a.ts",
+          kind: "update",
+          unifiedDiff: "-a\n+b",
+          linesAdded: 1,
+          linesRemoved: 1,
+          undoEntryId: "u1",
+        },
+        3,
+      ],
+    ]);
+    expect(state.finished).toMatchObject([
+      { kind: "tool-call", summary: "read_file a.ts", status: "done", durationMs: 4 },
+      { kind: "tool-call", summary: "edit a.ts", status: "done" },
+      { kind: "edit", path: "a.ts", linesAdded: 1 },
+    ]);
+    expect(state.edits).toHaveLength(1);
+    const undone = reduceSessionView(state, {
+      type: "session-event",
+      event: {
+        type: "edit-undone",
+        undoEntryId: "u1",
+        files: [{ path: "a.ts", action: "restored", unifiedDiff: "" }],
+      },
+      at: 4,
+    });
+    expect(undone.edits).toEqual([]);
+    expect(undone.finished.at(-1)).toMatchObject({ kind: "undo" });
+    expect(state.finished).toHaveLength(3); // the earlier state is untouched
+  });
+
+  it("holds a pending approval until it is resolved, and follows status, model and budget", () => {
+    const asked = fold([
+      [{ type: "status-changed", status: "awaiting-approval" }, 0],
+      [{ type: "approval-requested", approvalId: "a1", command: "npm test", cwd: "/r" }, 0],
+      [
+        {
+          type: "budget",
+          turnId: "t1",
+          usedTokens: 1200,
+          limitTokens: 3000,
+          windowTokens: 4096,
+          truncatedToolOutputs: 0,
+          compacted: false,
+        },
+        0,
+      ],
+      [{ type: "model-changed", model: "fast" }, 0],
+    ]);
+    expect(asked.pendingApproval).toEqual({ approvalId: "a1", command: "npm test", cwd: "/r" });
+    expect(asked.status).toBe("awaiting-approval");
+    expect(asked.metrics).toMatchObject({ contextTokens: 1200, windowTokens: 4096 });
+    expect(asked.model).toBe("fast");
+    const resolved = reduceSessionView(asked, {
+      type: "session-event",
+      event: { type: "approval-resolved", approvalId: "a1", decision: "always" },
+      at: 1,
+    });
+    expect(resolved.pendingApproval).toBeUndefined();
+    expect(resolved.finished.at(-1)).toMatchObject({
+      kind: "notice",
+      text: "Command approved for this session.",
+    });
+  });
+
+  it("shows errors, history and notices as finished items; ignores unknown event types", () => {
+    const state = reduceSessionView(
+      initialSessionViewState("s1"),
+      { type: "history", items: [{ role: "user", text: "earlier" }] },
+      {
+        type: "session-event",
+        event: {
+          type: "error",
+          error: { type: "error", code: "upstream_error", message: "boom", retryable: false },
+        },
+        at: 0,
+      },
+      { type: "session-event", event: { type: "future-thing" } as unknown as SessionEvent, at: 0 },
+    );
+    expect(state.finished).toMatchObject([
+      { kind: "notice" },
+      { kind: "history", role: "user", text: "earlier" },
+      { kind: "error", message: "boom", code: "upstream_error" },
+    ]);
+  });
+});

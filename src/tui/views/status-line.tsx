@@ -1,0 +1,54 @@
+// The status line: model and route, time to first token, decode tokens/s, context use, cached
+// prompt tokens and the session id, from the session's metrics.
+import { Text } from "ink";
+import type { SessionStatus } from "../../protocol/agent/session-events.ts";
+import type { StreamMetrics } from "../state/session-view-state.ts";
+
+export interface StatusLineProps {
+  model: string | undefined;
+  /** Where the agent runs: "in-process" or the server's URL. */
+  route: string;
+  status: SessionStatus;
+  metrics: StreamMetrics;
+  sessionId: string;
+  /** The model the next turn will switch to (/model), if it differs. */
+  nextModel?: string | undefined;
+}
+
+export function StatusLine(props: StatusLineProps) {
+  const { metrics } = props;
+  const parts = [
+    `${shortModel(props.model) ?? "default model"}${props.nextModel === undefined ? "" : ` → ${shortModel(props.nextModel)}`} · ${props.route}`,
+    `ttft ${metrics.timeToFirstTokenMs === null ? "–" : `${Math.round(metrics.timeToFirstTokenMs)} ms`}`,
+    `${metrics.decodeTokensPerSecond === null ? "–" : Math.round(metrics.decodeTokensPerSecond)} tok/s`,
+    `ctx ${formatTokens(metrics.contextTokens)}/${formatTokens(metrics.windowTokens)}`,
+    `cached ${formatTokens(metrics.cachedPromptTokens)}`,
+    `session ${props.sessionId.slice(0, 12)}`,
+  ];
+  return (
+    <Text dimColor wrap="truncate-end">
+      <Text color={statusColor(props.status)}>{statusWord(props.status)}</Text> ·{" "}
+      {parts.join(" · ")}
+    </Text>
+  );
+}
+
+/** script:/long/path/turns.jsonl → script:turns.jsonl; the status line has one row. */
+function shortModel(model: string | undefined): string | undefined {
+  if (model?.startsWith("script:") !== true) return model;
+  return `script:${model.split(/[\\/]/).at(-1) ?? ""}`;
+}
+
+export function formatTokens(tokens: number | null): string {
+  if (tokens === null) return "–";
+  if (tokens < 1000) return String(tokens);
+  return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+}
+
+function statusWord(status: SessionStatus): string {
+  return status === "awaiting-approval" ? "approval" : status;
+}
+
+function statusColor(status: SessionStatus): string {
+  return status === "running" ? "green" : status === "awaiting-approval" ? "yellow" : "gray";
+}

@@ -1,0 +1,131 @@
+// The terminal UI in a real terminal: tmux runs `spark --model script:…` in a temporary git
+// repository; send-keys types a task, a steer lands mid-stream and changes the next model call,
+// the agent edits a file, Esc interrupts a second answer mid-stream, /undo restores the file on
+// disk, and Ctrl+C twice quits. capture-pane shows (and the log prints) each step.
+import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgentWorkspace, type AgentWorkspace } from "../agent/support/agent-workspace.ts";
+
+const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+const inCi = process.env.CI === "true";
+if (!hasTmux && !inCi)
+  console.log(
+    "Skipping the terminal UI's tmux test: tmux is not installed (apt-get install tmux).",
+  );
+
+/** A tmux server of this test's own, so it never touches a user's sessions. */
+const socket = `spark-tui-test-${process.pid}`;
+const tmux = (...args: string[]): string =>
+  execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+
+/** The whole pane, scrollback included. */
+const capture = (): string => tmux("capture-pane", "-p", "-J", "-S", "-500", "-t", "tui");
+
+async function waitForPane(
+  step: string,
+  predicate: (pane: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let pane = "";
+  while (Date.now() < deadline) {
+    pane = capture();
+    if (predicate(pane)) {
+      console.log(`--- ${step} ---\n${pane.trimEnd()}\n`);
+      return pane;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out waiting for: ${step}\n--- the pane ---\n${pane}`);
+}
+
+const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
+
+const PATCH = [
+  "*** Begin Patch",
+  "*** Update File: src/greet.ts",
+  '-export const greeting = "hello";',
+  '+export const salutation = "hello";',
+  "*** End Patch",
+].join("\n");
+const SLOW_ANSWER = Array.from(
+  { length: 8 },
+  () => "I will rename the greeting constant across the project, checking each use",
+).join(" ");
+
+let workspace: AgentWorkspace;
+
+describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) in tmux", () => {
+  beforeAll(() => {
+    if (!hasTmux) throw new Error("tmux is missing and CI=true: .ci/run installs it.");
+    workspace = createAgentWorkspace();
+    workspace.write("src/greet.ts", 'export const greeting = "hello";\n');
+    execFileSync("git", ["init", "-q"], { cwd: workspace.root });
+    const script = path.join(path.dirname(workspace.sessionsDirectory), "turns.jsonl");
+    const turns = [
+      { text: SLOW_ANSWER, delayMs: 60 },
+      {
+        text: "Understood, salutation it is.",
+        toolCalls: [{ name: "read_file", arguments: { path: "src/greet.ts" } }],
+        // The steer must reach this model call, or the scripted engine fails the turn.
+        expect: { anyMessageIncludes: "call it salutation" },
+      },
+      { text: "Patching.", toolCalls: [{ name: "apply_patch", arguments: { patch: PATCH } }] },
+      { text: "Renamed greeting to salutation.", expect: { lastMessageIncludes: "Patch applied" } },
+      { text: SLOW_ANSWER, delayMs: 60 },
+    ];
+    writeFileSync(script, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
+    const sparkHome = path.dirname(workspace.sessionsDirectory);
+    const command = `env SPARK_HOME='${sparkHome}' '${process.execPath}' '${SPARK}' --model 'script:${script}'; echo "spark exited with $?"; sleep 600`;
+    tmux("new-session", "-d", "-s", "tui", "-x", "120", "-y", "50", "-c", workspace.root, command);
+  });
+
+  afterAll(() => {
+    if (hasTmux) spawnSync("tmux", ["-L", socket, "kill-server"]);
+    workspace?.remove();
+  });
+
+  it("streams, steers, edits, interrupts, undoes and quits", async () => {
+    await waitForPane("started", (pane) => pane.includes("idle ·") && pane.includes("›"));
+
+    tmux("send-keys", "-t", "tui", "rename the greeting", "Enter");
+    await waitForPane("streaming", (pane) => /● I will rename the greeting/.test(pane));
+
+    tmux("send-keys", "-t", "tui", "no, call it salutation", "Enter");
+    const steered = await waitForPane("steered, edited", (pane) =>
+      pane.includes("Renamed greeting to salutation."),
+    );
+    expect(steered).toContain("⏹ interrupted (steered)");
+    expect(steered).toContain("↪ steer › no, call it salutation");
+    expect(steered).toContain("✓ apply_patch src/greet.ts");
+    expect(steered).toContain("Edited src/greet.ts +1 -1");
+    expect(steered).toContain('+export const salutation = "hello";');
+    expect(workspace.read("src/greet.ts")).toBe('export const salutation = "hello";\n');
+
+    tmux("send-keys", "-t", "tui", "say more", "Enter");
+    await waitForPane("second answer streaming", (pane) => count(pane, /● I will rename/g) >= 2);
+    tmux("send-keys", "-t", "tui", "Escape");
+    const interrupted = await waitForPane(
+      "interrupted",
+      (pane) => /^⏹ interrupted$/m.test(pane) && pane.includes("idle ·"),
+    );
+    // Interrupted mid-stream: the partial answer is kept and marked, and it is not the whole.
+    const partial = interrupted.split("› say more")[1] ?? "";
+    expect(partial).toMatch(/● I will rename[^\n]* ⏹/);
+    expect(count(partial, /checking each use/g)).toBeLessThan(8);
+
+    tmux("send-keys", "-t", "tui", "/undo", "Enter");
+    const undone = await waitForPane("undone", (pane) => pane.includes("↶ Undid the last edit"));
+    expect(undone).toContain("restored src/greet.ts");
+    expect(workspace.read("src/greet.ts")).toBe('export const greeting = "hello";\n');
+
+    tmux("send-keys", "-t", "tui", "C-c");
+    await waitForPane("first Ctrl+C", (pane) => pane.includes("Press Ctrl+C again to quit."));
+    tmux("send-keys", "-t", "tui", "C-c");
+    await waitForPane("quit", (pane) => pane.includes("spark exited with 0"));
+  });
+});
