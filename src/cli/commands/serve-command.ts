@@ -3,12 +3,14 @@ import type { Command } from "commander";
 import { createGateway } from "../../gateway/index.ts";
 import { gatewayModelsFromRegistry } from "../../router/registry-gateway-models.ts";
 import { createCliContext } from "../cli-context.ts";
+import { openBrowser } from "../open-browser.ts";
 
 interface ServeFlags {
   model?: string;
   host?: string;
   port?: string;
   threads?: string;
+  open?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -19,6 +21,7 @@ export function registerServeCommand(program: Command): void {
     .option("--host <host>", "address to bind (non-loopback requires api_keys)")
     .option("--port <port>", "port to listen on")
     .option("--threads <n>", "CPU threads for the embedded engine")
+    .option("--open", "open the browser app in the default browser")
     .action(async (flags: ServeFlags) => {
       const { config, registry } = await createCliContext({
         ...(flags.model === undefined ? {} : { model: flags.model }),
@@ -38,6 +41,8 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(
         `  WebSocket ${url.replace(/^http/, "ws")}/v1/responses, HTTP ${url}/v1\n`,
       );
+      process.stderr.write(`  Browser app ${url}/\n`);
+      if (flags.open === true) openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once("SIGINT", stop);
