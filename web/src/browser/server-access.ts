@@ -2,6 +2,8 @@
 // agent protocol's WebSocket with it. Same origin only: the page never talks to another host.
 import { AGENT_PROTOCOL_PATH } from "../../../src/protocol/agent/agent-methods.ts";
 
+const AGENT_SUBPROTOCOL = "spark-agent";
+
 export async function fetchAppConfig(): Promise<{ apiKeyRequired: boolean }> {
   try {
     const response = await fetch("./app-config.json", { cache: "no-store" });
@@ -21,9 +23,11 @@ export async function verifyApiKey(key: string): Promise<boolean> {
 export function agentSocket(apiKey: string | undefined): Promise<WebSocket> {
   const url = new URL(AGENT_PROTOCOL_PATH, window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  if (apiKey !== undefined) url.searchParams.set("api_key", apiKey);
+  // Browsers cannot set an Authorization header on a WebSocket: the key travels as a subprotocol.
+  const protocols =
+    apiKey === undefined ? [AGENT_SUBPROTOCOL] : [AGENT_SUBPROTOCOL, `spark-key.${apiKey}`];
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, protocols);
     const fail = (): void => reject(new Error("could not reach the Spark server"));
     socket.addEventListener("open", () => {
       socket.removeEventListener("error", fail);
