@@ -127,6 +127,19 @@ export class AgentSession {
     return session;
   }
 
+  /** The model name this session asks its client for. */
+  get model(): string | undefined {
+    return this.host.model;
+  }
+
+  /** Uses this model from the next model call on (the app server switches only between turns). */
+  useModel(client: ModelClient, model: string | undefined, contextWindowTokens?: number): void {
+    this.host.client = client;
+    this.host.model = model;
+    if (contextWindowTokens !== undefined)
+      this.host.budget = new ContextBudget({ windowTokens: contextWindowTokens });
+  }
+
   get transcript(): readonly TranscriptMessage[] {
     return this.messages;
   }

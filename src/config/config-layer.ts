@@ -31,5 +31,11 @@ export function createConfigLayer(
     if (model.path !== undefined)
       model.path = resolveUserPath(model.path, baseDirectory, homeDirectory);
   }
+  // Relative roots mean relative to the file (or the working folder for flags and variables).
+  if (values.agent?.workspace_roots !== undefined) {
+    values.agent.workspace_roots = values.agent.workspace_roots.map((root) =>
+      resolveUserPath(root, baseDirectory, homeDirectory),
+    );
+  }
   return { source, values };
 }

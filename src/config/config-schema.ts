@@ -52,10 +52,16 @@ const serveFields = {
   context_limit_tokens: positiveInteger,
 };
 
+const agentFields = {
+  /** Directories agent sessions served by `spark serve` may work in. */
+  workspace_roots: z.array(nonEmptyString),
+};
+
 export const configLayerSchema = z.strictObject({
   default_model: nonEmptyString.optional(),
   models: z.record(modelNameSchema, modelLayerSchema).optional(),
   serve: z.strictObject(serveFields).partial().optional(),
+  agent: z.strictObject(agentFields).partial().optional(),
 });
 
 export type ConfigLayerValues = z.infer<typeof configLayerSchema>;
@@ -124,6 +130,7 @@ export const mergedConfigSchema = z.strictObject({
       context_limit_tokens: serveFields.context_limit_tokens.default(131072),
     })
     .prefault({}),
+  agent: z.strictObject({ workspace_roots: agentFields.workspace_roots.default([]) }).prefault({}),
 });
 
 export type MergedConfigValues = z.infer<typeof mergedConfigSchema>;

@@ -71,11 +71,18 @@ export type ServeConfig = Pick<
   | "contextLimitTokens"
 >;
 
+/** The [agent] settings: what the app server behind `spark serve` may touch. */
+export interface AgentConfig {
+  /** Absolute directories sessions may work in; empty: the directory spark serve started in. */
+  workspaceRoots: string[];
+}
+
 export interface SparkConfig {
   /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
   defaultModel?: string;
   models: Record<string, ModelConfig>;
   serve: ServeConfig;
+  agent: AgentConfig;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
   providerKeys: Record<string, string>;
 }

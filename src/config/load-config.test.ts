@@ -119,6 +119,21 @@ host = "0.0.0.0"
     expect(moved.sources).toEqual([]);
   });
 
+  it("reads [agent] workspace_roots, resolved against the file's folder", async () => {
+    const file = await writeUserConfig(`[agent]\nworkspace_roots = ["code", "/srv/repos"]\n`);
+    const config = await loadConfig({ cwd: project, env: {}, homeDirectory });
+    expect(config.agent.workspaceRoots).toEqual([
+      path.join(path.dirname(file), "code"),
+      "/srv/repos",
+    ]);
+    const none = await loadConfig({
+      cwd: root,
+      env: { SPARK_HOME: path.join(root, "x") },
+      homeDirectory,
+    });
+    expect(none.agent.workspaceRoots).toEqual([]);
+  });
+
   it("replaces a model entry when a later layer switches its engine", async () => {
     await writeUserConfig(`[models.fast]\nengine = "llama-cpp"\npath = "/m.gguf"\nthreads = 2\n`);
     await writeProjectConfig(`[models.fast]\nengine = "openai-compatible"\npreset = "groq"\n`);

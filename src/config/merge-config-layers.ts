@@ -8,13 +8,17 @@ export interface MergedConfigLayers {
     default_model?: string;
     models: Record<string, ModelLayerValues>;
     serve: Record<string, unknown>;
+    agent: Record<string, unknown>;
   };
   /** Source that last set a key path; look up with `sourceOf`. */
   provenance: Map<string, string>;
 }
 
 export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigLayers {
-  const merged: MergedConfigLayers = { values: { models: {}, serve: {} }, provenance: new Map() };
+  const merged: MergedConfigLayers = {
+    values: { models: {}, serve: {}, agent: {} },
+    provenance: new Map(),
+  };
   const mark = (path: string[], source: string): void => {
     merged.provenance.set(pathKey(path), source);
   };
@@ -27,6 +31,11 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       if (value === undefined) continue;
       merged.values.serve[key] = value;
       mark(["serve", key], source);
+    }
+    for (const [key, value] of Object.entries(values.agent ?? {})) {
+      if (value === undefined) continue;
+      merged.values.agent[key] = value;
+      mark(["agent", key], source);
     }
     for (const [name, model] of Object.entries(values.models ?? {})) {
       const existing = merged.values.models[name];

@@ -24,6 +24,7 @@ export function toSparkConfig(values: MergedConfigValues): Omit<SparkConfig, "pr
       maxFrameBytes: serve.max_frame_bytes,
       contextLimitTokens: serve.context_limit_tokens,
     },
+    agent: { workspaceRoots: values.agent.workspace_roots },
   };
 }
 

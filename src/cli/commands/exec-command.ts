@@ -6,21 +6,17 @@ import type { Command, CommanderError } from "commander";
 import { AgentSession, type AgentSessionOptions } from "../../agent/agent-session.ts";
 import type { AgentEvent } from "../../agent/agent-events.ts";
 import { GatewayModelClient } from "../../agent/model-client/gateway-model-client.ts";
-import { InProcessModelClient } from "../../agent/model-client/in-process-model-client.ts";
-import type { ModelClient } from "../../agent/model-client/model-client.ts";
 import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
 import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
 import type { TurnEndReason } from "../../agent/agent-events.ts";
-import type { Engine } from "../../engines/engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { createCliContext, type CliContext } from "../cli-context.ts";
+import { isScriptModel, openAgentModel, type OpenedAgentModel } from "../open-agent-model.ts";
 
 export const EXIT_SUCCESS = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
-
-const SCRIPT_PREFIX = "script:";
 
 interface ExecFlags {
   model?: string;
@@ -125,7 +121,7 @@ async function prepare(instruction: string, flags: ExecFlags) {
     // Project config (./.spark/config.toml) and relative paths then follow the repository.
     process.chdir(cwd);
   }
-  const isScript = flags.model?.startsWith(SCRIPT_PREFIX) === true;
+  const isScript = isScriptModel(flags.model);
   // A gateway or a script resolves --model itself; only local models go through the config.
   const localModel = isScript || flags.server !== undefined ? undefined : flags.model;
   const context = await createCliContext(localModel === undefined ? {} : { model: localModel });
@@ -159,23 +155,14 @@ async function prepare(instruction: string, flags: ExecFlags) {
   };
 }
 
-interface OpenedModel {
-  /** Undefined when a gateway picks its default model. */
-  name: string | undefined;
-  client: ModelClient;
-  contextWindowTokens?: number;
-  /** An engine made here (not by the registry), disposed with the run. */
-  ownedEngine?: Engine;
-}
-
 /** `invokedIn`: the directory spark was started in (a script path is relative to it, not --cwd). */
 async function openModel(
   context: CliContext,
   flags: ExecFlags,
   invokedIn: string,
-): Promise<OpenedModel> {
+): Promise<OpenedAgentModel> {
   const modelFlag = flags.model;
-  if (flags.server !== undefined && modelFlag?.startsWith(SCRIPT_PREFIX) !== true) {
+  if (flags.server !== undefined && !isScriptModel(modelFlag)) {
     const apiKey = process.env.SPARK_API_KEY?.trim();
     const client = new GatewayModelClient({
       url: flags.server,
@@ -183,21 +170,7 @@ async function openModel(
     });
     return { name: modelFlag, client };
   }
-  if (modelFlag?.startsWith(SCRIPT_PREFIX) === true) {
-    const file = path.resolve(invokedIn, modelFlag.slice(SCRIPT_PREFIX.length));
-    const { createScriptEngine } = await import("../../engines/script/script-engine.ts");
-    const engine = await createScriptEngine({ path: file });
-    return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
-  }
-  const { name, engine } = await context.registry.engineFor(context.config.defaultModel);
-  const configured = context.config.models[name];
-  const contextSize =
-    configured !== undefined && "contextSize" in configured ? configured.contextSize : undefined;
-  return {
-    name,
-    client: new InProcessModelClient(engine),
-    ...(contextSize === undefined ? {} : { contextWindowTokens: contextSize }),
-  };
+  return openAgentModel(context, isScriptModel(modelFlag) ? modelFlag : undefined, invokedIn);
 }
 
 function parseMaxSteps(value: string | undefined): number | undefined {

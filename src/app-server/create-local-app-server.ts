@@ -1,0 +1,66 @@
+// The app server over this process's models: what `spark serve` hosts at /v1/agent and what the
+// terminal UI runs in-process. Sessions reach their engines directly (InProcessModelClient).
+import path from "node:path";
+import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
+import type { CliContext } from "../cli/cli-context.ts";
+import { isScriptModel, openAgentModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { createAppServer, type AppServer, type AppServerModels } from "./app-server.ts";
+
+export interface LocalAppServerOptions {
+  context: CliContext;
+  /** Default: the directory this process started in. */
+  workspaceRoots?: string[];
+  /** A configured name, a .gguf path or script:<file.jsonl>. */
+  defaultModel?: string;
+  /** Approve every run_command (like spark exec --allow-commands). */
+  allowCommands?: boolean;
+  /** For tests: the system message of new sessions. */
+  instructions?: string;
+}
+
+export function createLocalAppServer(options: LocalAppServerOptions): Promise<AppServer> {
+  const invokedIn = process.cwd();
+  const { context } = options;
+  // A .gguf path was turned into the registry's default model by the config layer.
+  const defaultModel =
+    options.defaultModel === undefined || options.defaultModel.toLowerCase().endsWith(".gguf")
+      ? context.registry.defaultModelName
+      : options.defaultModel;
+  const models: AppServerModels = {
+    ...(defaultModel === undefined ? {} : { defaultModel }),
+    async list() {
+      const listed = context.registry
+        .entries()
+        .map(({ name, model }) => ({ id: name, engine: model.engine }));
+      if (isScriptModel(defaultModel)) listed.unshift({ id: defaultModel, engine: "script" });
+      return listed;
+    },
+    async open(name) {
+      const requested = name ?? defaultModel;
+      const opened = await openAgentModel(context, requested, invokedIn);
+      return {
+        // A script keeps its whole reference, so a resumed session and model/list find it again.
+        name: isScriptModel(requested)
+          ? `${SCRIPT_MODEL_PREFIX}${path.resolve(invokedIn, requested.slice(SCRIPT_MODEL_PREFIX.length))}`
+          : opened.name,
+        client: opened.client,
+        ...(opened.contextWindowTokens === undefined
+          ? {}
+          : { contextWindowTokens: opened.contextWindowTokens }),
+        close: async () => {
+          await opened.client.close();
+          await opened.ownedEngine?.dispose();
+        },
+      };
+    },
+  };
+  return Promise.resolve(
+    createAppServer({
+      workspaceRoots: options.workspaceRoots ?? [invokedIn],
+      sessionsDirectory: sessionsDirectory(context.config.sparkHome),
+      models,
+      ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    }),
+  );
+}

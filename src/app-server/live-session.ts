@@ -1,0 +1,225 @@
+// One running AgentSession as the app server holds it: its numbered event stream (replayable), the
+// clients attached to it, its status, its model, and its approval broker. It outlives its clients.
+import type { AgentSession } from "../agent/agent-session.ts";
+import type { CommandApproval } from "../agent/tools/command-approval.ts";
+import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
+import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
+import type {
+  ApprovalDecision,
+  SessionEvent,
+  SessionEventNotification,
+  SessionStatus,
+} from "../protocol/agent/session-events.ts";
+import { SparkError } from "../protocol/spark-error.ts";
+import { ApprovalBroker } from "./approval-broker.ts";
+import { SessionEventBuffer } from "./session-event-buffer.ts";
+import type { SessionModel } from "./app-server-options.ts";
+
+/** A client connection, as a session sees it. */
+export interface SessionSubscriber {
+  sendEvent(notification: SessionEventNotification): void;
+}
+
+export interface LiveSessionOptions {
+  model: SessionModel;
+  allowCommands: boolean;
+  replayEvents?: number;
+  /** The session's summary changed (status, title, model): broadcast it to every connection. */
+  onUpdated: (session: LiveSession) => void;
+}
+
+const TITLE_LENGTH = 80;
+
+export class LiveSession {
+  readonly id: string;
+  readonly startedAt = new Date().toISOString();
+  private status: SessionStatus = "idle";
+  private title: string | undefined;
+  private turnId: string | undefined;
+  /** Bumped per started turn, so a finished turn does not mark a newer one idle. */
+  private turnGeneration = 0;
+  private model: SessionModel;
+  private readonly events: SessionEventBuffer;
+  private readonly subscribers = new Set<SessionSubscriber>();
+
+  private constructor(
+    readonly agent: AgentSession,
+    private readonly approvals: ApprovalBroker,
+    private readonly options: LiveSessionOptions,
+    title: string | undefined,
+  ) {
+    this.id = agent.id;
+    this.model = options.model;
+    this.title = title;
+    this.events = new SessionEventBuffer(agent.id, options.replayEvents);
+    agent.subscribe((event) => {
+      if (event.type === "turn-started") {
+        this.turnId = event.turnId;
+        if (this.title === undefined) {
+          this.title = shorten(event.text);
+          this.options.onUpdated(this);
+        }
+      }
+      this.publish(event);
+    });
+  }
+
+  /** `createAgent` gets the command approval the session must use (the broker, or allow-all). */
+  static async open(
+    options: LiveSessionOptions & { title?: string },
+    createAgent: (approval: CommandApproval) => Promise<AgentSession>,
+  ): Promise<LiveSession> {
+    // The broker exists before the session it reports to: the agent is created with it.
+    const holder: { live?: LiveSession } = {};
+    const broker = new ApprovalBroker({
+      emit: (event) => holder.live?.publish(event),
+      currentTurnId: () => holder.live?.turnId,
+      onWaitingChange: (waiting) =>
+        holder.live?.setStatus(waiting ? "awaiting-approval" : "running"),
+    });
+    const approval = options.allowCommands ? { autoApprove: true } : broker.commandApproval();
+    const agent = await createAgent(approval);
+    const live = new LiveSession(agent, broker, options, options.title);
+    holder.live = live;
+    return live;
+  }
+
+  get cwd(): string {
+    return this.agent.workspaceRoot;
+  }
+
+  get lastSequence(): number {
+    return this.events.lastSequence;
+  }
+
+  summary(): SessionSummary {
+    return {
+      sessionId: this.id,
+      cwd: this.cwd,
+      ...(this.model.name === undefined ? {} : { model: this.model.name }),
+      live: true,
+      status: this.status,
+      ...(this.title === undefined ? {} : { title: this.title }),
+      startedAt: this.startedAt,
+      lastSequence: this.events.lastSequence,
+    };
+  }
+
+  /**
+   * Sends the events after `lastSequence` (none when it is undefined) to the subscriber, then
+   * every new one. Both happen in one synchronous step, so no event falls between them.
+   */
+  attach(subscriber: SessionSubscriber, lastSequence: number | undefined): number {
+    const missed = lastSequence === undefined ? [] : this.events.after(lastSequence);
+    for (const notification of missed) subscriber.sendEvent(notification);
+    this.subscribers.add(subscriber);
+    return missed.length;
+  }
+
+  detach(subscriber: SessionSubscriber): boolean {
+    return this.subscribers.delete(subscriber);
+  }
+
+  isAttached(subscriber: SessionSubscriber): boolean {
+    return this.subscribers.has(subscriber);
+  }
+
+  /** Emits `session-started` once, as the first event every client of this session sees. */
+  announce(resumed: boolean): void {
+    this.agent.announce(resumed);
+  }
+
+  startTurn(text: string): void {
+    if (this.agent.isRunning) {
+      throw new AgentProtocolError(
+        "engine_busy",
+        "A turn is already running in this session: steer it, queue the message, or interrupt it.",
+      );
+    }
+    const generation = ++this.turnGeneration;
+    this.setStatus("running");
+    this.agent
+      .submit(text)
+      .catch((error: unknown) => {
+        this.publish({ type: "error", error: SparkError.from(error).toJSON() });
+      })
+      .finally(() => {
+        if (generation === this.turnGeneration) {
+          this.turnId = undefined;
+          this.setStatus("idle");
+        }
+      });
+  }
+
+  steer(text: string): "steered" | "started" {
+    if (!this.agent.isRunning) {
+      this.startTurn(text);
+      return "started";
+    }
+    // Running: the message joins the turn (no new turn promise to await).
+    void this.agent.steer(text);
+    return "steered";
+  }
+
+  queue(text: string): "queued" | "started" {
+    if (!this.agent.isRunning) {
+      this.startTurn(text);
+      return "started";
+    }
+    void this.agent.queue(text);
+    return "queued";
+  }
+
+  interrupt(): boolean {
+    const running = this.agent.isRunning;
+    this.agent.interrupt();
+    return running;
+  }
+
+  respondToApproval(approvalId: string, decision: ApprovalDecision): void {
+    this.approvals.respond(approvalId, decision);
+  }
+
+  /** Switches model for the following turns; the previous model's resources are released. */
+  async useModel(model: SessionModel): Promise<void> {
+    if (this.agent.isRunning) {
+      throw new AgentProtocolError(
+        "engine_busy",
+        "A turn is running; the model can change only between turns.",
+      );
+    }
+    const previous = this.model;
+    this.model = model;
+    this.agent.useModel(model.client, model.name, model.contextWindowTokens);
+    this.publish({ type: "model-changed", model: model.name ?? "default" });
+    this.options.onUpdated(this);
+    await previous.close();
+  }
+
+  get modelName(): string | undefined {
+    return this.model.name;
+  }
+
+  async close(): Promise<void> {
+    this.subscribers.clear();
+    await this.agent.close();
+    await this.model.close();
+  }
+
+  private setStatus(status: SessionStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.publish({ type: "status-changed", status });
+    this.options.onUpdated(this);
+  }
+
+  private publish(event: SessionEvent): void {
+    const notification = this.events.append(event);
+    for (const subscriber of this.subscribers) subscriber.sendEvent(notification);
+  }
+}
+
+function shorten(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length <= TITLE_LENGTH ? line : `${line.slice(0, TITLE_LENGTH - 1)}…`;
+}

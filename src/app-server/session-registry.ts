@@ -1,0 +1,165 @@
+// The app server's sessions: the live ones by id, started or resumed from their JSONL logs on
+// demand, and the logged ones on disk for session/list. Only sessions inside the roots are shown.
+import { AgentSession, type AgentSessionOptions } from "../agent/agent-session.ts";
+import type { CommandApproval } from "../agent/tools/command-approval.ts";
+import { listSessions } from "../agent/session-store/session-directory.ts";
+import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
+import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
+import type { AppServerOptions, SessionModel } from "./app-server-options.ts";
+import { LiveSession } from "./live-session.ts";
+import type { WorkspaceRoots } from "./workspace-roots.ts";
+
+/** Session ids are log file names; anything else could walk out of the sessions folder. */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+export class SessionRegistry {
+  private readonly live = new Map<string, LiveSession>();
+  /** Resumes under way, so two clients attaching at once share one AgentSession. */
+  private readonly resuming = new Map<string, Promise<LiveSession>>();
+
+  constructor(
+    private readonly options: AppServerOptions,
+    private readonly roots: WorkspaceRoots,
+    private readonly onUpdated: (session: SessionSummary) => void,
+  ) {}
+
+  liveSession(sessionId: string): LiveSession | undefined {
+    return this.live.get(sessionId);
+  }
+
+  /** A live session, or session_not_found. */
+  require(sessionId: string): LiveSession {
+    const session = this.live.get(sessionId);
+    if (session === undefined) {
+      throw new AgentProtocolError(
+        "session_not_found",
+        `No live session ${sessionId}; session/attach resumes a logged one.`,
+      );
+    }
+    return session;
+  }
+
+  async start(cwd: string | undefined, modelName: string | undefined): Promise<LiveSession> {
+    const workspaceRoot = this.roots.resolve(cwd);
+    const model = await this.options.models.open(modelName);
+    const session = await this.open(model, undefined, (approval) =>
+      AgentSession.create(this.agentOptions(model, workspaceRoot, approval)),
+    );
+    session.announce(false);
+    return session;
+  }
+
+  /** The live session, or the logged one resumed (its cwd must still be inside the roots). */
+  async liveOrResumed(sessionId: string): Promise<{ session: LiveSession; resumed: boolean }> {
+    const live = this.live.get(sessionId);
+    if (live !== undefined) return { session: live, resumed: false };
+    let resuming = this.resuming.get(sessionId);
+    if (resuming === undefined) {
+      resuming = this.resume(sessionId).finally(() => this.resuming.delete(sessionId));
+      this.resuming.set(sessionId, resuming);
+    }
+    return { session: await resuming, resumed: true };
+  }
+
+  /** Live sessions first, then logged ones (newest first) not running here. */
+  async list(): Promise<SessionSummary[]> {
+    const live = [...this.live.values()].map((session) => session.summary());
+    const logged = (await listSessions(this.options.sessionsDirectory))
+      .filter((logged) => !this.live.has(logged.id) && this.roots.contains(logged.cwd))
+      .map((logged): SessionSummary => ({
+        sessionId: logged.id,
+        cwd: logged.cwd,
+        ...(logged.model === undefined ? {} : { model: logged.model }),
+        live: false,
+        status: "idle",
+        ...(logged.firstInstruction === "" ? {} : { title: logged.firstInstruction.slice(0, 80) }),
+        startedAt: logged.startedAt,
+      }));
+    return [...live, ...logged];
+  }
+
+  async closeAll(): Promise<void> {
+    const sessions = [...this.live.values()];
+    this.live.clear();
+    await Promise.allSettled(sessions.map((session) => session.close()));
+  }
+
+  private async resume(sessionId: string): Promise<LiveSession> {
+    if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound(sessionId);
+    const logged = (await listSessions(this.options.sessionsDirectory)).find(
+      (summary) => summary.id === sessionId,
+    );
+    if (logged === undefined) throw notFound(sessionId);
+    if (!this.roots.contains(logged.cwd)) {
+      throw new AgentProtocolError(
+        "permission_denied",
+        `Session ${sessionId} worked in ${logged.cwd}, outside the server's workspace roots.`,
+      );
+    }
+    const workspaceRoot = this.roots.resolve(logged.cwd);
+    const model = await this.options.models.open(logged.model);
+    const session = await this.open(
+      model,
+      logged.firstInstruction === "" ? undefined : logged.firstInstruction,
+      (approval) =>
+        AgentSession.resume(logged.path, this.agentOptions(model, workspaceRoot, approval)),
+    );
+    session.announce(true);
+    return session;
+  }
+
+  private async open(
+    model: SessionModel,
+    title: string | undefined,
+    createAgent: (approval: CommandApproval) => Promise<AgentSession>,
+  ): Promise<LiveSession> {
+    let session: LiveSession;
+    try {
+      session = await LiveSession.open(
+        {
+          model,
+          allowCommands: this.options.allowCommands === true,
+          ...(this.options.replayEvents === undefined
+            ? {}
+            : { replayEvents: this.options.replayEvents }),
+          ...(title === undefined ? {} : { title: title.slice(0, 80) }),
+          onUpdated: (live) => this.onUpdated(live.summary()),
+        },
+        createAgent,
+      );
+    } catch (error) {
+      await model.close();
+      throw error;
+    }
+    this.live.set(session.id, session);
+    this.onUpdated(session.summary());
+    return session;
+  }
+
+  private agentOptions(
+    model: SessionModel,
+    workspaceRoot: string,
+    commandApproval: CommandApproval,
+  ): AgentSessionOptions {
+    return {
+      client: model.client,
+      workspaceRoot,
+      sessionsDirectory: this.options.sessionsDirectory,
+      ...(model.name === undefined ? {} : { model: model.name }),
+      ...(model.contextWindowTokens === undefined
+        ? {}
+        : { contextWindowTokens: model.contextWindowTokens }),
+      ...(this.options.instructions === undefined
+        ? {}
+        : { instructions: this.options.instructions }),
+      commandApproval,
+    };
+  }
+}
+
+function notFound(sessionId: string): AgentProtocolError {
+  return new AgentProtocolError(
+    "session_not_found",
+    `No session ${sessionId} is running or logged on this server; session/list shows them.`,
+  );
+}
