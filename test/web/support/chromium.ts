@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type BrowserContext } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.SPARK_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -19,15 +19,17 @@ export function chromiumMissingReason(): string | undefined {
 }
 
 export interface LaunchedChromium {
-  browser: Browser;
+  /** One browser profile in a fresh user-data directory; each page is a tab of it. */
+  context: BrowserContext;
   close(): Promise<void>;
 }
 
 export async function launchChromium(): Promise<LaunchedChromium> {
   const userDataDirectory = mkdtempSync(path.join(os.tmpdir(), "spark-chromium-"));
-  const browser = await chromium.launch({
+  const context = await chromium.launchPersistentContext(userDataDirectory, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    viewport: { width: 1280, height: 800 },
     args: [
       "--headless",
       "--no-sandbox",
@@ -37,13 +39,12 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      `--user-data-dir=${userDataDirectory}`,
     ],
   });
   return {
-    browser,
+    context,
     async close() {
-      await browser.close();
+      await context.close();
       rmSync(userDataDirectory, { recursive: true, force: true });
     },
   };
