@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "../agent/support/agent-workspace.ts";
 import {
@@ -30,7 +30,6 @@ const slowText = (words: number): string =>
 describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
   let chromium: LaunchedChromium;
   let server: SparkServeProcess | undefined;
-  let context: BrowserContext | undefined;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -39,8 +38,7 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
   });
   afterAll(() => chromium?.close());
   afterEach(async () => {
-    await context?.close();
-    context = undefined;
+    for (const page of chromium.context.pages()) await page.close();
     await server?.close();
     server = undefined;
     expect(pageErrors.splice(0)).toEqual([]);
@@ -48,13 +46,12 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
 
   async function open(turns: unknown[], hash = ""): Promise<Page> {
     server = await startSparkServe(turns);
-    context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
     return newPage(hash);
   }
 
   async function newPage(hash = ""): Promise<Page> {
-    if (context === undefined || server === undefined) throw new Error("open() first");
-    const page = await context.newPage();
+    if (server === undefined) throw new Error("start a server first");
+    const page = await chromium.context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(`${server.url}/${hash}`);
     await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
@@ -89,7 +86,7 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
   it("starts a session, streams Markdown with a highlighted code block, and shows HTML as text", async () => {
     const reply =
       "## Plan\n\nI'll **rename** `getUser` first.\n\n```ts\nconst user = await fetchUser(id); // renamed\n```\n\n" +
-      'A tricky reply: <img src=x onerror="window.__sparkXss = 1"> <script>window.__sparkXss = 2</script>';
+      'A tricky reply: <img src=x onerror="window.sparkXss = 1"> <script>window.sparkXss = 2</script>';
     const page = await open([{ text: reply, delayMs: 5 }]);
     await send(page, "Rename getUser");
     await waitForIdle(page);
@@ -101,11 +98,11 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     );
     expect(await transcript.locator(".code-block .token-comment").textContent()).toBe("// renamed");
     expect(await lastReply(page).textContent()).toContain(
-      '<img src=x onerror="window.__sparkXss = 1">',
+      '<img src=x onerror="window.sparkXss = 1">',
     );
     expect(await page.locator(".transcript img, .transcript script").count()).toBe(0);
     expect(
-      await page.evaluate(() => (window as unknown as { __sparkXss?: number }).__sparkXss),
+      await page.evaluate(() => (window as unknown as { sparkXss?: number }).sparkXss),
     ).toBeUndefined();
     // The session list shows it, with the first message as its title.
     await page.locator("#session-list .session-title", { hasText: "Rename getUser" }).waitFor();
@@ -199,7 +196,6 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     server = await startSparkServe(turns, {
       workspace: workspaceWith({ "src/greet.ts": 'export const greeting = "hello";\n' }),
     });
-    context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await newPage();
     await send(page, "Say hi instead");
     await waitForIdle(page);
@@ -251,10 +247,15 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
       (document.querySelector(".assistant")?.textContent ?? "").includes("word5"),
     );
     await send(second, "now from the second page");
-    await waitForIdle(first);
-    await waitForIdle(second);
+    // The first page is a background tab now: it renders on a (throttled) timer, not per frame.
+    for (const page of [first, second]) {
+      await waitForIdle(page);
+      await page.locator(".transcript", { hasText: "Second answer." }).waitFor();
+    }
     const transcriptOf = (page: Page) => page.locator(".transcript").innerText();
-    expect(await transcriptOf(second)).toBe(await transcriptOf(first));
+    const [firstText, secondText] = [await transcriptOf(first), await transcriptOf(second)];
+    if (firstText !== secondText) console.log(JSON.stringify({ firstText, secondText }));
+    expect(secondText).toBe(firstText);
     expect(await transcriptOf(first)).toContain("Second answer.");
     await shoot(second, "second-page");
   });
@@ -285,7 +286,6 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
         stdio: "ignore",
       },
     );
-    context = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await newPage();
     await page.getByRole("button", { name: /Task from exec/ }).click();
     await page.locator(".transcript", { hasText: "Exec reply here." }).waitFor();

@@ -160,7 +160,8 @@ export class AppStore {
 
   async interrupt(): Promise<void> {
     const sessionId = this.state.currentSessionId;
-    if (sessionId === undefined || this.state.view.transcript.status === "idle") return;
+    // Not gated on the status this page saw: Esc may land before `status-changed` arrives.
+    if (sessionId === undefined) return;
     await this.withClient((client) => client.request("turn/interrupt", { sessionId }));
   }
 

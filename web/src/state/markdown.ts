@@ -169,7 +169,11 @@ export function parseInline(text: string): InlineNode[] {
         continue;
       }
     }
-    if ((character === "*" || character === "_") && text[index + 1] === character) {
+    if (
+      (character === "*" || character === "_") &&
+      text[index + 1] === character &&
+      !(character === "_" && /\w/.test(text[index - 1] ?? ""))
+    ) {
       const end = text.indexOf(character + character, index + 2);
       if (end > index + 2) {
         pushPlain();
