@@ -33,7 +33,7 @@ function Stat({ label, value }: { label: string; value: string }) {
   return (
     <div class="stat">
       <dt>{label}</dt>
-      <dd>{value}</dd>
+      <dd title={value}>{value}</dd>
     </div>
   );
 }

@@ -1,11 +1,21 @@
 // Renders Markdown as DOM nodes whose only content is text nodes: the parse tree from
 // state/markdown.ts, one memoised component per block so a streaming reply re-renders its tail.
 import { memo } from "preact/compat";
-import { parseBlock, splitBlocks, type BlockNode, type InlineNode } from "../state/markdown.ts";
+import { useRef } from "preact/hooks";
+import {
+  parseBlock,
+  splitBlocksFrom,
+  type BlockNode,
+  type BlockSplit,
+  type InlineNode,
+} from "../state/markdown.ts";
 import { CodeBlock } from "./code-block.tsx";
 
 export function MarkdownView({ text }: { text: string }) {
-  const blocks = splitBlocks(text);
+  // While a reply streams, only its last block is split and parsed again each frame.
+  const split = useRef<BlockSplit | undefined>(undefined);
+  split.current = splitBlocksFrom(split.current, text);
+  const blocks = split.current.blocks;
   return (
     <div class="markdown">
       {blocks.map((source, index) => (

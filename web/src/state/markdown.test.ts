@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseInline, parseMarkdown, safeHref, splitBlocks } from "./markdown.ts";
+import { parseInline, parseMarkdown, safeHref, splitBlocks, splitBlocksFrom } from "./markdown.ts";
 
 describe("markdown", () => {
   it("keeps HTML in a reply as plain text", () => {
@@ -70,5 +70,24 @@ describe("markdown", () => {
       closed: false,
       code: "x = 1",
     });
+  });
+
+  it("splits incrementally to the same blocks, reusing the finished ones", () => {
+    const full = "One.\n\n```ts\nconst a = 1;\n\nlet b;\n```\n\n- item\n- more\n\nEnd of it.";
+    let split = splitBlocksFrom(undefined, "");
+    for (let length = 1; length <= full.length; length += 1) {
+      const next = splitBlocksFrom(split, full.slice(0, length));
+      expect(next.blocks).toEqual(splitBlocks(full.slice(0, length)));
+      if (split.blocks.length > 1) expect(next.blocks[0]).toBe(split.blocks[0]);
+      split = next;
+    }
+    expect(split.blocks).toEqual([
+      "One.",
+      "```ts\nconst a = 1;\n\nlet b;\n```",
+      "- item\n- more",
+      "End of it.",
+    ]);
+    // Text that does not extend the previous one is split from scratch.
+    expect(splitBlocksFrom(split, "Other.").blocks).toEqual(["Other."]);
   });
 });

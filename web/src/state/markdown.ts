@@ -19,39 +19,72 @@ export type BlockNode =
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
 
+/** Block sources with the offset each starts at, for the next incremental split. */
+export interface BlockSplit {
+  text: string;
+  blocks: string[];
+  starts: number[];
+}
+
 /**
  * Splits text into top-level block sources (blank lines end a block, except inside a fence), so
  * a streaming reply re-parses only its last block: every earlier source string is unchanged.
  */
 export function splitBlocks(text: string): string[] {
-  const blocks: string[] = [];
+  return splitBlocksFrom(undefined, text).blocks;
+}
+
+/**
+ * The same split, reusing `previous` when `text` extends its text (a streaming reply): only the
+ * last block onwards is scanned again, and earlier block strings are the very same objects.
+ */
+export function splitBlocksFrom(previous: BlockSplit | undefined, text: string): BlockSplit {
+  let blocks: string[] = [];
+  let starts: number[] = [];
+  let offset = 0;
+  if (previous !== undefined && text.startsWith(previous.text) && previous.blocks.length > 0) {
+    // Every block but the last is finished: no later line can change it.
+    blocks = previous.blocks.slice(0, -1);
+    starts = previous.starts.slice(0, -1);
+    offset = previous.starts.at(-1) ?? 0;
+  }
   let current: string[] = [];
+  let currentStart = offset;
   let fence: string | undefined;
   const flush = (): void => {
-    if (current.length > 0) blocks.push(current.join("\n"));
+    if (current.length > 0) {
+      blocks.push(current.join("\n"));
+      starts.push(currentStart);
+    }
     current = [];
   };
-  for (const line of text.split("\n")) {
+  let lineStart = offset;
+  while (lineStart <= text.length) {
+    const newline = text.indexOf("\n", lineStart);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(lineStart, lineEnd);
+    if (current.length === 0) currentStart = lineStart;
     if (fence !== undefined) {
       current.push(line);
       if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") {
         fence = undefined;
         flush();
       }
-      continue;
+    } else {
+      const opening = FENCE.exec(line);
+      if (opening?.[1] !== undefined) {
+        flush();
+        currentStart = lineStart;
+        fence = opening[1];
+        current.push(line);
+      } else if (line.trim() === "") flush();
+      else current.push(line);
     }
-    const opening = FENCE.exec(line);
-    if (opening?.[1] !== undefined) {
-      flush();
-      fence = opening[1];
-      current.push(line);
-      continue;
-    }
-    if (line.trim() === "") flush();
-    else current.push(line);
+    if (newline < 0) break;
+    lineStart = newline + 1;
   }
   flush();
-  return blocks;
+  return { text, blocks, starts };
 }
 
 /** Parses one block source from `splitBlocks` (it may hold a list or several lines). */
