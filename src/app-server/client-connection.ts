@@ -90,8 +90,12 @@ export class ClientConnection implements SessionSubscriber {
         return { session: session.summary() };
       },
       "session/attach": async ({ sessionId, lastSequence }) => {
-        const { session, resumed } = await this.registry.liveOrResumed(sessionId);
-        const replayedEvents = this.attach(session, resumed ? 0 : lastSequence);
+        const { session, resumed } = await this.registry.liveOrResumed(sessionId, lastSequence);
+        // A session resumed from its log has only the events since then: all of them are new.
+        const replayedEvents = this.attach(
+          session,
+          resumed ? session.firstSequenceAfter : lastSequence,
+        );
         return {
           session: session.summary(),
           replayedEvents,

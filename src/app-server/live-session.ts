@@ -24,6 +24,8 @@ export interface LiveSessionOptions {
   model: SessionModel;
   allowCommands: boolean;
   replayEvents?: number;
+  /** Number events from this one on (see SessionEventBuffer). */
+  firstSequenceAfter?: number;
   /** The session's summary changed (status, title, model): broadcast it to every connection. */
   onUpdated: (session: LiveSession) => void;
 }
@@ -51,7 +53,11 @@ export class LiveSession {
     this.id = agent.id;
     this.model = options.model;
     this.title = title;
-    this.events = new SessionEventBuffer(agent.id, options.replayEvents);
+    this.events = new SessionEventBuffer(
+      agent.id,
+      options.replayEvents,
+      options.firstSequenceAfter,
+    );
     agent.subscribe((event) => {
       if (event.type === "turn-started") {
         this.turnId = event.turnId;
@@ -86,6 +92,11 @@ export class LiveSession {
 
   get cwd(): string {
     return this.agent.workspaceRoot;
+  }
+
+  /** The sequence before this session's first event here (0 unless resumed after a reconnect). */
+  get firstSequenceAfter(): number {
+    return this.events.firstSequenceAfter;
   }
 
   get lastSequence(): number {

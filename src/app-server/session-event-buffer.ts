@@ -7,7 +7,7 @@ import type { SessionEvent, SessionEventNotification } from "../protocol/agent/s
 export const DEFAULT_REPLAY_EVENTS = 10_000;
 
 export class SessionEventBuffer {
-  private nextSequence = 1;
+  private nextSequence: number;
   private readonly entries: SessionEventNotification[] = [];
   /** Index of the oldest kept entry: dropping from the front without shifting the array. */
   private start = 0;
@@ -15,7 +15,11 @@ export class SessionEventBuffer {
   constructor(
     private readonly sessionId: string,
     private readonly capacity = DEFAULT_REPLAY_EVENTS,
+    /** The sequence before the first event: 0, or for a session resumed from its log the last
+     * one a reconnecting client saw, so its new events are not taken for ones it already has. */
+    readonly firstSequenceAfter = 0,
   ) {
+    this.nextSequence = firstSequenceAfter + 1;
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new RangeError(`The replay capacity must be a positive whole number, got ${capacity}.`);
   }

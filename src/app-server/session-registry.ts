@@ -42,7 +42,7 @@ export class SessionRegistry {
   async start(cwd: string | undefined, modelName: string | undefined): Promise<LiveSession> {
     const workspaceRoot = this.roots.resolve(cwd);
     const model = await this.options.models.open(modelName);
-    const session = await this.open(model, undefined, (approval) =>
+    const session = await this.open(model, 0, undefined, (approval) =>
       AgentSession.create(this.agentOptions(model, workspaceRoot, approval)),
     );
     session.announce(false);
@@ -50,12 +50,17 @@ export class SessionRegistry {
   }
 
   /** The live session, or the logged one resumed (its cwd must still be inside the roots). */
-  async liveOrResumed(sessionId: string): Promise<{ session: LiveSession; resumed: boolean }> {
+  async liveOrResumed(
+    sessionId: string,
+    lastSequence: number | undefined,
+  ): Promise<{ session: LiveSession; resumed: boolean }> {
     const live = this.live.get(sessionId);
     if (live !== undefined) return { session: live, resumed: false };
     let resuming = this.resuming.get(sessionId);
     if (resuming === undefined) {
-      resuming = this.resume(sessionId).finally(() => this.resuming.delete(sessionId));
+      resuming = this.resume(sessionId, lastSequence ?? 0).finally(() =>
+        this.resuming.delete(sessionId),
+      );
       this.resuming.set(sessionId, resuming);
     }
     return { session: await resuming, resumed: true };
@@ -84,7 +89,7 @@ export class SessionRegistry {
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
 
-  private async resume(sessionId: string): Promise<LiveSession> {
+  private async resume(sessionId: string, firstSequenceAfter: number): Promise<LiveSession> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound(sessionId);
     const logged = (await listSessions(this.options.sessionsDirectory)).find(
       (summary) => summary.id === sessionId,
@@ -100,6 +105,7 @@ export class SessionRegistry {
     const model = await this.options.models.open(logged.model);
     const session = await this.open(
       model,
+      firstSequenceAfter,
       logged.firstInstruction === "" ? undefined : logged.firstInstruction,
       (approval) =>
         AgentSession.resume(logged.path, this.agentOptions(model, workspaceRoot, approval)),
@@ -110,6 +116,7 @@ export class SessionRegistry {
 
   private async open(
     model: SessionModel,
+    firstSequenceAfter: number,
     title: string | undefined,
     createAgent: (approval: CommandApproval) => Promise<AgentSession>,
   ): Promise<LiveSession> {
@@ -119,6 +126,7 @@ export class SessionRegistry {
         {
           model,
           allowCommands: this.options.allowCommands === true,
+          firstSequenceAfter,
           ...(this.options.replayEvents === undefined
             ? {}
             : { replayEvents: this.options.replayEvents }),

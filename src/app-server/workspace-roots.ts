@@ -3,18 +3,24 @@
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
+import { SparkError } from "../protocol/spark-error.ts";
 
 export class WorkspaceRoots {
   readonly roots: readonly string[];
 
   /** Each root must exist; they are kept as real paths. */
   constructor(roots: readonly string[]) {
-    if (roots.length === 0) throw new RangeError("At least one workspace root is needed.");
+    if (roots.length === 0)
+      throw new SparkError("invalid_config", "At least one workspace root is needed.");
     this.roots = roots.map((root) => {
       try {
         return realpathSync(root);
       } catch (error) {
-        throw new RangeError(`The workspace root ${root} does not exist.`, { cause: error });
+        throw new SparkError(
+          "invalid_config",
+          `The workspace root ${root} does not exist (--workspace-root or [agent] workspace_roots).`,
+          { cause: error },
+        );
       }
     });
   }

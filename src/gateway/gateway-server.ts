@@ -1,7 +1,8 @@
 // `spark serve`: one node:http server for the HTTP routes and the Responses WebSocket endpoint,
 // over any engines the models resolver hands it.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { isLoopbackHost } from "./auth.ts";
 import { ConcurrencyLimiter } from "./concurrency-limiter.ts";
@@ -14,12 +15,15 @@ import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
 import { WireError } from "./wire-error.ts";
-import { createUpgradeHandler } from "./ws-upgrade.ts";
+import { createUpgradeHandler, type UpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
 
 export interface GatewayOptions {
   models: GatewayModels;
   config?: Partial<ServeConfig>;
+  /** Other WebSocket endpoints on the same port, by path (the agent protocol at /v1/agent);
+   * each does its own handshake checks. */
+  webSocketRoutes?: Readonly<Record<string, UpgradeHandler>>;
 }
 
 export interface Gateway {
@@ -69,9 +73,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         );
       }
       const httpServer = createServer(createHttpHandler(context));
-      httpServer.on(
-        "upgrade",
-        createUpgradeHandler(context, webSockets, (socket, apiKey, rawSocket) => {
+      const responsesUpgrade = createUpgradeHandler(
+        context,
+        webSockets,
+        (socket, apiKey, rawSocket) => {
           const session = new WsSession(
             socket,
             apiKey,
@@ -81,8 +86,12 @@ export function createGateway(options: GatewayOptions): Gateway {
           );
           sessions.add(session);
           socket.on("close", () => sessions.delete(session));
-        }),
+        },
       );
+      httpServer.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const route = options.webSocketRoutes?.[upgradePath(request)];
+        (route ?? responsesUpgrade)(request, socket, head);
+      });
       await new Promise<void>((resolve, reject) => {
         httpServer.once("error", reject);
         httpServer.listen(config.port, config.host, () => {
@@ -110,4 +119,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       await Promise.allSettled([...context.runs]);
     },
   };
+}
+
+/** The request's path without a trailing slash or query: what WebSocket routes are keyed by. */
+function upgradePath(request: IncomingMessage): string {
+  return new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
 }

@@ -1,45 +1,66 @@
-// `spark serve`: the Responses-compatible gateway (WebSocket + HTTP) over the configured models.
+// `spark serve`: the Responses-compatible gateway (WebSocket + HTTP) over the configured models,
+// and on the same port the agent protocol at /v1/agent for the terminal, browser and editor.
+import path from "node:path";
 import type { Command } from "commander";
-import { createGateway } from "../../gateway/index.ts";
-import { gatewayModelsFromRegistry } from "../../router/registry-gateway-models.ts";
+import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createCliContext } from "../cli-context.ts";
 import { openBrowser } from "../open-browser.ts";
+import { startServe } from "../start-serve.ts";
 
 interface ServeFlags {
   model?: string;
   host?: string;
   port?: string;
   threads?: string;
+  workspaceRoot: string[];
   open?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
-    .description("Serve the OpenAI Responses API (WebSocket and HTTP) and Chat Completions")
+    .description(
+      "Serve the OpenAI Responses API (WebSocket and HTTP), Chat Completions, and the agent protocol",
+    )
     .option("-m, --model <model>", "default model: a configured name or a path to a .gguf file")
     .option("--host <host>", "address to bind (non-loopback requires api_keys)")
     .option("--port <port>", "port to listen on")
     .option("--threads <n>", "CPU threads for the embedded engine")
+    .option(
+      "--workspace-root <dir>",
+      "a directory agent sessions may work in (repeatable; default: [agent] workspace_roots, else the current directory)",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option("--open", "open the browser app in the default browser")
     .action(async (flags: ServeFlags) => {
-      const { config, registry } = await createCliContext({
+      const context = await createCliContext({
         ...(flags.model === undefined ? {} : { model: flags.model }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.threads === undefined ? {} : { threads: flags.threads }),
       });
+      const { config, registry } = context;
       const defaultModel = registry.defaultModelName;
-      const gateway = createGateway({
-        models: gatewayModelsFromRegistry(registry),
-        config: { ...config.serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
+      const workspaceRoots =
+        flags.workspaceRoot.length > 0
+          ? flags.workspaceRoot.map((root) => path.resolve(root))
+          : config.agent.workspaceRoots.length > 0
+            ? config.agent.workspaceRoots
+            : [process.cwd()];
+      const server = await startServe({
+        context,
+        workspaceRoots,
+        ...(flags.model === undefined ? {} : { defaultModel: flags.model }),
       });
-      const { url } = await gateway.listen();
+      const { url } = server;
       // Load the default model now so the first request does not pay for it.
       if (defaultModel !== undefined) await registry.engineFor(defaultModel);
+      const webSocketUrl = url.replace(/^http/, "ws");
       process.stderr.write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
+      process.stderr.write(`  WebSocket ${webSocketUrl}/v1/responses, HTTP ${url}/v1\n`);
       process.stderr.write(
-        `  WebSocket ${url.replace(/^http/, "ws")}/v1/responses, HTTP ${url}/v1\n`,
+        `  Agent protocol ${webSocketUrl}${AGENT_PROTOCOL_PATH} (workspace roots: ${workspaceRoots.join(", ")})\n`,
       );
       process.stderr.write(`  Browser app ${url}/\n`);
       if (flags.open === true) openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
@@ -48,7 +69,7 @@ export function registerServeCommand(program: Command): void {
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
       });
-      await gateway.close();
+      await server.close();
       await registry.dispose();
     });
 }
