@@ -294,6 +294,32 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     );
   });
 
+  it("asks for the api key when the server has keys, refuses a wrong one, connects with the right one", async () => {
+    server = await startSparkServe([{ text: "Keyed reply." }], {
+      configToml: '[serve]\napi_keys = ["web-test-key-1"]\n',
+    });
+    const page = await chromium.context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(`${server.url}/`);
+    const keyInput = page.locator("#api-key-input");
+    await keyInput.fill("wrong-key");
+    await keyInput.press("Enter");
+    await page.getByRole("alert").filter({ hasText: "refused" }).waitFor();
+    await keyInput.fill("web-test-key-1");
+    await keyInput.press("Enter");
+    await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
+    await send(page, "Hello with a key");
+    await waitForIdle(page);
+    expect(await lastReply(page).textContent()).toContain("Keyed reply.");
+    // Kept for this tab only: a reload does not ask again.
+    expect(await page.evaluate(() => sessionStorage.getItem("spark.apiKey"))).toBe(
+      "web-test-key-1",
+    );
+    await page.reload();
+    await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
   function workspaceWith(files: Record<string, string>): AgentWorkspace {
     const workspace = createAgentWorkspace();
     for (const [file, content] of Object.entries(files)) workspace.write(file, content);

@@ -1,7 +1,7 @@
 // A real `spark serve` child process for the browser tests: a temporary repository as its only
 // workspace root, SPARK_HOME in a temp dir, the model a script file; the URL read from its output.
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentWorkspace, type AgentWorkspace } from "../../agent/support/agent-workspace.ts";
@@ -25,10 +25,14 @@ export function writeScript(workspace: AgentWorkspace, name: string, turns: unkn
 
 export async function startSparkServe(
   turns: unknown[],
-  options: { workspace?: AgentWorkspace; extraArgs?: string[] } = {},
+  options: { workspace?: AgentWorkspace; extraArgs?: string[]; configToml?: string } = {},
 ): Promise<SparkServeProcess> {
   const workspace = options.workspace ?? createAgentWorkspace();
   const home = path.dirname(workspace.sessionsDirectory);
+  if (options.configToml !== undefined) {
+    mkdirSync(home, { recursive: true });
+    writeFileSync(path.join(home, "config.toml"), options.configToml);
+  }
   const script = writeScript(workspace, `script-${Date.now()}.jsonl`, turns);
   const child = spawn(
     process.execPath,
