@@ -13,6 +13,7 @@ import {
   launchChromium,
   type LaunchedChromium,
 } from "./support/chromium.ts";
+import { startDroppableProxy } from "./support/droppable-proxy.ts";
 import {
   SPARK_BIN,
   startSparkServe,
@@ -272,6 +273,30 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     await waitForIdle(page);
     expect(await page.getByTestId("user-message").count()).toBe(1);
     expect((await lastReply(page).textContent())?.trim()).toBe(words);
+  });
+
+  it("a dropped network reconnects and replays what was missed, nothing twice", async () => {
+    const words = slowText(150);
+    server = await startSparkServe([{ text: words, delayMs: 20 }]);
+    const proxy = await startDroppableProxy(server.url);
+    try {
+      const page = await chromium.context.newPage();
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      await page.goto(`${proxy.url}/`);
+      await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
+      await send(page, "Stream through a flaky network");
+      await page.waitForFunction(() =>
+        (document.querySelector(".assistant")?.textContent ?? "").includes("word20"),
+      );
+      proxy.dropAll();
+      await page.getByTestId("connection").filter({ hasText: "reconnecting" }).waitFor();
+      await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
+      await waitForIdle(page);
+      expect((await lastReply(page).textContent())?.trim()).toBe(words);
+      expect(await page.getByTestId("user-message").count()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("resumes a session `spark exec` started, showing its history", async () => {
