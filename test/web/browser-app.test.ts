@@ -119,6 +119,14 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     await shoot(page, "shortcuts");
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
+    // `/` puts the focus in the message box; Alt+S on the open session in the list.
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("/");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("composer-input");
+    await page.keyboard.press("Alt+KeyS");
+    expect(await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 300))).toContain(
+      'aria-current="page"',
+    );
   });
 
   it("stops mid-stream with the Stop button and with Esc, keeping the partial reply", async () => {
@@ -210,6 +218,10 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     await edit.getByRole("button", { name: "Undo" }).click();
     await edit.locator(".badge", { hasText: "undone" }).waitFor();
     expect(server.workspace.read("src/greet.ts")).toBe('export const greeting = "hello";\n');
+    // The workspace tree: open src/, tick the file, and it is attached to the next message.
+    await page.locator(".file-tree button.folder", { hasText: "src/" }).click();
+    await page.locator('input[data-path="src/greet.ts"]').check();
+    await page.locator(".chips .chip", { hasText: "@src/greet.ts" }).waitFor();
   });
 
   it("uploads a text file into the message, refuses one past the cap, writes nothing", async () => {

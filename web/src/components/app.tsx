@@ -121,7 +121,13 @@ function statusText(status: string): string {
 }
 
 function runShortcut(store: AppStore, action: ShortcutAction): void {
-  const focus = (selector: string): void => document.querySelector<HTMLElement>(selector)?.focus();
+  // Selectors in order of preference (one selector list would pick the first in the document).
+  const focus = (...selectors: string[]): void => {
+    for (const selector of selectors) {
+      const element = document.querySelector<HTMLElement>(selector);
+      if (element !== null) return element.focus();
+    }
+  };
   switch (action) {
     case "interrupt":
       if (store.getState().helpOpen) store.setHelpOpen(false);
@@ -133,7 +139,7 @@ function runShortcut(store: AppStore, action: ShortcutAction): void {
     case "focus-composer":
       return focus("#composer-input");
     case "focus-sessions":
-      return focus("#session-list button.current, #session-list button, #new-session-button");
+      return focus("#session-list button.current", "#session-list button", "#new-session-button");
     case "focus-files":
       return focus("#file-filter");
     case "new-session":
