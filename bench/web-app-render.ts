@@ -47,6 +47,23 @@ function replyText(count: number): string {
   return parts.join("");
 }
 
+/** Before the app loads: when each word arrived over the WebSocket, to split lag into transport and render. */
+const ARRIVALS = `(() => {
+  const arrivals = new Map();
+  window.benchArrivals = arrivals;
+  const Original = window.WebSocket;
+  window.WebSocket = class extends Original {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (typeof event.data !== "string" || !event.data.includes("text-delta")) return;
+        const at = performance.timeOrigin + performance.now();
+        for (const match of event.data.matchAll(/w(\\d+)/g)) if (!arrivals.has(Number(match[1]))) arrivals.set(Number(match[1]), at);
+      });
+    }
+  };
+})()`;
+
 /** Every frame: the newest word in the last rendered block of the last reply, and the interval. */
 const SAMPLER = `(() => {
   const samples = [];
@@ -132,6 +149,7 @@ const chromium = await launchChromium();
 
 try {
   const page = await chromium.context.newPage();
+  await page.addInitScript(ARRIVALS);
   await page.goto(`${url}/`);
   await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
   // The sampler: every frame, the newest word in the last rendered block of the reply.
@@ -159,6 +177,14 @@ try {
         }
       ).benchSamples,
   );
+  const arrivals = new Map(
+    (await page.evaluate("Array.from(window.benchArrivals.entries())")) as [number, number][],
+  );
+  const transport = summarize([...arrivals].map(([word, at]) => at - (producedAt.get(word) ?? at)));
+  const renderLags = samples
+    .filter((sample) => arrivals.has(sample.word))
+    .map((sample) => sample.at - (arrivals.get(sample.word) ?? 0));
+  const render = summarize(renderLags);
   const first = producedAt.get(0) ?? 0;
   const end = producedAt.get(last) ?? 0;
   const streaming = samples.filter((sample) => sample.at >= first && sample.at <= end + 50);
@@ -181,6 +207,12 @@ try {
   );
   console.log(
     `  lag of the newest rendered token: p50 ${format(lag.p50)} ms, p90 ${format(lag.p90)} ms, p99 ${format(lag.p99)} ms, max ${format(lag.max)} ms`,
+  );
+  console.log(
+    `    of which engine → page (server, socket): p50 ${format(transport.p50)} ms, p90 ${format(transport.p90)} ms, max ${format(transport.max)} ms`,
+  );
+  console.log(
+    `    of which arrival → on screen (the page): p50 ${format(render.p50)} ms, p90 ${format(render.p90)} ms, p99 ${format(render.p99)} ms, max ${format(render.max)} ms`,
   );
   console.log(
     `  last token on screen ${format((lastShown?.at ?? Number.NaN) - end)} ms after the engine produced it`,
