@@ -178,7 +178,7 @@ try {
       ).benchSamples,
   );
   const arrivals = new Map(
-    (await page.evaluate("Array.from(window.benchArrivals.entries())")) as [number, number][],
+    await page.evaluate<[number, number][]>("Array.from(window.benchArrivals.entries())"),
   );
   const transport = summarize([...arrivals].map(([word, at]) => at - (producedAt.get(word) ?? at)));
   const renderLags = samples
