@@ -4,6 +4,7 @@ import path from "node:path";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import type { CliContext } from "../cli/cli-context.ts";
 import { isScriptModel, openAgentModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { SparkError } from "../protocol/spark-error.ts";
 import { createAppServer, type AppServer, type AppServerModels } from "./app-server.ts";
 
 export interface LocalAppServerOptions {
@@ -26,23 +27,37 @@ export function createLocalAppServer(options: LocalAppServerOptions): Promise<Ap
     options.defaultModel === undefined || options.defaultModel.toLowerCase().endsWith(".gguf")
       ? context.registry.defaultModelName
       : options.defaultModel;
+  const defaultReference = isScriptModel(defaultModel)
+    ? `${SCRIPT_MODEL_PREFIX}${path.resolve(invokedIn, defaultModel.slice(SCRIPT_MODEL_PREFIX.length))}`
+    : defaultModel;
+  const isOffered = (name: string): boolean =>
+    name === defaultModel ||
+    name === defaultReference ||
+    context.registry.entries().some((entry) => entry.name === name);
   const models: AppServerModels = {
-    ...(defaultModel === undefined ? {} : { defaultModel }),
+    ...(defaultReference === undefined ? {} : { defaultModel: defaultReference }),
     async list() {
       const listed = context.registry
         .entries()
         .map(({ name, model }) => ({ id: name, engine: model.engine }));
-      if (isScriptModel(defaultModel)) listed.unshift({ id: defaultModel, engine: "script" });
+      if (isScriptModel(defaultReference))
+        listed.unshift({ id: defaultReference, engine: "script" });
       return listed;
     },
     async open(name) {
-      const requested = name ?? defaultModel;
+      // Clients name models from model/list only: a free-form script:<path> or .gguf path would
+      // let any client make the server read files of its choosing.
+      if (name !== undefined && !isOffered(name)) {
+        throw new SparkError(
+          "model_not_found",
+          `This server does not offer the model "${name}"; model/list shows the ones it does.`,
+        );
+      }
+      const requested = name ?? defaultReference;
       const opened = await openAgentModel(context, requested, invokedIn);
       return {
         // A script keeps its whole reference, so a resumed session and model/list find it again.
-        name: isScriptModel(requested)
-          ? `${SCRIPT_MODEL_PREFIX}${path.resolve(invokedIn, requested.slice(SCRIPT_MODEL_PREFIX.length))}`
-          : opened.name,
+        name: isScriptModel(requested) ? requested : opened.name,
         client: opened.client,
         ...(opened.contextWindowTokens === undefined
           ? {}

@@ -43,6 +43,8 @@ export class LiveSession {
   private model: SessionModel;
   private readonly events: SessionEventBuffer;
   private readonly subscribers = new Set<SessionSubscriber>();
+  /** Questions still open, so a client attaching without lastSequence can answer them too. */
+  private readonly openApprovals = new Map<string, SessionEventNotification>();
 
   private constructor(
     readonly agent: AgentSession,
@@ -121,7 +123,11 @@ export class LiveSession {
    * every new one. Both happen in one synchronous step, so no event falls between them.
    */
   attach(subscriber: SessionSubscriber, lastSequence: number | undefined): number {
-    const missed = lastSequence === undefined ? [] : this.events.after(lastSequence);
+    // Without lastSequence a client gets the history instead of events, plus any open approval.
+    const missed =
+      lastSequence === undefined
+        ? [...this.openApprovals.values()]
+        : this.events.after(lastSequence);
     for (const notification of missed) subscriber.sendEvent(notification);
     this.subscribers.add(subscriber);
     return missed.length;
@@ -226,6 +232,8 @@ export class LiveSession {
 
   private publish(event: SessionEvent): void {
     const notification = this.events.append(event);
+    if (event.type === "approval-requested") this.openApprovals.set(event.approvalId, notification);
+    if (event.type === "approval-resolved") this.openApprovals.delete(event.approvalId);
     for (const subscriber of this.subscribers) subscriber.sendEvent(notification);
   }
 }

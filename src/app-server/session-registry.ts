@@ -5,6 +5,7 @@ import type { CommandApproval } from "../agent/tools/command-approval.ts";
 import { listSessions } from "../agent/session-store/session-directory.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
+import { SparkError } from "../protocol/spark-error.ts";
 import type { AppServerOptions, SessionModel } from "./app-server-options.ts";
 import { LiveSession } from "./live-session.ts";
 import type { WorkspaceRoots } from "./workspace-roots.ts";
@@ -102,7 +103,7 @@ export class SessionRegistry {
       );
     }
     const workspaceRoot = this.roots.resolve(logged.cwd);
-    const model = await this.options.models.open(logged.model);
+    const model = await this.openLoggedModel(logged.model);
     const session = await this.open(
       model,
       firstSequenceAfter,
@@ -112,6 +113,17 @@ export class SessionRegistry {
     );
     session.announce(true);
     return session;
+  }
+
+  /** The model the log names, or the default when this server does not offer it. */
+  private async openLoggedModel(name: string | undefined): Promise<SessionModel> {
+    try {
+      return await this.options.models.open(name);
+    } catch (error) {
+      if (name === undefined || !(error instanceof SparkError) || error.code !== "model_not_found")
+        throw error;
+      return this.options.models.open(undefined);
+    }
   }
 
   private async open(

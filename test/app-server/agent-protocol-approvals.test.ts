@@ -111,13 +111,20 @@ describe("agent protocol approvals and undo over WebSocket", () => {
     await recorder.turnFinished(3);
   });
 
-  it("an interrupt cancels a pending approval and the command does not run", async () => {
+  it("an interrupt (from any client) cancels a pending approval and the command does not run", async () => {
     workspace = createScriptedWorkspace();
     const model = workspace.script("cancel", [runCommand("echo late > late.txt")]);
     const { client, recorder, sessionId } = await startSession(model);
     await client.request("turn/start", { sessionId, text: "Go." });
     const asked = await recorder.next("approval-requested");
-    await client.request("turn/interrupt", { sessionId });
+    // A client that attaches without lastSequence still sees the open question.
+    const late = await harness!.connect();
+    const lateEvents = new EventRecorder(late);
+    const attached = await late.request("session/attach", { sessionId });
+    expect(attached.replayedEvents).toBe(1);
+    expect(attached.session.status).toBe("awaiting-approval");
+    expect(lateEvents.ofType("approval-requested")).toEqual([asked]);
+    await late.request("turn/interrupt", { sessionId });
     await recorder.turnFinished();
     expect(recorder.ofType("approval-resolved")).toEqual([
       { type: "approval-resolved", approvalId: asked.approvalId, decision: "cancelled" },

@@ -1,6 +1,8 @@
 // The agent protocol over a real WebSocket against `spark serve`'s wiring, with the scripted engine:
 // a turn streams, a steer lands mid-stream, an interrupt stops it, a queued message joins it, and
 // turn/start {model} switches the model.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createScriptedWorkspace,
@@ -139,11 +141,23 @@ describe("agent protocol turns over WebSocket", () => {
   it("refuses turn/start while a turn runs, and switches model between turns", async () => {
     workspace = createScriptedWorkspace();
     const first = workspace.script("first", [{ text: slowText, delayMs: 10 }]);
-    const second = workspace.script("second", [{ text: "From the second model." }]);
+    const secondScript = workspace.script("second", [{ text: "From the second model." }]);
+    writeFileSync(
+      path.join(workspace.sparkHome, "config.toml"),
+      `[models.second]\nengine = "script"\npath = ${JSON.stringify(secondScript.slice("script:".length))}\n`,
+    );
+    const second = "second";
     const { client, recorder, sessionId } = await startSession(first);
     const { models, defaultModel } = await client.request("model/list", {});
     expect(defaultModel).toBe(first);
-    expect(models.map((entry) => entry.id)).toContain(first);
+    expect(models.map((entry) => entry.id)).toEqual([first, "second"]);
+    // Only offered models: a client may not point the server at files of its choosing.
+    await expect(
+      client.request("turn/start", { sessionId, text: "x", model: "script:/etc/hosts" }),
+    ).rejects.toMatchObject({ code: "model_not_found" });
+    await expect(client.request("session/start", { model: "/tmp/any.gguf" })).rejects.toMatchObject(
+      { code: "model_not_found" },
+    );
     await client.request("turn/start", { sessionId, text: "One." });
     await expect(client.request("turn/start", { sessionId, text: "Two." })).rejects.toMatchObject({
       code: "engine_busy",
