@@ -42,12 +42,26 @@ class FakeServer {
     "edit/undo": () => ({ undoEntryId: "u1", files: [] }),
   };
 
+  /** Methods answered with a JSON-RPC error instead, by string code. */
+  failures: Record<string, (params: Record<string, unknown>) => string | undefined> = {};
+
   open = async (): Promise<MessageTransport> => {
     const [client, server] = createInMemoryTransportPair();
     this.ends.push(server);
     server.onMessage((text) => {
       const request = JSON.parse(text) as Request;
       this.requests.push(request);
+      const failure = this.failures[request.method]?.(request.params);
+      if (failure !== undefined) {
+        server.send(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: request.id,
+            error: { code: -32004, message: "gap", data: { code: failure } },
+          }),
+        );
+        return;
+      }
       const answer = this.answers[request.method];
       server.send(
         JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer?.(request.params) ?? {} }),
@@ -246,5 +260,35 @@ describe("AppStore", () => {
     store.addUpload("huge.txt", new Uint8Array(300 * 1024));
     expect(store.getState().flash?.text).toContain("capped at 256 KB");
     expect(store.getState().uploads).toEqual([]);
+  });
+
+  it("after a replay gap, starts the view over from the session's history", async () => {
+    const server = new FakeServer();
+    server.failures["session/attach"] = (params) =>
+      params.lastSequence === undefined ? undefined : "replay_gap";
+    server.answers["session/attach"] = (params) => ({
+      session: session(String(params.sessionId)),
+      replayedEvents: 0,
+      history: [
+        { role: "user", text: "Earlier task" },
+        { role: "assistant", text: "Earlier answer" },
+      ],
+    });
+    const store = createStore(server, memoryStorage());
+    store.start();
+    await store.openSession("s1");
+    await settle();
+    expect(server.calls("session/attach")).toEqual([
+      { sessionId: "s1", lastSequence: 0 },
+      { sessionId: "s1" },
+    ]);
+    expect(store.getState().view.transcript.items.map((item) => item.kind)).toEqual([
+      "user",
+      "assistant",
+    ]);
+    server.emit("s1", 12_001, textDelta("live again"));
+    await settle();
+    expect(store.getState().view.transcript.items.at(-1)).toMatchObject({ text: "live again" });
+    expect(store.getState().flash).toBeUndefined();
   });
 });

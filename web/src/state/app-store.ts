@@ -268,12 +268,19 @@ export class AppStore {
     if (sessionId !== undefined) void this.attach(client, sessionId);
   }
 
-  private async attach(client: AgentProtocolClient, sessionId: string): Promise<void> {
+  private async attach(
+    client: AgentProtocolClient,
+    sessionId: string,
+    fromHistory = false,
+  ): Promise<void> {
     const view = this.views.get(sessionId) ?? emptyView();
     // Events this client already delivered count too (a re-attach on the same connection).
     const lastSequence = Math.max(view.lastSequence, client.lastSequence(sessionId));
     try {
-      const result = await client.request("session/attach", { sessionId, lastSequence });
+      const result = await client.request(
+        "session/attach",
+        fromHistory ? { sessionId } : { sessionId, lastSequence },
+      );
       const current = this.views.get(sessionId) ?? emptyView();
       const transcript =
         current.transcript.items.length === 0 && result.history !== undefined
@@ -284,10 +291,11 @@ export class AppStore {
       this.update({ sessions: mergeSession(this.state.sessions, result.session) });
       if (this.state.currentSessionId === sessionId) void this.loadFiles("");
     } catch (error) {
-      if (error instanceof AgentProtocolError && error.code === "replay_gap") {
-        // The server no longer holds what we missed: start this view over on a fresh connection.
+      if (error instanceof AgentProtocolError && error.code === "replay_gap" && !fromHistory) {
+        // The server no longer holds what we missed: start the view over from the session's
+        // history. Later events carry higher sequences, so this client's dedup keeps them.
         this.setView(sessionId, emptyView());
-        this.connection.restartFresh();
+        await this.attach(client, sessionId, true);
         return;
       }
       this.reportError(error);

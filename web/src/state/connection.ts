@@ -19,7 +19,6 @@ export class Connection {
   private client: AgentProtocolClient | undefined;
   private stopped = false;
   private attempt = 0;
-  private carrySequences = true;
   private readonly setTimer: (callback: () => void, delayMs: number) => unknown;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -33,12 +32,6 @@ export class Connection {
   start(): void {
     this.options.onPhase("connecting");
     void this.open(false);
-  }
-
-  /** Drops the connection and opens a fresh one that forgets every sequence (after a replay gap). */
-  restartFresh(): void {
-    this.carrySequences = false;
-    this.client?.close();
   }
 
   stop(): void {
@@ -61,8 +54,7 @@ export class Connection {
     }
     const client = new AgentProtocolClient(transport);
     const previous = this.client;
-    if (previous !== undefined && this.carrySequences) client.rememberSequences(previous);
-    this.carrySequences = true;
+    if (previous !== undefined) client.rememberSequences(previous);
     this.client = client;
     this.attempt = 0;
     client.onClose((info) => {
