@@ -167,6 +167,31 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     expect(await lastReply(page).textContent()).toContain("Keeping the old name.");
   });
 
+  it("queues: the Queue button sends the message after the running turn", async () => {
+    const page = await open([
+      { text: slowText(60), delayMs: 20 },
+      { text: "Queued one done.", expect: { lastMessageIncludes: "then the queued task" } },
+    ]);
+    await send(page, "First task");
+    await page.waitForFunction(() =>
+      (document.querySelector(".assistant")?.textContent ?? "").includes("word3"),
+    );
+    await page.locator("#composer-input").fill("then the queued task");
+    await page.getByRole("button", { name: "Queue" }).click();
+    await page.locator(".transcript", { hasText: "Queued one done." }).waitFor();
+    await waitForIdle(page);
+    // The first reply ran to its end: queueing did not interrupt it.
+    expect(await page.getByTestId("assistant-message").first().textContent()).toContain("word59");
+    expect(await page.locator(".assistant .badge", { hasText: "interrupted" }).count()).toBe(0);
+    // A new session in the workspace root appears in the list and opens empty.
+    await page.locator("#new-session-button").click();
+    await page.locator("#session-list .session").nth(1).waitFor();
+    expect(await page.locator("#session-list .session.current .session-status").textContent()).toBe(
+      "idle",
+    );
+    expect(await page.getByTestId("user-message").count()).toBe(0);
+  });
+
   it("asks before running a command and runs it once approved", async () => {
     const page = await open([
       {
