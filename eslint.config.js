@@ -3,7 +3,7 @@ import eslint from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "dist", "bench/results", "coverage", "**/*.gguf", "bin", ".spark-test"] },
+  { ignores: ["node_modules", "dist", "bench/results", "coverage", "**/*.gguf", "bin", ".spark-test", "web/dist", "test-results"] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

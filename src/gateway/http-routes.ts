@@ -9,6 +9,7 @@ import type { GatewayContext } from "./gateway-context.ts";
 import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { handleResponsesPost } from "./responses-http.ts";
+import { serveStaticApp } from "./static-app.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 
 export function createHttpHandler(
@@ -45,6 +46,9 @@ async function route(
   const refused = checkRequestSource(request.headers, context.config);
   if (refused !== undefined) throw refused;
   if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
+  // The browser app's files are public (the page asks for a key before it connects).
+  const apiKeyRequired = context.config.apiKeys.length > 0;
+  if (await serveStaticApp(request, response, path, { apiKeyRequired })) return;
 
   const auth = authenticate(request.headers, context.config.apiKeys);
   if (!auth.ok) throw auth.error;

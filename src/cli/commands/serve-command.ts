@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createCliContext } from "../cli-context.ts";
+import { openBrowser } from "../open-browser.ts";
 import { startServe } from "../start-serve.ts";
 
 interface ServeFlags {
@@ -12,6 +13,7 @@ interface ServeFlags {
   port?: string;
   threads?: string;
   workspaceRoot: string[];
+  open?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
@@ -30,6 +32,7 @@ export function registerServeCommand(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option("--open", "open the browser app in the default browser")
     .action(async (flags: ServeFlags) => {
       const context = await createCliContext({
         ...(flags.model === undefined ? {} : { model: flags.model }),
@@ -60,6 +63,8 @@ export function registerServeCommand(program: Command): void {
       process.stderr.write(
         `  Agent protocol ${webSocketUrl}${AGENT_PROTOCOL_PATH} (workspace roots: ${workspaceRoots.join(", ")})\n`,
       );
+      process.stderr.write(`  Browser app ${url}/\n`);
+      if (flags.open === true) openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once("SIGINT", stop);

@@ -1,0 +1,94 @@
+// What a message carries besides its text: workspace files named for the agent to read, and
+// uploaded text files pasted into the message. Uploads are checked here (size cap, text only)
+// and never written anywhere: they travel inside the message text.
+
+/** Per uploaded file; past it the upload is refused with a message saying so. */
+export const MAX_UPLOAD_BYTES = 256 * 1024;
+/** All uploads of one message together. */
+export const MAX_TOTAL_UPLOAD_BYTES = 768 * 1024;
+
+export interface Upload {
+  name: string;
+  text: string;
+  bytes: number;
+}
+
+export type UploadCheck = { ok: true; upload: Upload } | { ok: false; reason: string };
+
+/** Accepts UTF-8 text within the caps; `existingBytes` is what the message already carries. */
+export function checkUpload(name: string, data: Uint8Array, existingBytes = 0): UploadCheck {
+  const label = displayName(name);
+  if (data.byteLength > MAX_UPLOAD_BYTES) {
+    return {
+      ok: false,
+      reason: `${label} is ${formatBytes(data.byteLength)}; uploads are capped at ${formatBytes(MAX_UPLOAD_BYTES)} per file. Attach a smaller excerpt, or put the file in the workspace and attach it from the file tree.`,
+    };
+  }
+  if (existingBytes + data.byteLength > MAX_TOTAL_UPLOAD_BYTES) {
+    return {
+      ok: false,
+      reason: `${label} would bring this message's uploads to ${formatBytes(existingBytes + data.byteLength)}, over the ${formatBytes(MAX_TOTAL_UPLOAD_BYTES)} cap. Send it in a separate message.`,
+    };
+  }
+  if (data.subarray(0, 8192).includes(0)) {
+    return { ok: false, reason: `${label} looks binary; only text files can be uploaded.` };
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return { ok: false, reason: `${label} is not UTF-8 text; only text files can be uploaded.` };
+  }
+  return { ok: true, upload: { name: label, text, bytes: data.byteLength } };
+}
+
+/** The text sent as the message: what was typed, then the named files, then each upload fenced. */
+export function composeMessage(
+  text: string,
+  workspaceFiles: readonly string[],
+  uploads: readonly Upload[],
+): string {
+  const parts: string[] = [];
+  if (text.trim() !== "") parts.push(text.trim());
+  if (workspaceFiles.length > 0) {
+    parts.push(
+      `Files from the workspace to look at:\n${workspaceFiles.map((file) => `- @${file}`).join("\n")}`,
+    );
+  }
+  for (const upload of uploads) {
+    const fence = "`".repeat(Math.max(3, longestBacktickRun(upload.text) + 1));
+    const body = upload.text.endsWith("\n") ? upload.text : `${upload.text}\n`;
+    parts.push(
+      `Uploaded file \`${upload.name}\` (not in the workspace):\n${fence}${languageOf(upload.name)}\n${body}${fence}`,
+    );
+  }
+  return parts.join("\n\n");
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+function displayName(name: string): string {
+  // A dropped file's name is data: keep it printable and short.
+  const cleaned = Array.from(name, (character) => {
+    const code = character.charCodeAt(0);
+    return code < 0x20 || code === 0x7f || character === "`" ? "_" : character;
+  })
+    .join("")
+    .slice(0, 200);
+  return cleaned === "" ? "unnamed" : cleaned;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return longest;
+}
+
+function languageOf(name: string): string {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(name)?.[1];
+  return extension === undefined ? "" : extension.toLowerCase();
+}

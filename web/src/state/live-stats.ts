@@ -1,0 +1,92 @@
+// The live strip's numbers, folded from session events and the time they arrived: time to first
+// token, decode tokens/s (live while streaming, the engine's own count once the turn ends),
+// context used and cached prompt tokens.
+import type { SessionEvent } from "../../../src/protocol/agent/index.ts";
+
+export interface LiveStats {
+  timeToFirstTokenMs: number | undefined;
+  tokensPerSecond: number | undefined;
+  contextUsedTokens: number | undefined;
+  contextWindowTokens: number | undefined;
+  cachedTokens: number | undefined;
+  /** Bookkeeping for the live rate: when the current turn started and streamed its first delta. */
+  turnStartedAt: number | undefined;
+  firstDeltaAt: number | undefined;
+  deltasThisTurn: number;
+}
+
+export const emptyLiveStats: LiveStats = {
+  timeToFirstTokenMs: undefined,
+  tokensPerSecond: undefined,
+  contextUsedTokens: undefined,
+  contextWindowTokens: undefined,
+  cachedTokens: undefined,
+  turnStartedAt: undefined,
+  firstDeltaAt: undefined,
+  deltasThisTurn: 0,
+};
+
+/** `now` is when the event arrived (ms); replayed events skew the live numbers, not the final ones. */
+export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: number): LiveStats {
+  switch (event.type) {
+    case "turn-started":
+      return {
+        ...stats,
+        turnStartedAt: now,
+        firstDeltaAt: undefined,
+        deltasThisTurn: 0,
+        timeToFirstTokenMs: undefined,
+        tokensPerSecond: undefined,
+      };
+    case "text-delta": {
+      const firstDeltaAt = stats.firstDeltaAt ?? now;
+      const deltas = stats.deltasThisTurn + 1;
+      const elapsedSeconds = (now - firstDeltaAt) / 1000;
+      return {
+        ...stats,
+        firstDeltaAt,
+        deltasThisTurn: deltas,
+        timeToFirstTokenMs:
+          stats.timeToFirstTokenMs ??
+          (stats.turnStartedAt === undefined ? undefined : now - stats.turnStartedAt),
+        // One delta is about one token for every engine Spark has; the engine's count replaces it.
+        tokensPerSecond:
+          elapsedSeconds > 0.05 ? (deltas - 1) / elapsedSeconds : stats.tokensPerSecond,
+      };
+    }
+    case "budget":
+      return {
+        ...stats,
+        contextUsedTokens: event.usedTokens,
+        contextWindowTokens: event.windowTokens,
+      };
+    case "turn-finished": {
+      const modelSeconds = event.timings.modelMs / 1000;
+      return {
+        ...stats,
+        timeToFirstTokenMs: event.timings.timeToFirstTokenMs ?? stats.timeToFirstTokenMs,
+        tokensPerSecond:
+          modelSeconds > 0 && event.usage.outputTokens > 0
+            ? event.usage.outputTokens / modelSeconds
+            : stats.tokensPerSecond,
+        cachedTokens: event.usage.cachedInputTokens,
+      };
+    }
+    default:
+      return stats;
+  }
+}
+
+export function formatTokens(count: number | undefined): string {
+  if (count === undefined) return "–";
+  if (count >= 10_000) return `${(count / 1000).toFixed(0)}k`;
+  if (count >= 1000) return `${(count / 1000).toFixed(1)}k`;
+  return String(count);
+}
+
+export function formatMilliseconds(milliseconds: number | undefined): string {
+  if (milliseconds === undefined) return "–";
+  return milliseconds >= 1000
+    ? `${(milliseconds / 1000).toFixed(2)} s`
+    : `${Math.round(milliseconds)} ms`;
+}

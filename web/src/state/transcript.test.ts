@@ -1,0 +1,194 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEvent } from "../../../src/protocol/agent/index.ts";
+import { applyLiveStats, emptyLiveStats } from "./live-stats.ts";
+import {
+  applySessionEvent,
+  emptyTranscript,
+  latestUndoableEdit,
+  undoStepsTo,
+  type TranscriptState,
+} from "./transcript.ts";
+
+const fold = (events: SessionEvent[], start: TranscriptState = emptyTranscript): TranscriptState =>
+  events.reduce((state, event, index) => applySessionEvent(state, event, index + 1), start);
+
+const edit = (undoEntryId: string, path: string): SessionEvent => ({
+  type: "edit-applied",
+  turnId: "t1",
+  callId: `call-${undoEntryId}`,
+  path,
+  kind: "update",
+  unifiedDiff: `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-a\n+b\n`,
+  linesAdded: 1,
+  linesRemoved: 1,
+  undoEntryId,
+});
+
+describe("transcript", () => {
+  it("joins text deltas into one streaming reply and closes it at a tool call", () => {
+    const state = fold([
+      { type: "turn-started", turnId: "t1", text: "Fix it" },
+      { type: "status-changed", status: "running" },
+      { type: "text-delta", turnId: "t1", text: "Looking" },
+      { type: "text-delta", turnId: "t1", text: " now." },
+      {
+        type: "tool-call",
+        turnId: "t1",
+        callId: "c1",
+        name: "read_file",
+        arguments: "{}",
+        summary: "read_file a.ts",
+      },
+      {
+        type: "tool-result",
+        turnId: "t1",
+        callId: "c1",
+        name: "read_file",
+        output: "1: a",
+        isError: false,
+        durationMs: 3,
+      },
+      { type: "text-delta", turnId: "t1", text: "Done." },
+    ]);
+    expect(state.status).toBe("running");
+    expect(state.activeTurnId).toBe("t1");
+    expect(state.items).toEqual([
+      { kind: "user", id: "user-1", text: "Fix it" },
+      {
+        kind: "assistant",
+        id: "assistant-3",
+        text: "Looking now.",
+        streaming: false,
+        interrupted: false,
+      },
+      {
+        kind: "tool",
+        id: "tool-c1",
+        name: "read_file",
+        summary: "read_file a.ts",
+        arguments: "{}",
+        output: "1: a",
+        isError: false,
+        durationMs: 3,
+      },
+      { kind: "assistant", id: "assistant-7", text: "Done.", streaming: true, interrupted: false },
+    ]);
+  });
+
+  it("replaces only the changed item, so finished rows keep their identity", () => {
+    const before = fold([
+      { type: "turn-started", turnId: "t1", text: "Hi" },
+      { type: "text-delta", turnId: "t1", text: "a" },
+    ]);
+    const after = applySessionEvent(before, { type: "text-delta", turnId: "t1", text: "b" }, 3);
+    expect(after.items[0]).toBe(before.items[0]);
+    expect(after.items[1]).not.toBe(before.items[1]);
+  });
+
+  it("marks an interrupted reply, shows steers, approvals and their decisions", () => {
+    const state = fold([
+      { type: "turn-started", turnId: "t1", text: "Go" },
+      { type: "text-delta", turnId: "t1", text: "Part" },
+      {
+        type: "interrupted",
+        turnId: "t1",
+        reason: "steer",
+        partialText: "Part",
+        discardedQueue: [],
+      },
+      { type: "user-message", turnId: "t1", text: "no, keep the old name", via: "steer" },
+      { type: "approval-requested", approvalId: "ap1", command: "npm test", cwd: "/w" },
+      { type: "approval-resolved", approvalId: "ap1", decision: "approve" },
+    ]);
+    expect(state.items.map((item) => item.kind)).toEqual([
+      "user",
+      "assistant",
+      "notice",
+      "user",
+      "approval",
+    ]);
+    expect(state.items[1]).toMatchObject({ interrupted: true, streaming: false });
+    expect(state.items[3]).toMatchObject({ via: "steer", text: "no, keep the old name" });
+    expect(state.items[4]).toMatchObject({ command: "npm test", decision: "approve" });
+  });
+
+  it("tracks which edits undo reaches and marks undone ones", () => {
+    let state = fold([edit("u1", "a.ts"), edit("u2", "b.ts")]);
+    expect(latestUndoableEdit(state.items)).toBe("u2");
+    expect(undoStepsTo(state.items, "u1")).toBe(2);
+    expect(undoStepsTo(state.items, "u2")).toBe(1);
+    state = applySessionEvent(
+      state,
+      {
+        type: "edit-undone",
+        undoEntryId: "u2",
+        files: [{ path: "b.ts", action: "restored", unifiedDiff: "" }],
+      },
+      9,
+    );
+    expect(state.items[1]).toMatchObject({ undone: true });
+    expect(latestUndoableEdit(state.items)).toBe("u1");
+    expect(undoStepsTo(state.items, "u1")).toBe(1);
+  });
+
+  it("ignores event types it does not know", () => {
+    const state = applySessionEvent(
+      emptyTranscript,
+      { type: "something-new" } as unknown as SessionEvent,
+      1,
+    );
+    expect(state).toBe(emptyTranscript);
+  });
+});
+
+describe("live stats", () => {
+  it("measures time to first token and a live rate, then takes the engine's numbers", () => {
+    let stats = applyLiveStats(
+      emptyLiveStats,
+      { type: "turn-started", turnId: "t", text: "x" },
+      1000,
+    );
+    stats = applyLiveStats(stats, { type: "text-delta", turnId: "t", text: "a" }, 1250);
+    for (let index = 1; index <= 100; index += 1) {
+      stats = applyLiveStats(
+        stats,
+        { type: "text-delta", turnId: "t", text: "a" },
+        1250 + index * 10,
+      );
+    }
+    expect(stats.timeToFirstTokenMs).toBe(250);
+    expect(stats.tokensPerSecond).toBeCloseTo(100);
+    stats = applyLiveStats(
+      stats,
+      {
+        type: "budget",
+        turnId: "t",
+        usedTokens: 1200,
+        limitTokens: 3000,
+        windowTokens: 4096,
+        truncatedToolOutputs: 0,
+        compacted: false,
+      },
+      2300,
+    );
+    stats = applyLiveStats(
+      stats,
+      {
+        type: "turn-finished",
+        turnId: "t",
+        reason: "completed",
+        steps: 1,
+        usage: { inputTokens: 1200, cachedInputTokens: 800, outputTokens: 300 },
+        timings: { totalMs: 1300, modelMs: 1000, toolMs: 0, timeToFirstTokenMs: 240 },
+      },
+      2400,
+    );
+    expect(stats).toMatchObject({
+      timeToFirstTokenMs: 240,
+      tokensPerSecond: 300,
+      contextUsedTokens: 1200,
+      contextWindowTokens: 4096,
+      cachedTokens: 800,
+    });
+  });
+});
