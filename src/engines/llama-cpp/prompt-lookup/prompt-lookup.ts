@@ -162,11 +162,19 @@ export class PromptLookup {
       preferredStart: this.predictionStart,
     });
     if (match === undefined) return;
+    // Realigned after leaving the prediction: what lies between was an edit, if the match
+    // starts after the divergence on both sides (a capped match may reach back further).
     const divergence = this.divergence;
-    if (divergence !== undefined && !match.capped && divergence.position >= this.predictionStart) {
+    const historyMatchStart = history.length - match.tokens;
+    if (
+      divergence !== undefined &&
+      !match.capped &&
+      divergence.position >= this.predictionStart &&
+      historyMatchStart >= divergence.historyLength
+    ) {
       this.edits.learn(
         { start: divergence.position, end: match.end - match.tokens },
-        history.slice(divergence.historyLength, history.length - match.tokens),
+        history.slice(divergence.historyLength, historyMatchStart),
       );
     }
     this.divergence = undefined;

@@ -25,10 +25,6 @@ export class ReplayedEdits {
 
   constructor(private readonly lookupTokens: readonly Token[]) {}
 
-  get size(): number {
-    return this.edits.length;
-  }
-
   /** Records that lookupTokens[start, end) came out as `replacement`. */
   learn(replaced: { start: number; end: number }, replacement: readonly Token[]): void {
     const from = this.lookupTokens.slice(replaced.start, replaced.end);
