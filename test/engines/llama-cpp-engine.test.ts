@@ -127,6 +127,31 @@ describe("llama-cpp engine", () => {
     expect(accepted.usage?.outputTokens).toBe(plain.usage?.outputTokens);
   });
 
+  it("speculative = true looks up the prompt on requests without a prediction, same text", async () => {
+    const speculative = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: THREADS,
+      sequences: 1,
+      contextSize: 2048,
+      speculative: true,
+    });
+    try {
+      const messages: ChatMessage[] = [
+        { role: "user", content: "Repeat: let total = 0;\nlet total = 0;\nlet total = 0;" },
+      ];
+      const sampling = { temperature: 0, maxOutputTokens: 24 };
+      const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+      const looked = await collectStream(
+        speculative.stream(turn(messages, undefined, { sampling })),
+      );
+      expect(looked.text).toBe(plain.text);
+      expect(looked.usage?.acceptedPredictionTokens).toBeGreaterThanOrEqual(0);
+      expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
+    } finally {
+      await speculative.dispose();
+    }
+  });
+
   it("reports a prompt that does not fit the context as context_length_exceeded", async () => {
     const result = await collectStream(
       engine.stream(turn([{ role: "user", content: "x ".repeat(5000) }])),
