@@ -42,7 +42,10 @@ export interface LlamaCppEngineOptions {
   /** CPU threads; defaults to all cores but one when running on the CPU. */
   threads?: number;
   gpu?: GpuSetting;
-  /** Prompt-lookup decoding on every request, not only those that carry a `prediction`. */
+  /**
+   * Prompt-lookup decoding on every text request, not only those with a `prediction`; tool
+   * turns decode plainly.
+   */
   speculative?: boolean;
   /** Longest prompt-lookup draft. Default 16. */
   maxDraftTokens?: number;
