@@ -2,6 +2,7 @@
 // over one engine), in its own process so its CPU time is its own; driven over IPC by the parent.
 import type { Engine } from "../../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { SpeculationReport } from "../../src/engines/llama-cpp/speculative-decode.ts";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
 import { createGateway, modelsFromEngine } from "../../src/gateway/index.ts";
 import { SparkError } from "../../src/protocol/spark-error.ts";
@@ -18,6 +19,9 @@ import { ProbeEngine } from "./probe-engine.ts";
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
+
+/** The embedded engine's latest prompt-lookup report, until the probe takes it. */
+let latestSpeculation: SpeculationReport | undefined;
 
 async function createEngine(
   spec: BenchServerSpec,
@@ -45,6 +49,9 @@ async function createEngine(
     sequences: engineSpec.sequences,
     speculative: engineSpec.speculative ?? false,
     gpu: engineSpec.gpu ?? false,
+    onSpeculation: (report) => {
+      latestSpeculation = report;
+    },
   });
   const where =
     gpu.backend === false
@@ -60,7 +67,13 @@ async function createEngine(
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? "{}") as BenchServerSpec;
   const created = await createEngine(spec);
-  const probe = spec.probe ? new ProbeEngine(created.engine) : undefined;
+  const probe = spec.probe
+    ? new ProbeEngine(created.engine, () => {
+        const report = latestSpeculation;
+        latestSpeculation = undefined;
+        return report;
+      })
+    : undefined;
   const engine: Engine = probe ?? created.engine;
   const models = await engine.listModels();
   const gateway = createGateway({

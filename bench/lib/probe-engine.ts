@@ -11,6 +11,7 @@ import type {
   Timings,
   Usage,
 } from "../../src/engines/engine.ts";
+import type { SpeculationReport } from "../../src/engines/llama-cpp/speculative-decode.ts";
 
 export interface ProbeRecord {
   /** performance.now() of the serving process. */
@@ -21,6 +22,8 @@ export interface ProbeRecord {
   timings: Timings | null;
   usage: Usage | null;
   finishReason: FinishReason | null;
+  /** The embedded engine's prompt-lookup run, when the stream drafted. */
+  speculation: SpeculationReport | null;
 }
 
 const MAX_RECORDS = 10_000;
@@ -28,7 +31,11 @@ const MAX_RECORDS = 10_000;
 export class ProbeEngine implements Engine {
   readonly records: ProbeRecord[] = [];
 
-  constructor(private readonly inner: Engine) {}
+  /** @param takeSpeculation the inner engine's report of the stream that just ended, if any */
+  constructor(
+    private readonly inner: Engine,
+    private readonly takeSpeculation: () => SpeculationReport | undefined = () => undefined,
+  ) {}
 
   get kind(): string {
     return this.inner.kind;
@@ -45,6 +52,7 @@ export class ProbeEngine implements Engine {
       timings: null,
       usage: null,
       finishReason: null,
+      speculation: null,
     };
     const onAbort = (): void => {
       record.abortedAt = performance.now();
@@ -59,6 +67,7 @@ export class ProbeEngine implements Engine {
       }
     } finally {
       record.endedAt = performance.now();
+      record.speculation = this.takeSpeculation() ?? null;
       options.signal?.removeEventListener("abort", onAbort);
       this.records.push(record);
       if (this.records.length > MAX_RECORDS) this.records.shift();

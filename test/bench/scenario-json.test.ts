@@ -11,6 +11,7 @@ import { writeReport, writeScenarioJson } from "../../bench/lib/write-results.ts
 import { interrupt } from "../../bench/scenarios/interrupt.ts";
 import { peerLlamaServer } from "../../bench/scenarios/peer-llama-server.ts";
 import { servingPathCost } from "../../bench/scenarios/serving-path-cost.ts";
+import { speculativeEdits } from "../../bench/scenarios/speculative-edits.ts";
 
 let directory: string;
 let servingResult: ScenarioResult | undefined;
@@ -73,6 +74,26 @@ describe("benchmark scenarios at smoke size", () => {
     expect(samples).toHaveLength(3);
     expect(samples.every((sample) => sample.status === "incomplete")).toBe(true);
     expect(samples.every((sample) => Number.isFinite(sample.abortToEngineFreeMs))).toBe(true);
+  });
+
+  it("speculative edits report the lookup's acceptance next to its ceiling per draft position", async () => {
+    const result = await speculativeEdits.run(settings);
+    expectResultShape(result);
+    expect(result.figures.map((figure) => figure.name)).toContain(
+      "accepted drafts, share of the ceiling (renames)",
+    );
+    const positions = result.tables.find((table) => table.title.startsWith("Per draft position"));
+    expect(positions?.rows).toHaveLength(16);
+    const runs = (result.data as { runs: Array<{ mode: string; speculation: unknown }> }).runs;
+    expect(runs.map((run) => run.mode).sort()).toEqual(["plain", "speculative"]);
+    const lookup = runs.find((run) => run.mode === "speculative")?.speculation as {
+      outputTokens: number;
+      ceilingTokens: number;
+      draftedAt: number[];
+    };
+    expect(lookup.outputTokens).toBeGreaterThan(0);
+    expect(lookup.ceilingTokens).toBeLessThanOrEqual(lookup.outputTokens);
+    expect(lookup.draftedAt[0]).toBeGreaterThan(0);
   });
 
   it("skips the llama-server peer without LLAMA_SERVER and the report says so", async () => {

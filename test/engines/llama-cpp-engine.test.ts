@@ -106,28 +106,50 @@ describe("llama-cpp engine", () => {
     expect(againA.usage?.cachedInputTokens).toBeLessThan((againA.usage?.inputTokens ?? 0) - 5);
   });
 
-  it("prompt-lookup decoding runs its predictor and matches plain decoding at temperature 0", async () => {
+  it("prompt-lookup decoding drafts, verifies and matches plain decoding at temperature 0", async () => {
     const source = "function add(a, b) {\n  return a + b;\n}\n".repeat(4);
     const messages: ChatMessage[] = [{ role: "user", content: `Rename add to sum:\n${source}` }];
-    const plain = await collectStream(
-      engine.stream(
-        turn(messages, undefined, { sampling: { temperature: 0, maxOutputTokens: 40 } }),
-      ),
+    const sampling = { temperature: 0, maxOutputTokens: 40 };
+    const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+    // Random weights never copy the source: its drafts are rejected and erased from the cache.
+    const rejected = await collectStream(
+      engine.stream(turn(messages, undefined, { prediction: source, sampling })),
     );
-    const predicted = await collectStream(
-      engine.stream(
-        turn(messages, undefined, {
-          prediction: source,
-          sampling: { temperature: 0, maxOutputTokens: 40 },
-        }),
-      ),
-    );
-    expect(predicted.text).toBe(plain.text);
-    const counters =
-      (predicted.usage?.acceptedPredictionTokens ?? 0) +
-      (predicted.usage?.rejectedPredictionTokens ?? 0);
-    expect(counters).toBeGreaterThan(0);
+    expect(rejected.text).toBe(plain.text);
+    expect(rejected.usage?.rejectedPredictionTokens).toBeGreaterThan(0);
     expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
+    // Predicting the output itself: drafts are accepted, and the text is still the same.
+    const accepted = await collectStream(
+      engine.stream(turn(messages, undefined, { prediction: plain.text, sampling })),
+    );
+    expect(accepted.text).toBe(plain.text);
+    expect(accepted.usage?.acceptedPredictionTokens).toBeGreaterThan(10);
+    expect(accepted.usage?.outputTokens).toBe(plain.usage?.outputTokens);
+  });
+
+  it("speculative = true looks up the prompt on requests without a prediction, same text", async () => {
+    const speculative = await createLlamaCppEngine({
+      modelPath: await ensureTestModel(),
+      threads: THREADS,
+      sequences: 1,
+      contextSize: 2048,
+      speculative: true,
+    });
+    try {
+      const messages: ChatMessage[] = [
+        { role: "user", content: "Repeat: let total = 0;\nlet total = 0;\nlet total = 0;" },
+      ];
+      const sampling = { temperature: 0, maxOutputTokens: 24 };
+      const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+      const looked = await collectStream(
+        speculative.stream(turn(messages, undefined, { sampling })),
+      );
+      expect(looked.text).toBe(plain.text);
+      expect(looked.usage?.acceptedPredictionTokens).toBeGreaterThanOrEqual(0);
+      expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
+    } finally {
+      await speculative.dispose();
+    }
   });
 
   it("reports a prompt that does not fit the context as context_length_exceeded", async () => {

@@ -1,8 +1,11 @@
 // The fast path for plain text: evaluate the prompt's uncached suffix, then sample token by token
-// straight from the sequence, with no chat-session machinery per token.
+// straight from the sequence (or draft and verify with prompt lookup), with no chat-session
+// machinery per token.
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
+import type { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
+import { speculativeTokens } from "./speculative-decode.ts";
 import { TextStreamDecoder } from "./text-stream-decoder.ts";
 
 /** What every generation path gets: the sequence to run on, the rendered prompt and the limits. */
@@ -14,6 +17,8 @@ export interface GenerationInput {
   maxOutputTokens: number;
   clock: StreamClock;
   signal: AbortSignal | undefined;
+  /** Prompt-lookup drafting for this request (a prediction, or speculation on every request). */
+  lookup?: { drafts: PromptLookup; history: Token[] };
 }
 
 /** Filled in by a generation path as it runs; read by the engine for usage and the finish. */
@@ -22,6 +27,8 @@ export interface GenerationResult {
   outputTokens: number;
   cachedInputTokens: number;
 }
+
+const DEFAULT_TEMPERATURE = 0.7;
 
 /** Reuses the cached prefix of the sequence; at least one prompt token is always evaluated. */
 export async function alignSequenceToPrompt(
@@ -53,11 +60,21 @@ export async function* generateText(
   const { sequence, sampling, signal } = input;
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);
   const decoder = new TextStreamDecoder(input.model, sampling.stop ?? []);
-  const tokens = sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
-    temperature: sampling.temperature ?? 0.7,
-    ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
-    ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
-  });
+  const tokens =
+    input.lookup === undefined
+      ? sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
+          temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
+          ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+          ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+        })
+      : speculativeTokens({
+          sequence,
+          lookup: input.lookup.drafts,
+          history: input.lookup.history,
+          cachedTokens: result.cachedInputTokens,
+          sampling,
+          defaultTemperature: DEFAULT_TEMPERATURE,
+        });
   result.finishReason = "stop";
   try {
     for await (const token of tokens) {
@@ -79,6 +96,6 @@ export async function* generateText(
     if (rest !== "") yield { type: "text-delta", text: rest };
   } finally {
     // Ends node-llama-cpp's generator so the sequence is free for the next request.
-    await tokens.return();
+    await tokens.return(undefined);
   }
 }

@@ -3,12 +3,10 @@
 import { basename } from "node:path";
 import { randomUUID } from "node:crypto";
 import {
-  InputLookupTokenPredictor,
   resolveChatWrapper,
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContext,
-  type LlamaContextSequence,
   type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
@@ -30,7 +28,9 @@ import { generateText, prefillPrompt, type GenerationResult } from "./generate-t
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
+import { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
+import type { SpeculationReport } from "./speculative-decode.ts";
 
 export interface LlamaCppEngineOptions {
   modelPath: string;
@@ -42,8 +42,15 @@ export interface LlamaCppEngineOptions {
   /** CPU threads; defaults to all cores but one when running on the CPU. */
   threads?: number;
   gpu?: GpuSetting;
-  /** Prompt-lookup decoding on every request, not only those that carry a `prediction`. */
+  /**
+   * Prompt-lookup decoding on every text request, not only those with a `prediction`; tool
+   * turns decode plainly.
+   */
   speculative?: boolean;
+  /** Longest prompt-lookup draft. Default 16. */
+  maxDraftTokens?: number;
+  /** Called after each text request that drafted with prompt lookup (benchmarks read it). */
+  onSpeculation?: (report: SpeculationReport) => void;
   batchSize?: number;
   /**
    * When a decode is dispatched. "adaptive" (default): at once when a single stream is generating
@@ -57,13 +64,15 @@ export interface LlamaCppEngineOptions {
 const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_SEQUENCES = 4;
 const MAX_CACHED_GRAMMARS = 32;
+const DEFAULT_MAX_DRAFT_TOKENS = 16;
 
 export class LlamaCppEngine implements Engine {
   readonly kind = "llama-cpp";
   readonly modelName: string;
   private disposed = false;
   private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
-  private readonly predictors = new Map<LlamaContextSequence, InputLookupTokenPredictor>();
+  /** Characters per token, for prompt lookup's minimum match length. */
+  private readonly tokenCharacters = new Map<Token, number>();
   private readonly pool: SequencePool;
 
   private constructor(
@@ -75,13 +84,9 @@ export class LlamaCppEngine implements Engine {
     private readonly activity: { streams: number },
   ) {
     this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
-    this.pool = new SequencePool(context, (owner) => {
-      const predictor = new InputLookupTokenPredictor({ predictionLength: { max: 8 } });
-      predictor.updateInputTokens([]);
-      const sequence = owner.getSequence({ tokenPredictor: predictor });
-      this.predictors.set(sequence, predictor);
-      return sequence;
-    });
+    // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
+    // speculative-decode.ts), and a sequence without one evaluates on the plain path.
+    this.pool = new SequencePool(context, (owner) => owner.getSequence());
   }
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
@@ -257,19 +262,12 @@ export class LlamaCppEngine implements Engine {
       return;
     }
     const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
-    const predictor = this.predictors.get(sequence);
-    const predictionInput =
-      request.prediction !== undefined && request.prediction !== ""
-        ? [...promptTokens, ...model.tokenize(request.prediction)]
-        : this.options.speculative === true
-          ? promptTokens
-          : [];
-    predictor?.updateInputTokens(predictionInput);
-    const predictionsBefore = { ...sequence.tokenPredictions };
     const sampling = request.sampling ?? {};
 
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
+    const lookup = hasTools ? undefined : this.promptLookupFor(request, promptTokens);
     const result: GenerationResult = {
       finishReason: "stop",
       outputTokens: 0,
@@ -284,19 +282,53 @@ export class LlamaCppEngine implements Engine {
       const chatWrapper = this.chatWrapper;
       yield* generateWithTools({ ...input, chatWrapper, history, tools, newToolCallId }, result);
     } else {
-      yield* generateText(input, result);
+      yield* generateText(lookup === undefined ? input : { ...input, lookup }, result);
     }
     usage.outputTokens = result.outputTokens;
     usage.cachedInputTokens = result.cachedInputTokens;
     let finishReason = result.finishReason;
     if (signal?.aborted) finishReason = "cancelled";
-    const predictions = sequence.tokenPredictions;
-    if (predictionInput.length > 0) {
-      usage.acceptedPredictionTokens = predictions.validated - predictionsBefore.validated;
-      usage.rejectedPredictionTokens = predictions.refuted - predictionsBefore.refuted;
+    if (lookup !== undefined) {
+      const { statistics } = lookup.drafts;
+      usage.acceptedPredictionTokens = statistics.acceptedTokens;
+      usage.rejectedPredictionTokens = statistics.draftedTokens - statistics.acceptedTokens;
+      this.options.onSpeculation?.({
+        lookupTokens: lookup.lookupTokens,
+        predictionStart: promptTokens.length,
+        history: lookup.history,
+        promptTokens: promptTokens.length,
+        maxDraftTokens: this.options.maxDraftTokens ?? DEFAULT_MAX_DRAFT_TOKENS,
+        statistics,
+      });
     }
-    predictor?.updateInputTokens([]);
     yield* finish(finishReason);
+  }
+
+  /** Drafting from the prompt and the prediction, when the request has one or speculation is on. */
+  private promptLookupFor(
+    request: EngineRequest,
+    promptTokens: Token[],
+  ): { drafts: PromptLookup; history: Token[]; lookupTokens: Token[] } | undefined {
+    const hasPrediction = request.prediction !== undefined && request.prediction !== "";
+    if (!hasPrediction && this.options.speculative !== true) return undefined;
+    const model = this.loaded.model;
+    const lookupTokens = hasPrediction
+      ? [...promptTokens, ...model.tokenize(request.prediction ?? "")]
+      : promptTokens;
+    const drafts = new PromptLookup(lookupTokens, promptTokens.length, {
+      maxDraftTokens: this.options.maxDraftTokens ?? DEFAULT_MAX_DRAFT_TOKENS,
+      tokenCharacters: (token) => this.charactersOf(token),
+    });
+    return { drafts, history: [...promptTokens], lookupTokens };
+  }
+
+  private charactersOf(token: Token): number {
+    let characters = this.tokenCharacters.get(token);
+    if (characters === undefined) {
+      characters = Math.max(1, this.loaded.model.detokenize([token]).length);
+      this.tokenCharacters.set(token, characters);
+    }
+    return characters;
   }
 
   /** Tool-call grammars by schema: an agent sends the same tools every step, so compile once. */
