@@ -1,7 +1,6 @@
 // The gateway's Prometheus metrics (GET /metrics): time to first token, tokens, active streams,
 // gateway overhead and errors by code, in the text exposition format, with no dependency.
-
-type Labels = Record<string, string>;
+import { Counter, formatLabels, gauge, type Labels } from "../metrics/prometheus-text.ts";
 
 const LATENCY_BUCKETS_SECONDS = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
@@ -108,26 +107,6 @@ export class GatewayMetrics {
   }
 }
 
-class Counter {
-  private readonly values = new Map<string, number>();
-
-  constructor(
-    private readonly name: string,
-    private readonly help: string,
-  ) {}
-
-  add(labels: Labels, amount = 1): void {
-    const key = formatLabels(labels);
-    this.values.set(key, (this.values.get(key) ?? 0) + amount);
-  }
-
-  render(): string {
-    let text = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`;
-    for (const [labels, value] of this.values) text += `${this.name}${labels} ${value}\n`;
-    return text;
-  }
-}
-
 class Histogram {
   private readonly series = new Map<
     string,
@@ -168,16 +147,4 @@ class Histogram {
     }
     return text;
   }
-}
-
-function gauge(name: string, help: string, value: number): string {
-  return `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name} ${value}\n`;
-}
-
-function formatLabels(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return "";
-  const escape = (value: string) =>
-    value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  return `{${entries.map(([key, value]) => `${key}="${escape(value)}"`).join(",")}}`;
 }

@@ -14,7 +14,7 @@ import type {
   Timings,
   Usage,
 } from "../engines/engine.ts";
-import { noUsage } from "../engines/end-stream.ts";
+import { noTimings, noUsage } from "../engines/end-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { CircuitBreaker } from "./circuit-breaker.ts";
 import { retryDelayMs, type RetrySettings } from "./retry-policy.ts";
@@ -242,7 +242,7 @@ export class FallbackEngine implements Engine {
     yield { type: "usage", usage: usage ?? noUsage() };
     yield {
       type: "timings",
-      timings: { ...(timings ?? emptyTimings()), totalMs, routing },
+      timings: { ...(timings ?? noTimings()), totalMs, routing },
     };
     yield finish;
   }
@@ -275,17 +275,6 @@ function finishFor(error: SparkError): FinishEvent {
   return error.code === "cancelled"
     ? { type: "finish", reason: "cancelled" }
     : { type: "finish", reason: "error", error };
-}
-
-function emptyTimings(): Timings {
-  return {
-    queueMs: 0,
-    timeToFirstTokenMs: null,
-    prefillMs: 0,
-    decodeMs: 0,
-    decodeTokensPerSecond: null,
-    totalMs: 0,
-  };
 }
 
 function round(value: number): number {

@@ -1,33 +1,32 @@
 // The router's Prometheus metrics, appended to the gateway's /metrics: attempts by outcome,
 // retries, fallbacks, deadlines, route decisions, and each upstream's circuit-breaker state.
+import { Counter, formatLabels } from "../metrics/prometheus-text.ts";
 import type { BreakerState } from "./circuit-breaker.ts";
-
-type Labels = Record<string, string>;
 
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, "half-open": 1, open: 2 };
 
 export class RouterMetrics {
-  private readonly attempts = new LabelledCounter(
+  private readonly attempts = new Counter(
     "spark_router_attempts_total",
     "Upstream attempts by model and outcome (ok, error, skipped: circuit open).",
   );
-  private readonly retries = new LabelledCounter(
+  private readonly retries = new Counter(
     "spark_router_retries_total",
     "Retries of the same upstream after a retryable failure.",
   );
-  private readonly fallbacks = new LabelledCounter(
+  private readonly fallbacks = new Counter(
     "spark_router_fallbacks_total",
     "Moves down a fallback chain, by the model left and the one tried next.",
   );
-  private readonly deadlines = new LabelledCounter(
+  private readonly deadlines = new Counter(
     "spark_router_deadline_exceeded_total",
     "Requests that ran past their deadline.",
   );
-  private readonly decisions = new LabelledCounter(
+  private readonly decisions = new Counter(
     "spark_router_decisions_total",
     "Route decisions by route and the model chain's first link.",
   );
-  private readonly transitions = new LabelledCounter(
+  private readonly transitions = new Counter(
     "spark_router_breaker_transitions_total",
     "Circuit-breaker state changes by upstream and new state.",
   );
@@ -80,32 +79,4 @@ export class RouterMetrics {
         .join("") + states
     );
   }
-}
-
-class LabelledCounter {
-  private readonly values = new Map<string, number>();
-
-  constructor(
-    private readonly name: string,
-    private readonly help: string,
-  ) {}
-
-  add(labels: Labels, amount = 1): void {
-    const key = formatLabels(labels);
-    this.values.set(key, (this.values.get(key) ?? 0) + amount);
-  }
-
-  render(): string {
-    let text = `# HELP ${this.name} ${this.help}\n# TYPE ${this.name} counter\n`;
-    for (const [labels, value] of this.values) text += `${this.name}${labels} ${value}\n`;
-    return text;
-  }
-}
-
-function formatLabels(labels: Labels): string {
-  const entries = Object.entries(labels);
-  if (entries.length === 0) return "";
-  const escape = (value: string) =>
-    value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  return `{${entries.map(([key, value]) => `${key}="${escape(value)}"`).join(",")}}`;
 }

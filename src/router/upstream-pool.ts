@@ -11,6 +11,7 @@ import type {
   EngineStreamOptions,
   ModelInfo,
 } from "../engines/engine.ts";
+import { refusedStream } from "../engines/end-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { CircuitBreaker, type BreakerSettings } from "./circuit-breaker.ts";
 
@@ -100,19 +101,7 @@ export class UpstreamPool implements Engine {
         `Every replica of the pool is marked down (${this.replicas.map((replica) => replica.name).join(", ")}).`,
         { retryable: true },
       );
-    yield { type: "usage", usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } };
-    yield {
-      type: "timings",
-      timings: {
-        queueMs: 0,
-        timeToFirstTokenMs: null,
-        prefillMs: 0,
-        decodeMs: 0,
-        decodeTokensPerSecond: null,
-        totalMs: 0,
-      },
-    };
-    yield { type: "finish", reason: "error", error: exhausted };
+    yield* refusedStream(exhausted);
   }
 
   /** Rendezvous order for a session key; requests without one rotate through the replicas. */

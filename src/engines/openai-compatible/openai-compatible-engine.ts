@@ -9,6 +9,7 @@ import type {
   ModelInfo,
 } from "../engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { refusedStream } from "../end-stream.ts";
 import { acquireHttpPool, type HttpPoolLease } from "./http-pool.ts";
 import { listUpstreamModels } from "./list-models.ts";
 import type { UpstreamErrorContext } from "./map-http-error.ts";
@@ -67,7 +68,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     request: EngineRequest,
     streamOptions: EngineStreamOptions = {},
   ): AsyncIterable<EngineEvent> {
-    if (this.disposed) return disposedStream();
+    if (this.disposed) return refusedStream(disposedError());
     return runChatStream(
       {
         dispatcher: this.lease.pool,
@@ -139,20 +140,4 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
 
 function disposedError(): SparkError {
   return new SparkError("engine_disposed", "The OpenAI-compatible engine was disposed.");
-}
-
-async function* disposedStream(): AsyncGenerator<EngineEvent> {
-  yield { type: "usage", usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 } };
-  yield {
-    type: "timings",
-    timings: {
-      queueMs: 0,
-      timeToFirstTokenMs: null,
-      prefillMs: 0,
-      decodeMs: 0,
-      decodeTokensPerSecond: null,
-      totalMs: 0,
-    },
-  };
-  yield { type: "finish", reason: "error", error: disposedError() };
 }
