@@ -42,6 +42,13 @@ export interface AgentSessionOptions {
   registry?: ToolRegistry;
 }
 
+export interface CompactOutcome {
+  compacted: boolean;
+  /** Estimated prompt tokens of the next model call, before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
 export type AgentEventListener = (event: AgentEvent) => void;
 
 export class AgentSession {
@@ -243,6 +250,29 @@ export class AgentSession {
     });
     this.notes.push(undoneNote(result.files.map((file) => file.path)));
     return result;
+  }
+
+  /**
+   * Summarises the turns so far into one message now, the way a full context would (the TUI's
+   * /compact); the replacement is logged so a resumed session continues from the summary.
+   */
+  compact(): CompactOutcome {
+    if (this.activeTurn !== undefined) {
+      throw new SparkError(
+        "engine_busy",
+        "A turn is running; wait for it to finish or interrupt it before compacting.",
+      );
+    }
+    const result = this.host.budget.compact(this.messages, this.host.registry.definitions);
+    if (!result.compacted) return result;
+    this.host.replaceTranscript(result.messages);
+    this.emit({
+      type: "context-compacted",
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+      windowTokens: this.host.budget.windowTokens,
+    });
+    return { compacted: true, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter };
   }
 
   /** Interrupts any running turn and closes the log. */

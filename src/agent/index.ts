@@ -4,6 +4,7 @@ export {
   AgentSession,
   type AgentSessionOptions,
   type AgentEventListener,
+  type CompactOutcome,
 } from "./agent-session.ts";
 export type { AgentEvent, AgentEventType, TurnEndReason, TurnTimings } from "./agent-events.ts";
 export type { TurnResult } from "./turn-loop.ts";

@@ -140,14 +140,7 @@ export class ClientConnection implements SessionSubscriber {
         this.attachedSession(sessionId).respondToApproval(approvalId, decision);
         return { resolved: true as const };
       },
-      // Not built yet: AgentSession compacts only when a prompt would overflow. The terminal UI
-      // reads method_not_found as "compaction happens by itself" (see its /compact).
-      "session/compact": () => {
-        throw new AgentProtocolError(
-          "method_not_found",
-          "session/compact is not implemented by this server yet.",
-        );
-      },
+      "session/compact": ({ sessionId }) => this.attachedSession(sessionId).agent.compact(),
       "model/list": async () => ({
         models: await this.options.models.list(),
         ...(this.options.models.defaultModel === undefined

@@ -95,7 +95,7 @@ api_keys = ["one"]
 [models.fast]
 context_size = 16384
 [serve]
-host = "0.0.0.0"
+port = 9100
 `);
     const config = await loadConfig({
       cwd: path.join(project, "src", "deep"),
@@ -112,7 +112,7 @@ host = "0.0.0.0"
       sequences: 4,
       speculative: false,
     });
-    expect(config.serve).toMatchObject({ host: "0.0.0.0", port: 9000, apiKeys: ["one"] });
+    expect(config.serve).toMatchObject({ port: 9100, apiKeys: ["one"] });
   });
 
   it("does not read the user config a second time as a project config", async () => {
@@ -142,6 +142,61 @@ host = "0.0.0.0"
       homeDirectory,
     });
     expect(none.agent.workspaceRoots).toEqual([]);
+  });
+
+  it("refuses workspace_roots in a project's config, naming the file, the key and why", async () => {
+    const file = await writeProjectConfig(`[agent]\nworkspace_roots = ["/"]\n`);
+    const error = await loadError({ cwd: project, env: {}, homeDirectory });
+    expect(error.message).toBe(
+      `${file}: agent.workspace_roots cannot be set in a project's config: a repository you cloned ` +
+        `could use it to widen the folders the agent may read, edit and run commands in. Set it in ` +
+        `your own ${path.join(homeDirectory, ".spark", "config.toml")}, or use ` +
+        "`spark serve --workspace-root <dir>`, and remove it from this file.",
+    );
+  });
+
+  it("refuses the [serve] keys that decide who may reach the server in a project's config", async () => {
+    for (const setting of [
+      'host = "0.0.0.0"',
+      'api_keys = ["known-to-the-repository"]',
+      'allowed_origins = ["https://evil.example"]',
+      'allowed_hosts = ["evil.example"]',
+    ]) {
+      const file = await writeProjectConfig(`[serve]\n${setting}\n`);
+      const key = setting.split(" ")[0] ?? "";
+      const error = await loadError({ cwd: path.join(project, "src"), env: {}, homeDirectory });
+      expect(error.message).toContain(`${file}: serve.${key} cannot be set in a project's config`);
+    }
+  });
+
+  it("takes those keys from the user's config, SPARK_HOME, variables and flags beside a project's", async () => {
+    await writeProjectConfig(`[serve]\nport = 9100\n`);
+    const sparkHomeDirectory = path.join(root, "spark-home");
+    await writeUserConfig(
+      `[serve]\napi_keys = ["mine"]\nallowed_origins = ["https://app.example"]\n` +
+        `allowed_hosts = ["box.local"]\n[agent]\nworkspace_roots = ["/srv/repos"]\n`,
+      sparkHomeDirectory,
+    );
+    const config = await loadConfig({
+      cwd: project,
+      env: { SPARK_HOME: sparkHomeDirectory, SPARK_HOST: "0.0.0.0" },
+      homeDirectory,
+    });
+    expect(config.serve).toMatchObject({
+      host: "0.0.0.0",
+      port: 9100,
+      apiKeys: ["mine"],
+      allowedOrigins: ["https://app.example"],
+      allowedHosts: ["box.local"],
+    });
+    expect(config.agent.workspaceRoots).toEqual(["/srv/repos"]);
+    const flagged = await loadConfig({
+      cwd: project,
+      env: {},
+      flags: { host: "192.168.1.5" },
+      homeDirectory,
+    });
+    expect(flagged.serve.host).toBe("192.168.1.5");
   });
 
   it("replaces a model entry when a later layer switches its engine", async () => {

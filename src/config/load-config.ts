@@ -1,5 +1,6 @@
 // The one entry point for settings: ~/.spark/config.toml, then the nearest ./.spark/config.toml,
 // then SPARK_* variables, then flags; later layers win key by key, and every error names its source.
+// A project's file may not set the security keys (project-config-limits.ts).
 import os from "node:os";
 import path from "node:path";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -10,6 +11,7 @@ import { environmentLayers, readProviderKeys } from "./environment-layers.ts";
 import { flagLayers } from "./flag-layers.ts";
 import { formatConfigIssue } from "./format-config-issue.ts";
 import { mergeConfigLayers, sourceOf } from "./merge-config-layers.ts";
+import { rejectUserOnlyKeys } from "./project-config-limits.ts";
 import { readConfigFile } from "./read-config-file.ts";
 import { sparkHome } from "./spark-home.ts";
 import { toSparkConfig } from "./to-spark-config.ts";
@@ -37,7 +39,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     // With SPARK_HOME elsewhere, ~/.spark is still a user directory, never a project's.
     path.join(homeDirectory, ".spark", "config.toml"),
   ]);
-  if (projectLayer !== undefined) fileLayers.push(projectLayer);
+  if (projectLayer !== undefined) {
+    rejectUserOnlyKeys(projectLayer, userConfigPath);
+    fileLayers.push(projectLayer);
+  }
   const environment = environmentLayers(options.env, cwd, homeDirectory);
   const flags = flagLayers(options.flags ?? {}, cwd, homeDirectory);
   const layers = [...fileLayers, ...environment.layers, ...flags.layers];

@@ -105,4 +105,18 @@ describe("ContextBudget", () => {
     expect(fit.changed).toBe(true);
     expect(fit.usedTokens).toBeLessThanOrEqual(budget.limitTokens);
   });
+
+  it("compacts every turn so far on request, and only when the summary is smaller", () => {
+    const budget = new ContextBudget();
+    const result = budget.compact(conversation(), []);
+    expect(result.compacted).toBe(true);
+    if (!result.compacted) return;
+    expect(result.messages.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(result.messages[1]?.content).toContain('- The user asked: "Now the lexer."');
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+    expect(budget.compact(result.messages, []).compacted).toBe(false);
+    expect(budget.compact([{ role: "system", content: "system prompt" }], []).compacted).toBe(
+      false,
+    );
+  });
 });

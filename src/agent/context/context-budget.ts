@@ -26,6 +26,10 @@ export interface FitResult {
   currentTurnStart: number;
 }
 
+export type CompactResult =
+  | { compacted: true; messages: TranscriptMessage[]; tokensBefore: number; tokensAfter: number }
+  | { compacted: false; tokensBefore: number; tokensAfter: number };
+
 export class ContextBudget {
   readonly windowTokens: number;
   readonly limitTokens: number;
@@ -89,6 +93,28 @@ export class ContextBudget {
   }
 
   /**
+   * Compacts every turn so far into one summary now, between turns (the `/compact` command).
+   * Nothing changes when the summary would not be smaller than what it replaces, e.g. a
+   * transcript that is already only a summary.
+   */
+  compact(
+    transcript: readonly TranscriptMessage[],
+    tools: readonly ToolDefinition[],
+  ): CompactResult {
+    const tokensBefore = this.estimate(transcript, tools);
+    const summarized = compactOlderTurns(transcript, transcript.length);
+    if (summarized === undefined)
+      return { compacted: false, tokensBefore, tokensAfter: tokensBefore };
+    const tokensAfter = Math.ceil(
+      this.rawEstimate(summarized.messages, tools) * this.tokensPerEstimate,
+    );
+    if (tokensAfter >= tokensBefore)
+      return { compacted: false, tokensBefore, tokensAfter: tokensBefore };
+    this.calibration = undefined;
+    return { compacted: true, messages: summarized.messages, tokensBefore, tokensAfter };
+  }
+
+  /**
    * Trims the transcript until the estimate fits: oldest tool outputs first (the latest step's
    * are kept), then older turns compacted into a summary (the current turn, from
    * `currentTurnStart`, is kept), then the latest tool outputs too.
@@ -130,21 +156,37 @@ export class ContextBudget {
     truncateOldest(latestStepStart(messages));
     if (usedTokens <= this.limitTokens) return result(true, truncated, false);
     let compacted = false;
-    const leading = messages.findIndex((message) => message.role !== "system");
-    const keepFrom = Math.min(currentTurnStart, messages.length);
-    if (leading !== -1 && keepFrom > leading) {
-      const summary: TranscriptMessage = {
-        role: "user",
-        content: summarizeTranscript(messages.slice(leading, keepFrom)),
-      };
-      messages = [...messages.slice(0, leading), summary, ...messages.slice(keepFrom)];
+    const summarized = compactOlderTurns(messages, currentTurnStart);
+    if (summarized !== undefined) {
+      messages = summarized.messages;
       compacted = true;
-      turnStart = leading + 1;
+      turnStart = summarized.keptFrom;
       usedTokens = this.estimate(messages, tools);
     }
     truncateOldest(messages.length);
     return result(true, truncated, compacted);
   }
+}
+
+/**
+ * Summarises everything between the leading system messages and `keepFrom` into one message
+ * (the path both `fit` and an explicit `compact` take); undefined when there is nothing to fold.
+ */
+function compactOlderTurns(
+  messages: readonly TranscriptMessage[],
+  keepFrom: number,
+): { messages: TranscriptMessage[]; keptFrom: number } | undefined {
+  const leading = messages.findIndex((message) => message.role !== "system");
+  const end = Math.min(keepFrom, messages.length);
+  if (leading === -1 || end <= leading) return undefined;
+  const summary: TranscriptMessage = {
+    role: "user",
+    content: summarizeTranscript(messages.slice(leading, end)),
+  };
+  return {
+    messages: [...messages.slice(0, leading), summary, ...messages.slice(end)],
+    keptFrom: leading + 1,
+  };
 }
 
 /** Index of the first tool result of the trailing run of tool results (the latest step's). */

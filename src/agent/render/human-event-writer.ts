@@ -65,6 +65,11 @@ export function createHumanEventWriter(
         );
         break;
       }
+      case "context-compacted":
+        stderr.write(
+          `[spark] compacted older turns: ${event.tokensBefore} → ${event.tokensAfter} tokens\n`,
+        );
+        break;
       case "turn-started":
       case "budget":
         break;

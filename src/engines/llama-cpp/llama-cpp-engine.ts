@@ -24,6 +24,7 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
+import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
@@ -126,7 +127,7 @@ export class LlamaCppEngine implements Engine {
         },
       );
     }
-    const chatWrapper = resolveChatWrapper(loaded.model);
+    const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
     return new LlamaCppEngine(loaded, context, chatWrapper, options, activity);
   }
 

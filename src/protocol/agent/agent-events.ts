@@ -79,6 +79,14 @@ export type AgentEvent =
       /** Older turns were summarised into one message in this step. */
       compacted: boolean;
     }
+  /** Older turns were summarised into one message on request (`session/compact`), between turns. */
+  | {
+      type: "context-compacted";
+      /** Estimated prompt tokens of the next model call, before and after. */
+      tokensBefore: number;
+      tokensAfter: number;
+      windowTokens: number;
+    }
   | {
       type: "interrupted";
       turnId: string;

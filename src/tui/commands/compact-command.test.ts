@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { AgentProtocolError } from "../../protocol/agent/json-rpc.ts";
 import { recordingContext } from "../../../test/support/slash-command-context.ts";
 import { compactCommand } from "./compact-command.ts";
 
 describe("/compact", () => {
-  it("asks the server to compact and reports the sizes", async () => {
+  it("asks the server to compact and leaves the report to the session's context-compacted event", async () => {
     const recording = recordingContext({
       "session/compact": () => ({ compacted: true, tokensBefore: 12_000, tokensAfter: 2_500 }),
     });
@@ -11,18 +12,27 @@ describe("/compact", () => {
     expect(recording.server.requests).toEqual([
       { method: "session/compact", params: { sessionId: "s1" } },
     ]);
-    expect(recording.notices()).toEqual(["Compacted older turns: 12k → 2.5k tokens."]);
+    // The event reaches every attached client, this one included: a notice here would be a second.
+    expect(recording.actions).toEqual([]);
   });
 
-  it("explains a server that has no session/compact instead of failing", async () => {
-    const recording = recordingContext();
+  it("says when there is nothing to compact", async () => {
+    const recording = recordingContext({
+      "session/compact": () => ({ compacted: false, tokensBefore: 40, tokensAfter: 40 }),
+    });
     await compactCommand.run("", recording.context);
-    expect(recording.actions).toMatchObject([
-      {
-        type: "notice",
-        tone: "warning",
-        text: expect.stringContaining("cannot compact") as string,
+    expect(recording.notices()).toEqual(["Nothing to compact yet."]);
+  });
+
+  it("shows the server's refusal while a turn runs as an error", async () => {
+    const recording = recordingContext({
+      "session/compact": () => {
+        throw new AgentProtocolError("engine_busy", "A turn is running; wait for it to finish.");
       },
+    });
+    await compactCommand.run("", recording.context);
+    expect(recording.actions).toEqual([
+      { type: "error", message: "A turn is running; wait for it to finish.", code: "engine_busy" },
     ]);
   });
 });

@@ -191,6 +191,25 @@ describe("reduceSessionView", () => {
     });
   });
 
+  it("shows a compaction as a notice and moves the context meter to the new size", () => {
+    const state = fold([
+      [
+        {
+          type: "context-compacted",
+          tokensBefore: 12_000,
+          tokensAfter: 2_500,
+          windowTokens: 32_768,
+        },
+        0,
+      ],
+    ]);
+    expect(state.metrics).toMatchObject({ contextTokens: 2_500, windowTokens: 32_768 });
+    expect(state.finished.at(-1)).toMatchObject({
+      kind: "notice",
+      text: "Compacted older turns: 12k → 2.5k tokens.",
+    });
+  });
+
   it("shows errors, history and notices as finished items; ignores unknown event types", () => {
     const state = reduceSessionView(
       initialSessionViewState("s1"),

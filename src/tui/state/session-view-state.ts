@@ -6,6 +6,7 @@ import type { HistoryItem } from "../../protocol/agent/agent-methods.ts";
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { NewTranscriptItem, TranscriptItem } from "./transcript-item.ts";
 import { errorItemFields } from "./transcript-item.ts";
+import { formatTokens } from "../views/status-line.tsx";
 
 export interface PendingApproval {
   approvalId: string;
@@ -237,6 +238,16 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
     case "budget":
       draft.metrics.contextTokens = event.usedTokens;
       draft.metrics.windowTokens = event.windowTokens;
+      return;
+    case "context-compacted":
+      // Every attached client shows it, the one that asked (/compact) included.
+      draft.metrics.contextTokens = event.tokensAfter;
+      draft.metrics.windowTokens = event.windowTokens;
+      append(draft, {
+        kind: "notice",
+        text: `Compacted older turns: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens.`,
+        tone: "info",
+      });
       return;
     case "interrupted":
       if (draft.live?.kind === "assistant") draft.live = { ...draft.live, interrupted: true };

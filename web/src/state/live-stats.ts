@@ -60,6 +60,12 @@ export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: numbe
         contextUsedTokens: event.usedTokens,
         contextWindowTokens: event.windowTokens,
       };
+    case "context-compacted":
+      return {
+        ...stats,
+        contextUsedTokens: event.tokensAfter,
+        contextWindowTokens: event.windowTokens,
+      };
     case "turn-finished": {
       const modelSeconds = event.timings.modelMs / 1000;
       return {

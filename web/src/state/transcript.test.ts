@@ -141,6 +141,29 @@ describe("transcript", () => {
   });
 });
 
+describe("a compaction", () => {
+  it("is a notice in the transcript and moves the context meter", () => {
+    const event: SessionEvent = {
+      type: "context-compacted",
+      tokensBefore: 12_000,
+      tokensAfter: 2_500,
+      windowTokens: 32_768,
+    };
+    expect(fold([event]).items).toEqual([
+      {
+        kind: "notice",
+        id: "notice-1",
+        text: "Compacted older turns: 12k → 2.5k tokens.",
+        tone: "info",
+      },
+    ]);
+    expect(applyLiveStats(emptyLiveStats, event, 0)).toMatchObject({
+      contextUsedTokens: 2_500,
+      contextWindowTokens: 32_768,
+    });
+  });
+});
+
 describe("live stats", () => {
   it("measures time to first token and a live rate, then takes the engine's numbers", () => {
     let stats = applyLiveStats(

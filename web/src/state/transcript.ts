@@ -7,6 +7,7 @@ import type {
   SessionStatus,
   ApprovalDecision,
 } from "../../../src/protocol/agent/index.ts";
+import { formatTokens } from "./live-stats.ts";
 
 export type TranscriptItem =
   | { kind: "user"; id: string; text: string; via?: "steer" | "queue" }
@@ -204,6 +205,18 @@ export function applySessionEvent(
       return { ...state, status: event.status };
     case "model-changed":
       return { ...state, model: event.model };
+    case "context-compacted":
+      return {
+        ...state,
+        items: [
+          ...state.items,
+          notice(
+            sequence,
+            `Compacted older turns: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens.`,
+            "info",
+          ),
+        ],
+      };
     case "budget":
       return state;
     default:

@@ -1,0 +1,54 @@
+// Keys only the user may set: a project's ./.spark/config.toml comes with whatever repository the
+// user cloned, so it must not widen what the agent may touch or who may reach the server.
+import { SparkError } from "../protocol/spark-error.ts";
+import type { ConfigLayer } from "./config-layer.ts";
+
+interface UserOnlyKey {
+  table: "agent" | "serve";
+  key: string;
+  /** What a hostile repository could do with it. */
+  risk: string;
+  /** Where the user sets it instead, besides their own config file. */
+  alternatives?: string;
+}
+
+const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
+  {
+    table: "agent",
+    key: "workspace_roots",
+    risk: "widen the folders the agent may read, edit and run commands in",
+    alternatives: "`spark serve --workspace-root <dir>`",
+  },
+  {
+    table: "serve",
+    key: "host",
+    risk: "expose the server beyond this machine",
+    alternatives: "SPARK_HOST or --host",
+  },
+  { table: "serve", key: "api_keys", risk: "choose the keys that unlock your server" },
+  {
+    table: "serve",
+    key: "allowed_origins",
+    risk: "let web pages on other origins drive your agent",
+  },
+  {
+    table: "serve",
+    key: "allowed_hosts",
+    risk: "weaken the DNS-rebinding check on the Host header",
+  },
+];
+
+/** Refuses a project config that sets a user-only key, naming the file, the key and why. */
+export function rejectUserOnlyKeys(projectLayer: ConfigLayer, userConfigPath: string): void {
+  for (const { table, key, risk, alternatives } of USER_ONLY_KEYS) {
+    const values = projectLayer.values[table] as Record<string, unknown> | undefined;
+    if (values?.[key] === undefined) continue;
+    const instead = alternatives === undefined ? "" : `, or use ${alternatives}`;
+    throw new SparkError(
+      "invalid_config",
+      `${projectLayer.source}: ${table}.${key} cannot be set in a project's config: a repository ` +
+        `you cloned could use it to ${risk}. Set it in your own ${userConfigPath}${instead}, ` +
+        `and remove it from this file.`,
+    );
+  }
+}
