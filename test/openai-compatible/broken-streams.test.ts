@@ -5,6 +5,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectStream, type CollectedStream } from "../../src/engines/collect-stream.ts";
+import type { EngineEvent } from "../../src/engines/engine.ts";
 import type { OpenAICompatibleEngine } from "../../src/engines/openai-compatible/index.ts";
 import { engineFor, userRequest } from "./engine-for-replay.ts";
 import { readFixture, ReplayServer, type ReplayResponse } from "./replay-server.ts";
@@ -311,12 +312,22 @@ describe("requests that never reach the upstream", () => {
     async () => {
       const disposable = engineFor(server.baseUrl);
       server.respondWith({ fixture: "openai-text.sse", stallAfterBytes: afterEvent(3) });
-      const events = disposable.stream(userRequest);
-      const collected = collectStream(events);
-      // Dispose once the first text arrives, while the server holds the stream open.
-      while (server.chatRequests().length === 0)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Dispose once the text before the stall has arrived, while the server holds the stream
+      // open (waiting on the text itself, not a timer, holds however loaded the machine is).
+      let textSoFar = "";
+      let allTextArrived!: () => void;
+      const textArrived = new Promise<void>((resolve) => (allTextArrived = resolve));
+      async function* watched(): AsyncGenerator<EngineEvent> {
+        for await (const event of disposable.stream(userRequest)) {
+          if (event.type === "text-delta") {
+            textSoFar += event.text;
+            if (textSoFar === "Hello!") allTextArrived();
+          }
+          yield event;
+        }
+      }
+      const collected = collectStream(watched());
+      await textArrived;
       await disposable.dispose();
       const result = await collected;
       expect(result.text).toBe("Hello!");
