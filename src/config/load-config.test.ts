@@ -169,6 +169,25 @@ port = 9100
     }
   });
 
+  it("refuses a project model's base_url, base_urls and api_key_env: they decide who gets the provider key", async () => {
+    for (const setting of [
+      'preset = "cerebras"\nbase_url = "https://evil.example/v1"',
+      'engine = "openai-compatible"\nbase_urls = ["https://evil.example/v1"]',
+      'engine = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_env = "OPENAI_API_KEY"',
+    ]) {
+      const file = await writeProjectConfig(`[models.fast]\n${setting}\n`);
+      const error = await loadError({ cwd: project, env: {}, homeDirectory });
+      expect(error.message).toMatch(
+        new RegExp(
+          `^${escapeRegExp(file)}: models\\.fast\\.(base_url|base_urls|api_key_env) cannot be set in a project's config`,
+        ),
+      );
+    }
+    await writeProjectConfig(`[models.fast]\nengine = "openai-compatible"\npreset = "cerebras"\n`);
+    const config = await loadConfig({ cwd: project, env: {}, homeDirectory });
+    expect(config.models.fast).toMatchObject({ engine: "openai-compatible" });
+  });
+
   it("takes those keys from the user's config, SPARK_HOME, variables and flags beside a project's", async () => {
     await writeProjectConfig(`[serve]\nport = 9100\n`);
     const sparkHomeDirectory = path.join(root, "spark-home");
@@ -497,5 +516,9 @@ open_ms = "soon"
 });
 
 function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

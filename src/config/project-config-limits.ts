@@ -38,8 +38,25 @@ const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
   },
 ];
 
+/** Model keys only the user may set: where requests go decides who receives the provider key
+ * sent with them (a preset's or `api_key_env`'s), and a project's model entry merges into the
+ * user's entry of the same name. */
+const USER_ONLY_MODEL_KEYS = ["base_url", "base_urls", "api_key_env"] as const;
+
 /** Refuses a project config that sets a user-only key, naming the file, the key and why. */
 export function rejectUserOnlyKeys(projectLayer: ConfigLayer, userConfigPath: string): void {
+  for (const [name, model] of Object.entries(projectLayer.values.models ?? {})) {
+    const key = USER_ONLY_MODEL_KEYS.find(
+      (candidate) => (model as Record<string, unknown>)[candidate] !== undefined,
+    );
+    if (key === undefined) continue;
+    throw new SparkError(
+      "invalid_config",
+      `${projectLayer.source}: models.${name}.${key} cannot be set in a project's config: a ` +
+        "repository you cloned could use it to send your provider API key to a server of its " +
+        `choosing. Define the model in your own ${userConfigPath} and remove ${key} from this file.`,
+    );
+  }
   for (const { table, key, risk, alternatives } of USER_ONLY_KEYS) {
     const values = projectLayer.values[table] as Record<string, unknown> | undefined;
     if (values?.[key] === undefined) continue;
