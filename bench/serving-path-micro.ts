@@ -24,8 +24,11 @@ interface ClientReport {
   gatewayOverheadMs: number[];
 }
 
-const TURNS = 400;
+const TURNS = 200;
 const TOKENS_PER_STREAM = 8192;
+/** Scenario 1's output per follow-up turn, one token per tick as the embedded engine gives them. */
+const TURN_TOKENS = 16;
+const TURN_TOKENS_PER_SECOND = 1000;
 
 async function runClient(job: ClientJob): Promise<ClientReport> {
   const report: ClientReport = { turns: 0, tokens: 0, deltas: 0, gatewayOverheadMs: [] };
@@ -36,7 +39,7 @@ async function runClient(job: ClientJob): Promise<ClientReport> {
       const record = await client.runTurn({
         model: "synthetic",
         input: `Follow-up question number ${turn}.`,
-        max_output_tokens: 8,
+        max_output_tokens: TURN_TOKENS,
         ...(previous === undefined ? {} : { previous_response_id: previous }),
       });
       previous = record.responseId ?? undefined;
@@ -108,13 +111,20 @@ async function serve(): Promise<void> {
     config: { host: "127.0.0.1", port: 0, maxConcurrencyPerKey: 4096 },
   });
   const { url } = await gateway.listen();
+  const turnEngine = createSyntheticEngine({ tokensPerSecond: TURN_TOKENS_PER_SECOND });
+  const turnGateway = createGateway({
+    models: modelsFromEngine(turnEngine),
+    config: { host: "127.0.0.1", port: 0 },
+  });
+  const turnUrl = (await turnGateway.listen()).url;
   try {
-    await measure(url, { mode: "turns", count: 50, streams: 1 });
-    const turns = await measure(url, { mode: "turns", count: TURNS, streams: 1 });
+    await measure(turnUrl, { mode: "turns", count: 50, streams: 1 });
+    const turns = await measure(turnUrl, { mode: "turns", count: TURNS, streams: 1 });
     const overhead = turns.report.gatewayOverheadMs.slice(TURNS / 2);
     console.log(
       `follow-up turns: ${turns.report.turns}, gateway_overhead_ms p50 ${median(overhead).toFixed(3)}, ` +
-        `serving CPU ${(turns.cpuMicros / turns.report.turns).toFixed(0)} µs/turn (8 tokens each)`,
+        `serving CPU ${(turns.cpuMicros / turns.report.turns).toFixed(0)} µs/turn ` +
+        `(${TURN_TOKENS} tokens each at ${TURN_TOKENS_PER_SECOND}/s, ${turns.report.deltas / turns.report.turns} deltas)`,
     );
     for (const streams of [1, 16]) {
       await engineMicrosPerToken(engine, streams);
@@ -128,8 +138,8 @@ async function serve(): Promise<void> {
       );
     }
   } finally {
-    await gateway.close();
-    await engine.dispose();
+    await Promise.all([gateway.close(), turnGateway.close()]);
+    await Promise.all([engine.dispose(), turnEngine.dispose()]);
   }
 }
 
