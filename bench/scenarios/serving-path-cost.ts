@@ -21,6 +21,8 @@ interface Cell {
   tokenOverheadP99: number;
   cpuMicrosPerToken: number;
   netCpuMicrosPerToken: number;
+  /** The load generator's CPU (this process; the server is a child), so a saturated client shows. */
+  clientCpuMicrosPerToken: number;
   lateness: Summary;
   firstToken: Summary;
 }
@@ -83,7 +85,9 @@ export const servingPathCost: Scenario = {
           try {
             await clients.run(1);
             const cpuBefore = await server.cpuMicros();
+            const clientCpuBefore = process.cpuUsage();
             const result = await clients.run(turns);
+            const clientCpu = process.cpuUsage(clientCpuBefore);
             const cpuMicros = (await server.cpuMicros()) - cpuBefore;
             const lateness = summarize(result.lateness);
             const firstToken = summarize(result.firstTokenMs);
@@ -99,12 +103,14 @@ export const servingPathCost: Scenario = {
               cpuMicrosPerToken: cpuMicros / Math.max(1, result.tokens),
               netCpuMicrosPerToken:
                 cpuMicros / Math.max(1, result.tokens) - baseline.cpuMicrosPerToken,
+              clientCpuMicrosPerToken:
+                (clientCpu.user + clientCpu.system) / Math.max(1, result.tokens),
               lateness,
               firstToken,
             };
             cells.push(cell);
             settings.log(
-              `  ${transport} × ${concurrency}: ${result.tokens} tokens, round trip +${round(cell.roundTripP50, 3)}/${round(cell.roundTripP99, 3)} ms, per token +${round(cell.tokenOverheadP50, 3)}/${round(cell.tokenOverheadP99, 3)} ms (p50/p99), ${round(cell.netCpuMicrosPerToken, 2)} µs CPU/token (net)`,
+              `  ${transport} × ${concurrency}: ${result.tokens} tokens, round trip +${round(cell.roundTripP50, 3)}/${round(cell.roundTripP99, 3)} ms, per token +${round(cell.tokenOverheadP50, 3)}/${round(cell.tokenOverheadP99, 3)} ms (p50/p99), ${round(cell.netCpuMicrosPerToken, 2)} µs CPU/token (net), client ${round(cell.clientCpuMicrosPerToken, 2)} µs/token`,
             );
           } finally {
             await clients.close();
@@ -239,6 +245,7 @@ function buildResult(
           "per token p99 ms",
           "CPU µs/token",
           "net CPU µs/token",
+          "client CPU µs/token",
         ],
         rows: cells.map((cell) => [
           cell.transport,
@@ -251,6 +258,7 @@ function buildResult(
           round(cell.tokenOverheadP99, 3),
           round(cell.cpuMicrosPerToken, 2),
           round(cell.netCpuMicrosPerToken, 2),
+          round(cell.clientCpuMicrosPerToken, 2),
         ]),
       },
       {

@@ -45,6 +45,10 @@ export class LiveSession {
   private readonly subscribers = new Set<SessionSubscriber>();
   /** Questions still open, so a client attaching without lastSequence can answer them too. */
   private readonly openApprovals = new Map<string, SessionEventNotification>();
+  /** Text deltas of one turn that arrived in this tick: they leave as one event (one sequence
+   * number) at the tick's end, so a fast engine costs one notification per tick, not per token. */
+  private pendingText: { turnId: string; text: string } | undefined;
+  private pendingTextFlush: NodeJS.Immediate | undefined;
 
   private constructor(
     readonly agent: AgentSession,
@@ -102,6 +106,7 @@ export class LiveSession {
   }
 
   get lastSequence(): number {
+    this.flushPendingText();
     return this.events.lastSequence;
   }
 
@@ -114,7 +119,7 @@ export class LiveSession {
       status: this.status,
       ...(this.title === undefined ? {} : { title: this.title }),
       startedAt: this.startedAt,
-      lastSequence: this.events.lastSequence,
+      lastSequence: this.lastSequence,
     };
   }
 
@@ -123,6 +128,7 @@ export class LiveSession {
    * every new one. Both happen in one synchronous step, so no event falls between them.
    */
   attach(subscriber: SessionSubscriber, lastSequence: number | undefined): number {
+    this.flushPendingText();
     // Without lastSequence a client gets the history instead of events, plus any open approval.
     const missed =
       lastSequence === undefined
@@ -218,6 +224,7 @@ export class LiveSession {
   }
 
   async close(): Promise<void> {
+    this.flushPendingText();
     this.subscribers.clear();
     await this.agent.close();
     await this.model.close();
@@ -231,6 +238,32 @@ export class LiveSession {
   }
 
   private publish(event: SessionEvent): void {
+    if (event.type === "text-delta") {
+      if (this.pendingText?.turnId === event.turnId) {
+        this.pendingText.text += event.text;
+        return;
+      }
+      this.flushPendingText();
+      this.pendingText = { turnId: event.turnId, text: event.text };
+      // setImmediate, not a microtask: tokens read in one I/O phase of the loop then merge.
+      this.pendingTextFlush = setImmediate(() => this.flushPendingText());
+      return;
+    }
+    this.flushPendingText();
+    this.send(event);
+  }
+
+  /** Sends the held text first, so every other event stays in order after it. */
+  private flushPendingText(): void {
+    const pending = this.pendingText;
+    if (pending === undefined) return;
+    this.pendingText = undefined;
+    if (this.pendingTextFlush !== undefined) clearImmediate(this.pendingTextFlush);
+    this.pendingTextFlush = undefined;
+    this.send({ type: "text-delta", turnId: pending.turnId, text: pending.text });
+  }
+
+  private send(event: SessionEvent): void {
     const notification = this.events.append(event);
     if (event.type === "approval-requested") this.openApprovals.set(event.approvalId, notification);
     if (event.type === "approval-resolved") this.openApprovals.delete(event.approvalId);

@@ -1,5 +1,7 @@
 // Builds one response's stream of Responses events from engine output: output items opened and
 // closed in order, sequence numbers, and snapshots (events never share objects that change later).
+// Deltas that arrive in one tick leave as one event at the tick's end (never later), numbered then,
+// so a burst of tokens costs one event, one replay entry and one frame instead of one each.
 import type { ChatMessage, ToolCall } from "../engines/engine.ts";
 import type {
   IncompleteReason,
@@ -11,6 +13,7 @@ import type {
   ResponseStatus,
   ResponseToolCallItem,
 } from "../protocol/responses-events.ts";
+import type { GatewayClock } from "./gateway-clock.ts";
 import { newId } from "./new-id.ts";
 import {
   customToolArguments,
@@ -42,8 +45,22 @@ export interface ResponseEnding {
   sparkTimings: ResponseObject["spark_timings"];
 }
 
+/** Delta text held until the tick ends: the open message's, or one function call's arguments. */
+interface PendingDelta {
+  callId: string | undefined;
+  text: string;
+}
+
 export class ResponseEventWriter {
   private sequenceNumber = 0;
+  private pending: PendingDelta | undefined;
+  private flushScheduled = false;
+  private readonly flushAtTickEnd = (): void => {
+    this.flushScheduled = false;
+    const startedAt = performance.now();
+    this.flushPending();
+    this.clock?.addSince(startedAt);
+  };
   private readonly output: ResponseOutputItem[] = [];
   private openMessage: OpenMessage | undefined;
   private readonly openCalls = new Map<string, OpenCall>();
@@ -55,6 +72,8 @@ export class ResponseEventWriter {
     private readonly emit: (event: ResponseServerEvent) => void,
     /** Engine-side tool names → the client's tools; a name not in it is a plain function. */
     private readonly clientTools: ReadonlyMap<string, ClientTool> = new Map(),
+    /** Takes the time of the tick-end flushes, which run outside the caller's own timing. */
+    private readonly clock?: GatewayClock,
   ) {}
 
   get nextSequenceNumber(): number {
@@ -76,20 +95,15 @@ export class ResponseEventWriter {
 
   textDelta(delta: string): void {
     if (delta === "") return;
+    // A call's held arguments go out before the new message's first event.
+    if (this.openMessage === undefined) this.flushPending();
     const message = this.openMessage ?? this.openTextMessage();
     message.text += delta;
-    this.emit({
-      type: "response.output_text.delta",
-      sequence_number: this.sequenceNumber++,
-      item_id: message.id,
-      output_index: message.outputIndex,
-      content_index: 0,
-      delta,
-      logprobs: NO_LOGPROBS,
-    });
+    this.hold(undefined, delta);
   }
 
   toolCallStarted(callId: string, engineName: string): void {
+    this.flushPending();
     this.closeMessage("completed");
     this.firstOutputAt ??= performance.now();
     const tool = this.clientTools.get(engineName);
@@ -133,16 +147,11 @@ export class ResponseEventWriter {
     // A custom call's input is a string inside the engine's JSON: it is sent whole at the end.
     if (call.item.type === "custom_tool_call") return;
     call.item.arguments += delta;
-    this.emit({
-      type: "response.function_call_arguments.delta",
-      sequence_number: this.sequenceNumber++,
-      item_id: call.item.id,
-      output_index: call.outputIndex,
-      delta,
-    });
+    this.hold(callId, delta);
   }
 
   toolCallEnded(callId: string, name: string, callArguments: string): void {
+    this.flushPending();
     if (!this.openCalls.has(callId)) this.toolCallStarted(callId, name);
     const call = this.openCalls.get(callId);
     if (call === undefined) return;
@@ -152,6 +161,7 @@ export class ResponseEventWriter {
 
   /** Closes whatever is open and emits the final lifecycle event; returns the final response. */
   finish(ending: ResponseEnding): ResponseObject {
+    this.flushPending();
     const itemStatus = ending.status === "completed" ? "completed" : "incomplete";
     this.closeMessage(itemStatus);
     for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
@@ -194,6 +204,46 @@ export class ResponseEventWriter {
     return toolCalls.length === 0
       ? { role: "assistant", content }
       : { role: "assistant", content, toolCalls };
+  }
+
+  /** Adds delta text to what leaves at the tick's end; text for another item flushes first. */
+  private hold(callId: string | undefined, delta: string): void {
+    if (this.pending !== undefined && this.pending.callId !== callId) this.flushPending();
+    if (this.pending === undefined) this.pending = { callId, text: delta };
+    else this.pending.text += delta;
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // nextTick runs once the engine's burst (its microtasks included) is done, before any I/O.
+    process.nextTick(this.flushAtTickEnd);
+  }
+
+  private flushPending(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    if (pending.callId === undefined) {
+      const message = this.openMessage;
+      if (message === undefined) return;
+      this.emit({
+        type: "response.output_text.delta",
+        sequence_number: this.sequenceNumber++,
+        item_id: message.id,
+        output_index: message.outputIndex,
+        content_index: 0,
+        delta: pending.text,
+        logprobs: NO_LOGPROBS,
+      });
+      return;
+    }
+    const call = this.openCalls.get(pending.callId);
+    if (call === undefined) return;
+    this.emit({
+      type: "response.function_call_arguments.delta",
+      sequence_number: this.sequenceNumber++,
+      item_id: call.item.id,
+      output_index: call.outputIndex,
+      delta: pending.text,
+    });
   }
 
   private openTextMessage(): OpenMessage {

@@ -37,7 +37,7 @@ export interface ResponseRunResult {
 export async function runResponse(options: ResponseRunOptions): Promise<ResponseRunResult> {
   const { turn, signal, clock } = options;
   let startedAt = performance.now();
-  const writer = new ResponseEventWriter(turn.skeleton, options.emit, turn.clientTools);
+  const writer = new ResponseEventWriter(turn.skeleton, options.emit, turn.clientTools, clock);
   writer.started();
   let usage: Usage | undefined;
   let timings: Timings | undefined;

@@ -3,6 +3,7 @@
 import type { ServerResponse } from "node:http";
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { CoalescerTransport } from "./delta-coalescer.ts";
+import { eventJson } from "./event-json.ts";
 import { createTickCorker } from "./tick-corker.ts";
 
 export function startEventStream(response: ServerResponse): void {
@@ -26,7 +27,7 @@ export function responsesSseTransport(
     bufferedBytes: () => response.writableLength,
     write(event: ResponseServerEvent, json: string | undefined) {
       beforeWrite();
-      response.write(`event: ${event.type}\ndata: ${json ?? JSON.stringify(event)}\n\n`);
+      response.write(`event: ${event.type}\ndata: ${json ?? eventJson(event)}\n\n`);
     },
     drop(reason) {
       onDrop(reason);

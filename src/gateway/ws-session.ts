@@ -6,6 +6,7 @@ import type { RawData, WebSocket } from "ws";
 import type { ResponseConnectionEvent, ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { ResponsesClientEvent } from "../protocol/responses-requests.ts";
 import { DeltaCoalescer, type TransportEvent } from "./delta-coalescer.ts";
+import { eventJson } from "./event-json.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
@@ -47,7 +48,7 @@ export class WsSession implements LaneHost {
         bufferedBytes: () => socket.bufferedAmount,
         write: (event: TransportEvent, json: string | undefined) => {
           beforeWrite();
-          socket.send(json ?? JSON.stringify(event));
+          socket.send(json ?? eventJson(event));
         },
         drop: (reason) => this.closeWith(1013, reason, "slow_client", SLOW_CLIENT_CLOSE_GRACE_MS),
       },

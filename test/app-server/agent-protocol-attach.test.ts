@@ -173,4 +173,29 @@ describe("agent protocol attach and replay over WebSocket", () => {
     await laterEvents.turnFinished();
     expect(laterEvents.ofType("turn-finished")[0]?.reason).toBe("completed");
   });
+  it("coalesces a fast turn's text deltas per tick: gapless sequences, same text, exact replay", async () => {
+    workspace = createScriptedWorkspace();
+    const words = Array.from({ length: 400 }, (_, index) => `w${index}`);
+    const model = workspace.script("fast", [{ text: words.join(" ") }]);
+    harness = await startServeHarness(workspace, model);
+    const client = await harness.connect();
+    const recorder = new EventRecorder(client);
+    const { session } = await client.request("session/start", { cwd: workspace.root });
+    const sessionId = session.sessionId;
+    await client.request("turn/start", { sessionId, text: "Go fast." });
+    await recorder.turnFinished();
+    const deltas = recorder.ofType("text-delta");
+    expect(deltas.map((event) => event.text).join("")).toBe(words.join(" "));
+    // Words that reach the app server in one tick leave as one notification.
+    expect(deltas.length).toBeLessThan(words.length);
+    expect(sequencesOf(recorder.notifications)).toEqual(
+      recorder.notifications.map((_, index) => index + 1),
+    );
+    const late = await harness.connect();
+    const replayed = new EventRecorder(late);
+    const attached = await late.request("session/attach", { sessionId, lastSequence: 0 });
+    expect(attached.replayedEvents).toBe(recorder.notifications.length);
+    await replayed.turnFinished();
+    expect(replayed.notifications).toEqual(recorder.notifications);
+  });
 });

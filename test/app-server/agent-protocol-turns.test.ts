@@ -87,7 +87,8 @@ describe("agent protocol turns over WebSocket", () => {
     });
     expect(recorder.ofType("turn-finished")[0]?.reason).toBe("completed");
     expect(recorder.ofType("turn-started")).toHaveLength(1);
-    expect(recorder.ofType("text-delta").at(-1)?.text).toBe(" French.");
+    // The steered reply streams without pauses, so its words may leave as one coalesced delta.
+    expect(recorder.ofType("text-delta").at(-1)?.text).toMatch(/ French\.$/);
   });
 
   it("interrupts mid-stream: the turn ends as interrupted, and the session takes a new turn", async () => {

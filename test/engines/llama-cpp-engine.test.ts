@@ -152,6 +152,29 @@ describe("llama-cpp engine", () => {
     }
   });
 
+  it("an abort during a decode step ends the stream at once: no token after it, sequence free", async () => {
+    const controller = new AbortController();
+    const events: string[] = [];
+    const stream = engine.stream(
+      turn([{ role: "user", content: "Count from one to one hundred." }], undefined, {
+        sampling: { temperature: 0, maxOutputTokens: 200 },
+      }),
+      { signal: controller.signal },
+    );
+    for await (const event of stream) {
+      events.push(controller.signal.aborted ? `after:${event.type}` : event.type);
+      // Abort from outside the loop body, while the engine is decoding the next token.
+      if (event.type === "text-delta" && !controller.signal.aborted) {
+        setImmediate(() => controller.abort());
+      }
+    }
+    expect(events.filter((type) => type === "after:text-delta")).toEqual([]);
+    expect(events.at(-1)).toBe("after:finish");
+    // The sequence was released: the next request runs.
+    const next = await collectStream(engine.stream(turn([{ role: "user", content: "Hi." }])));
+    expect(next.finishReason).not.toBe("error");
+  });
+
   it("reports a prompt that does not fit the context as context_length_exceeded", async () => {
     const result = await collectStream(
       engine.stream(turn([{ role: "user", content: "x ".repeat(5000) }])),

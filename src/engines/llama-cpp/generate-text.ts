@@ -76,17 +76,31 @@ export async function* generateText(
           defaultTemperature: DEFAULT_TEMPERATURE,
         });
   result.finishReason = "stop";
+  const aborted = abortedPromise(signal);
   try {
-    for await (const token of tokens) {
-      result.outputTokens += 1;
-      input.clock.markToken();
-      const step = decoder.push(token);
-      if (step.text !== "") yield { type: "text-delta", text: step.text };
-      if (step.stopped) return;
+    for (;;) {
       if (signal?.aborted) {
         result.finishReason = "cancelled";
         break;
       }
+      // The abort is raced against the decode step in flight: a cancel ends the stream now, and
+      // the step's token is dropped instead of being sent after the cancel.
+      const next = await Promise.race([tokens.next(), aborted.promise]);
+      if (next === ABORTED) {
+        result.finishReason = "cancelled";
+        break;
+      }
+      if (next.done === true) break;
+      const token = next.value;
+      result.outputTokens += 1;
+      input.clock.markToken();
+      const step = decoder.push(token);
+      if (signal?.aborted) {
+        result.finishReason = "cancelled";
+        break;
+      }
+      if (step.text !== "") yield { type: "text-delta", text: step.text };
+      if (step.stopped) return;
       if (result.outputTokens >= input.maxOutputTokens) {
         result.finishReason = "length";
         break;
@@ -95,7 +109,25 @@ export async function* generateText(
     const rest = decoder.flush();
     if (rest !== "") yield { type: "text-delta", text: rest };
   } finally {
-    // Ends node-llama-cpp's generator so the sequence is free for the next request.
+    aborted.dispose();
+    // Ends node-llama-cpp's generator so the sequence is free for the next request; after an
+    // abort this waits for at most the one decode step already in flight.
     await tokens.return(undefined);
   }
+}
+
+const ABORTED = Symbol("aborted");
+
+/** A promise that settles when the signal aborts (never without one), and its listener's removal. */
+function abortedPromise(signal: AbortSignal | undefined): {
+  promise: Promise<typeof ABORTED>;
+  dispose: () => void;
+} {
+  if (signal === undefined) return { promise: new Promise(() => undefined), dispose: () => {} };
+  let onAbort = (): void => {};
+  const promise = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+  });
+  signal.addEventListener("abort", onAbort, { once: true });
+  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
 }

@@ -1,0 +1,19 @@
+// The wire text of one server event. A text delta, the event sent per tick of every stream, is
+// written from a fixed prefix and its few fields rather than by JSON.stringify walking the object:
+// the same bytes (the keys in the order ResponseEventWriter and the transports give them), about
+// a quarter of the work.
+import type { TransportEvent } from "./delta-coalescer.ts";
+
+export function eventJson(event: TransportEvent): string {
+  if (event.type !== "response.output_text.delta" || event.logprobs.length !== 0) {
+    return JSON.stringify(event);
+  }
+  const lane =
+    event.stream_id === undefined ? "" : `,"stream_id":${JSON.stringify(event.stream_id)}`;
+  return (
+    `{"type":"response.output_text.delta","sequence_number":${event.sequence_number}` +
+    `,"item_id":${JSON.stringify(event.item_id)},"output_index":${event.output_index}` +
+    `,"content_index":${event.content_index},"delta":${JSON.stringify(event.delta)}` +
+    `,"logprobs":[]${lane}}`
+  );
+}

@@ -1,0 +1,70 @@
+// Deltas per tick: tokens an engine yields in one burst leave as one delta event, numbered without
+// gaps, and a token that arrives alone in its tick leaves alone (never held for a later one).
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Engine } from "../../src/engines/engine.ts";
+import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
+import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
+import { RawWsClient, type ServerEvent } from "./support/raw-ws-client.ts";
+
+let harness: GatewayHarness | undefined;
+let client: RawWsClient | undefined;
+
+afterEach(async () => {
+  client?.socket.terminate();
+  await harness?.close();
+  harness = undefined;
+});
+
+/** The unpaced synthetic engine with a pause before every token: each arrives in its own tick,
+ * however late the event loop runs (the paced engine catches up in bursts when it runs late). */
+function oneTokenPerTick(inner: Engine): Engine {
+  return {
+    kind: inner.kind,
+    async *stream(request, options) {
+      for await (const event of inner.stream(request, options)) {
+        if (event.type === "text-delta") await sleep(2);
+        yield event;
+      }
+    },
+    listModels: () => inner.listModels(),
+    dispose: () => inner.dispose(),
+    [Symbol.asyncDispose]: () => inner.dispose(),
+  };
+}
+
+async function runTurn(tokens: number, spaced: boolean): Promise<ServerEvent[]> {
+  const engine = createSyntheticEngine({ tokens });
+  harness = await startGatewayHarness(spaced ? oneTokenPerTick(engine) : engine);
+  client = await RawWsClient.connect(harness.url);
+  const socket = client;
+  socket.send({ type: "response.create", input: "Stream.", max_output_tokens: tokens });
+  const deadline = Date.now() + 10_000;
+  while (!socket.events.some((event) => event.type === "response.completed")) {
+    if (Date.now() > deadline) throw new Error("the response did not complete in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return socket.events;
+}
+
+const deltasOf = (events: ServerEvent[]): ServerEvent[] =>
+  events.filter((event) => event.type === "response.output_text.delta");
+
+describe("delta coalescing per tick", () => {
+  it("sends a burst of tokens as fewer deltas, gapless sequence numbers, the same text", async () => {
+    // Unpaced, the synthetic engine yields 32 tokens per turn of the event loop.
+    const events = await runTurn(256, false);
+    const deltas = deltasOf(events);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.length).toBeLessThan(256);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index));
+    const done = events.find((event) => event.type === "response.output_text.done");
+    expect(deltas.map((event) => event.delta).join("")).toBe(done?.text);
+    expect((done?.text as string).trim().split(" ")).toHaveLength(256);
+  });
+
+  it("sends a token that arrives alone in its tick at once, as its own delta", async () => {
+    const events = await runTurn(12, true);
+    expect(deltasOf(events)).toHaveLength(12);
+  });
+});
