@@ -76,7 +76,6 @@ export async function* generateText(
           defaultTemperature: DEFAULT_TEMPERATURE,
         });
   result.finishReason = "stop";
-  const aborted = abortedPromise(signal);
   try {
     for (;;) {
       if (signal?.aborted) {
@@ -85,7 +84,7 @@ export async function* generateText(
       }
       // The abort is raced against the decode step in flight: a cancel ends the stream now, and
       // the step's token is dropped instead of being sent after the cancel.
-      const next = await Promise.race([tokens.next(), aborted.promise]);
+      const next = await nextOrAbort(tokens, signal);
       if (next === ABORTED) {
         result.finishReason = "cancelled";
         break;
@@ -109,7 +108,6 @@ export async function* generateText(
     const rest = decoder.flush();
     if (rest !== "") yield { type: "text-delta", text: rest };
   } finally {
-    aborted.dispose();
     // Ends node-llama-cpp's generator so the sequence is free for the next request; after an
     // abort this waits for at most the one decode step already in flight.
     await tokens.return(undefined);
@@ -118,16 +116,28 @@ export async function* generateText(
 
 const ABORTED = Symbol("aborted");
 
-/** A promise that settles when the signal aborts (never without one), and its listener's removal. */
-function abortedPromise(signal: AbortSignal | undefined): {
-  promise: Promise<typeof ABORTED>;
-  dispose: () => void;
-} {
-  if (signal === undefined) return { promise: new Promise(() => undefined), dispose: () => {} };
-  let onAbort = (): void => {};
-  const promise = new Promise<typeof ABORTED>((resolve) => {
-    onAbort = () => resolve(ABORTED);
+/**
+ * The iterator's next result, or ABORTED as soon as the signal fires. A listener per step rather
+ * than one long-lived abort promise raced each time: racing a promise that never settles keeps one
+ * reaction per token alive until the stream ends.
+ */
+function nextOrAbort<Value>(
+  iterator: AsyncIterator<Value>,
+  signal: AbortSignal | undefined,
+): Promise<IteratorResult<Value> | typeof ABORTED> {
+  if (signal === undefined) return iterator.next();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    iterator.next().then(
+      (result) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   });
-  signal.addEventListener("abort", onAbort, { once: true });
-  return { promise, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
