@@ -52,6 +52,8 @@ export interface CompletionPrompt {
   extra?: CompletionContextChunk[];
   /** The file being edited, named in repository-level FIM prompts. */
   filename?: string;
+  /** The start of the middle the user has already typed (after the FIM middle token). */
+  middle?: string;
 }
 
 export interface EngineRequest {

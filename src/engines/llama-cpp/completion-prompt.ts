@@ -58,7 +58,7 @@ export function renderCompletionPrompt(
     "fim_unsupported",
     "This model has no fill-in-the-middle tokens (<|fim_prefix|>, <|fim_suffix|>, " +
       "<|fim_middle|>) and no fim_template is configured for it: set fim_template in the " +
-      "model's configuration (e.g. \"<PRE> {prefix} <SUF>{suffix} <MID>\") or use a FIM model " +
+      'model\'s configuration (e.g. "<PRE> {prefix} <SUF>{suffix} <MID>") or use a FIM model ' +
       "such as Qwen2.5-Coder.",
   );
 }
@@ -87,7 +87,7 @@ function renderWithFimTokens(
   }
   tokens.push(fim.prefix, ...text(completion.prefix));
   tokens.push(fim.suffix, ...text(completion.suffix ?? ""));
-  tokens.push(fim.middle);
+  tokens.push(fim.middle, ...text(completion.middle ?? ""));
   return tokens;
 }
 
@@ -105,5 +105,6 @@ function renderWithTemplate(
     else if (part === "{suffix}") tokens.push(...model.tokenize(completion.suffix ?? "", false));
     else if (part !== "") tokens.push(...model.tokenize(part, true));
   }
+  tokens.push(...model.tokenize(completion.middle ?? "", false));
   return tokens;
 }

@@ -258,13 +258,13 @@ export class LlamaCppEngine implements Engine {
     const promptTokens = request.completion
       ? renderCompletionPrompt(model, request.completion, this.fimTokens, this.options.fimTemplate)
       : hasTools
-      ? this.chatWrapper
-          .generateContextState({
-            chatHistory: [...history, { type: "model", response: [] }],
-            availableFunctions: toChatModelFunctions(tools),
-          })
-          .contextText.tokenize(model.tokenizer)
-      : this.tokenizePrompt(history);
+        ? this.chatWrapper
+            .generateContextState({
+              chatHistory: [...history, { type: "model", response: [] }],
+              availableFunctions: toChatModelFunctions(tools),
+            })
+            .contextText.tokenize(model.tokenizer)
+        : this.tokenizePrompt(history);
     usage.inputTokens = promptTokens.length;
     const room = sequence.contextSize - promptTokens.length;
     if (room <= 0) {
