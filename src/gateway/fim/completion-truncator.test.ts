@@ -106,6 +106,19 @@ describe("completion truncation rules", () => {
     });
   });
 
+  it("applies only the time budget without line rules (a plain completion)", () => {
+    const truncator = new CompletionTruncator({ prefix: "", suffix: "", lineRules: false });
+    expect(truncator.push("a();\na();\n}").text).toBe("a();\na();\n}");
+    expect(truncator.stopReason).toBeUndefined();
+    const timed = new CompletionTruncator({
+      prefix: "",
+      suffix: "",
+      lineRules: false,
+      maxPredictMs: 5,
+    });
+    expect(timed.push("one\ntw", 10)).toEqual({ text: "one\n", stopped: "time_budget" });
+  });
+
   it("keeps going past the time budget until a line has ended", () => {
     const pieces = ["one", " long", " line"];
     expect(run("", "", pieces, { maxPredictMs: 10, elapsedMs: [20, 30, 40] })).toEqual({

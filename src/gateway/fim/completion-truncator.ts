@@ -58,6 +58,9 @@ export interface CompletionTruncatorOptions {
   suffix: string;
   /** Time budget for generation, counted from the first token (llama.cpp's t_max_predict_ms). */
   maxPredictMs?: number;
+  /** The line and bracket rules; default true. A plain completion (no suffix) runs without
+   * them: only a fill-in-the-middle has code after the cursor to stop at. */
+  lineRules?: boolean;
 }
 
 /** Feed it the generated text as it streams; it says what to show and when to stop. */
@@ -85,7 +88,8 @@ export class CompletionTruncator {
     if (this.stopped !== undefined) return { text: "", stopped: this.stopped };
     const start = this.generated.length;
     this.generated += text;
-    for (let index = start; index < this.generated.length; index++) {
+    const lineRules = this.options.lineRules !== false;
+    for (let index = start; lineRules && index < this.generated.length; index++) {
       const character = this.generated[index] ?? "";
       if (character === "\n") {
         const cut = this.endLine(index);
@@ -99,9 +103,11 @@ export class CompletionTruncator {
       }
     }
     const budget = this.options.maxPredictMs;
-    if (budget !== undefined && budget > 0 && elapsedMs >= budget && this.lineStart > 0)
-      return this.stop(this.lineStart, "time_budget");
-    return this.release(this.heldFrom());
+    if (budget !== undefined && budget > 0 && elapsedMs >= budget) {
+      const lastLineEnd = this.generated.lastIndexOf("\n") + 1;
+      if (lastLineEnd > 0) return this.stop(lastLineEnd, "time_budget");
+    }
+    return this.release(lineRules ? this.heldFrom() : this.generated.length);
   }
 
   /** The end of generation: a held partial line is real output. */

@@ -77,6 +77,7 @@ export async function runFimCompletion(
   const truncator = new CompletionTruncator({
     prefix: call.completion.prefix,
     suffix: call.completion.suffix ?? "",
+    lineRules: call.completion.suffix !== undefined,
     ...(call.maxPredictMs === undefined ? {} : { maxPredictMs: call.maxPredictMs }),
   });
   const outcome = emptyStreamOutcome();
