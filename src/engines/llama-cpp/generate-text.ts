@@ -29,8 +29,6 @@ export interface GenerationResult {
 }
 
 const DEFAULT_TEMPERATURE = 0.7;
-/** Prompt tokens evaluated between abort checks: a cancelled request frees its sequence sooner. */
-const PREFILL_SLICE_TOKENS = 64;
 
 /** Reuses the cached prefix of the sequence; at least one prompt token is always evaluated. */
 export async function alignSequenceToPrompt(
@@ -55,48 +53,16 @@ export async function prefillPrompt(
   return cached;
 }
 
-/**
- * Evaluates all but the last slice of the uncached prompt in slices, checking the signal between
- * them (one `evaluate` call cannot be interrupted): a superseded keystroke's long prompt stops
- * within a slice. Returns how many prompt tokens the sequence now holds.
- */
-async function prefillInSlices(
-  sequence: LlamaContextSequence,
-  promptTokens: Token[],
-  evaluated: number,
-  signal: AbortSignal | undefined,
-): Promise<number> {
-  if (signal === undefined) return evaluated;
-  let held = evaluated;
-  while (promptTokens.length - held > PREFILL_SLICE_TOKENS && !signal.aborted) {
-    await sequence.evaluateWithoutGeneratingNewTokens(
-      promptTokens.slice(held, held + PREFILL_SLICE_TOKENS),
-    );
-    held += PREFILL_SLICE_TOKENS;
-  }
-  return held;
-}
-
 export async function* generateText(
   input: GenerationInput,
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { sequence, sampling, signal } = input;
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);
-  const held = await prefillInSlices(
-    sequence,
-    input.promptTokens,
-    result.cachedInputTokens,
-    signal,
-  );
-  if (signal?.aborted) {
-    result.finishReason = "cancelled";
-    return;
-  }
   const decoder = new TextStreamDecoder(input.model, sampling.stop ?? []);
   const tokens =
     input.lookup === undefined
-      ? sequence.evaluate(input.promptTokens.slice(held), {
+      ? sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
           temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
           ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
           ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
@@ -105,7 +71,7 @@ export async function* generateText(
           sequence,
           lookup: input.lookup.drafts,
           history: input.lookup.history,
-          cachedTokens: held,
+          cachedTokens: result.cachedInputTokens,
           sampling,
           defaultTemperature: DEFAULT_TEMPERATURE,
         });
