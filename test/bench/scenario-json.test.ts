@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BenchSettings } from "../../bench/lib/scenario.ts";
 import type { ScenarioResult } from "../../bench/lib/scenario-result.ts";
 import { writeReport, writeScenarioJson } from "../../bench/lib/write-results.ts";
+import { fimTyping } from "../../bench/scenarios/fim-typing.ts";
 import { interrupt } from "../../bench/scenarios/interrupt.ts";
 import { peerLlamaServer } from "../../bench/scenarios/peer-llama-server.ts";
 import { servingPathCost } from "../../bench/scenarios/serving-path-cost.ts";
@@ -94,6 +95,19 @@ describe("benchmark scenarios at smoke size", () => {
     expect(lookup.outputTokens).toBeGreaterThan(0);
     expect(lookup.ceilingTokens).toBeLessThanOrEqual(lookup.outputTokens);
     expect(lookup.draftedAt[0]).toBeGreaterThan(0);
+  });
+
+  it("FIM typing replays keystrokes through the gateway and reports cached tokens", async () => {
+    const result = await fimTyping.run(settings);
+    expectResultShape(result);
+    const samples = (
+      result.data as { samples: Array<{ promptTokens: number; cachedTokens: number }> }
+    ).samples;
+    expect(samples.length).toBeGreaterThan(0);
+    // The document was opened before typing: every request that reached the engine hit its cache.
+    const evaluated = samples.filter((sample) => sample.promptTokens > 0);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(evaluated.every((sample) => sample.cachedTokens > 0)).toBe(true);
   });
 
   it("skips the llama-server peer without LLAMA_SERVER and the report says so", async () => {
