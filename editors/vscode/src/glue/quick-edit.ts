@@ -67,6 +67,7 @@ export class QuickEdit {
       pending.originalUri,
       pending.proposedUri,
       `Spark edit: ${path.split("/").pop() ?? path}`,
+      { preview: false },
     );
     await this.stream(pending, instruction, before, after);
     if (this.pending !== pending) return;
@@ -128,7 +129,9 @@ export class QuickEdit {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(pending.document.uri, pending.range, pending.text);
     await vscode.workspace.applyEdit(edit);
-    await pending.document.save();
+    // The diff may have replaced the file's (preview) editor, closing the TextDocument we held.
+    const document = await vscode.workspace.openTextDocument(pending.document.uri);
+    await document.save();
     await this.closeDiff(pending);
   }
 
