@@ -1,5 +1,5 @@
 // `npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
-// [--arch qwen2|llama] [--context N] [--ends-turns] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
+// [--arch qwen2|llama] [--context N] [--ends-turns] [--fim-tokens] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
 // benchmarks and prints its path, size and parameter count.
 
 import { resolve } from "node:path";
@@ -15,7 +15,7 @@ import {
 } from "../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 const usage =
-  "usage: npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--context N] [--ends-turns] [--dry-run]";
+  "usage: npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--context N] [--ends-turns] [--fim-tokens] [--dry-run]";
 const tensorTypes: readonly GgufTensorType[] = ["f32", "f16", "q8_0"];
 
 function invalid(message: string): SparkError {
@@ -35,6 +35,7 @@ function parseCommandLine(argv: string[]) {
         arch: { type: "string", default: "qwen2" },
         context: { type: "string" },
         "ends-turns": { type: "boolean", default: false },
+        "fim-tokens": { type: "boolean", default: false },
         "dry-run": { type: "boolean", default: false },
         help: { type: "boolean", short: "h" },
       },
@@ -65,6 +66,7 @@ function parseCommandLine(argv: string[]) {
     outputPath: resolve(outputPath),
     ...(contextLength === undefined ? {} : { contextLength }),
     endsTurns: values["ends-turns"],
+    fimTokens: values["fim-tokens"],
     shape: values.shape,
     type,
     seed,

@@ -1,5 +1,6 @@
 // Every scenario, in the order.
 import type { Scenario } from "../lib/scenario.ts";
+import { fimTyping } from "./fim-typing.ts";
 import { gpuDecode } from "./gpu-decode.ts";
 import { interrupt } from "./interrupt.ts";
 import { peerLlamaServer } from "./peer-llama-server.ts";
@@ -16,4 +17,5 @@ export const scenarios: Scenario[] = [
   peerLlamaServer,
   gpuDecode,
   tuiRender,
+  fimTyping,
 ];

@@ -35,6 +35,7 @@ const modelLayerSchema = z.strictObject({
   gpu: gpuSchema.optional(),
   sequences: positiveInteger.optional(),
   speculative: z.boolean().optional(),
+  fim_template: nonEmptyString.optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
   base_urls: z.array(httpUrl).min(1).optional(),
@@ -128,6 +129,14 @@ const llamaCppModelSchema = z.strictObject({
   gpu: gpuSchema.default("auto"),
   sequences: positiveInteger.default(4),
   speculative: z.boolean().default(false),
+  /** Fill-in-the-middle prompt for a model without FIM tokens: `{prefix}` and `{suffix}` are
+   * replaced (e.g. CodeLlama's "<PRE> {prefix} <SUF>{suffix} <MID>"). */
+  fim_template: z
+    .string()
+    .refine((template) => template.includes("{prefix}") && template.includes("{suffix}"), {
+      error: "must contain {prefix} and {suffix}",
+    })
+    .optional(),
 });
 
 const openAiCompatibleModelSchema = z

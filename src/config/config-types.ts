@@ -33,6 +33,8 @@ export interface LlamaCppModelConfig {
   /** Parallel sequences in the one context: how many sessions keep their KV cache at once. */
   sequences: number;
   speculative: boolean;
+  /** FIM prompt with `{prefix}` and `{suffix}`, for a model without FIM tokens. */
+  fimTemplate?: string;
 }
 
 export interface OpenAiCompatibleModelConfig {

@@ -312,6 +312,24 @@ port = 9000
     );
   });
 
+  it("reads a llama-cpp model's fim_template and refuses one without its placeholders", async () => {
+    await writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_template = "<PRE> {prefix} <SUF>{suffix} <MID>"\n`,
+    );
+    const config = await loadConfig({ cwd: project, env: {}, homeDirectory });
+    expect(config.models.code).toMatchObject({ fimTemplate: "<PRE> {prefix} <SUF>{suffix} <MID>" });
+
+    const file = await writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_template = "<PRE> {prefix}"\n`,
+    );
+    const error = await loadError({ cwd: project, env: {}, homeDirectory });
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${escape(file)}: models\\.code\\.fim_template: must contain \\{prefix\\} and \\{suffix\\}`,
+      ),
+    );
+  });
+
   it("names the file for problems only visible after merging", async () => {
     await writeUserConfig(`[serve]\nport = 1\n`);
     const projectFile = await writeProjectConfig(`[models.fast]\nengine = "llama-cpp"\n`);

@@ -96,6 +96,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         gpu: model.gpu,
         sequences: model.sequences,
         speculative: model.speculative,
+        ...(model.fim_template === undefined ? {} : { fimTemplate: model.fim_template }),
       };
     case "openai-compatible": {
       const preset = model.preset ?? "custom";

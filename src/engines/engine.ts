@@ -35,10 +35,34 @@ export interface SamplingOptions {
 /** "auto": the model decides; "required": it must call some tool; {name}: it must call that one. */
 export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
+/** A file the editor sends as context for a fill-in-the-middle completion. */
+export interface CompletionContextChunk {
+  filename: string;
+  text: string;
+}
+
+/**
+ * A raw completion prompt instead of a chat: no chat template. With `suffix` it is a
+ * fill-in-the-middle request, rendered with the model's FIM tokens or its configured template.
+ */
+export interface CompletionPrompt {
+  prefix: string;
+  suffix?: string;
+  /** Other files first (they change least, so they stay cached), then this file. */
+  extra?: CompletionContextChunk[];
+  /** The file being edited, named in repository-level FIM prompts. */
+  filename?: string;
+  /** The start of the middle the user has already typed (after the FIM middle token). */
+  middle?: string;
+}
+
 export interface EngineRequest {
   /** Model name as the engine knows it; engines serving one model may ignore it. */
   model?: string;
+  /** The conversation; empty for a `completion` request. */
   messages: ChatMessage[];
+  /** Raw completion (FIM) instead of a chat; an engine without it refuses with `fim_unsupported`. */
+  completion?: CompletionPrompt;
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   sampling?: SamplingOptions;

@@ -3,7 +3,10 @@ import type { EngineRequest } from "./engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 
 export function validateEngineRequest(request: EngineRequest): SparkError | undefined {
-  if (!Array.isArray(request.messages) || request.messages.length === 0) {
+  if (request.completion !== undefined) {
+    if (typeof request.completion.prefix !== "string")
+      return new SparkError("invalid_request", "A completion request needs a prompt (prefix).");
+  } else if (!Array.isArray(request.messages) || request.messages.length === 0) {
     return new SparkError(
       "invalid_request",
       "The request has no messages: send at least one user message.",
@@ -40,11 +43,20 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
   return undefined;
 }
 
-/** The check every engine makes before a stream starts: a disposed engine, then the request. */
+export interface EngineCapabilities {
+  /** Raw completion and fill-in-the-middle requests (`request.completion`). */
+  completions?: boolean;
+}
+
+/**
+ * The check every engine makes before a stream starts: a disposed engine, a request shape the
+ * engine cannot serve, then the request itself.
+ */
 export function rejectStreamRequest(
   engineName: string,
   disposed: boolean,
   request: EngineRequest,
+  capabilities: EngineCapabilities = {},
 ): SparkError | undefined {
   if (disposed) {
     return new SparkError(
@@ -52,5 +64,22 @@ export function rejectStreamRequest(
       `The ${engineName} engine was disposed; create a new one.`,
     );
   }
+  if (capabilities.completions !== true) {
+    const refused = refuseCompletion(engineName, request);
+    if (refused !== undefined) return refused;
+  }
   return validateEngineRequest(request);
+}
+
+/** The typed refusal of an engine that has no raw-prompt (completion/FIM) path. */
+export function refuseCompletion(
+  engineName: string,
+  request: EngineRequest,
+): SparkError | undefined {
+  if (request.completion === undefined) return undefined;
+  return new SparkError(
+    "fim_unsupported",
+    `The ${engineName} engine does not serve raw or fill-in-the-middle completions; ` +
+      `use a model served by the embedded llama.cpp engine.`,
+  );
 }

@@ -1,5 +1,6 @@
 // What every transport of one gateway shares: settings, models, stored responses, limits, metrics.
 import type { ConcurrencyLimiter } from "./concurrency-limiter.ts";
+import type { DocumentRequests } from "./fim/document-requests.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { RequestLog } from "./request-log.ts";
@@ -16,4 +17,6 @@ export interface GatewayContext {
   log: RequestLog;
   /** Engine runs in progress, so shutdown can wait until every engine stream has ended. */
   runs: Set<Promise<unknown>>;
+  /** The fill-in-the-middle completion in flight per document (cancelled by the next one). */
+  documents: DocumentRequests;
 }

@@ -11,6 +11,7 @@ import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
 import { LiveResponseRegistry } from "./live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { DocumentRequests } from "./fim/document-requests.ts";
 import { RequestLog, type LogWriter } from "./request-log.ts";
 import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
@@ -59,6 +60,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
     log: new RequestLog(options.log),
     runs: new Set(),
+    documents: new DocumentRequests(),
   };
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();

@@ -5,6 +5,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { SparkError } from "../protocol/spark-error.ts";
 import { authenticate, checkRequestSource } from "./auth.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
+import { handleCompletionsPost } from "./fim/completions-http.ts";
+import { handleInfillPost } from "./fim/infill-http.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
@@ -78,6 +80,10 @@ async function route(
   if (path === "/v1/chat/completions" && method === "POST") {
     return handleChatCompletionsPost(context, request, response, apiKey);
   }
+  if (path === "/v1/completions" && method === "POST")
+    return handleCompletionsPost(context, request, response, apiKey);
+  if (path === "/infill" && method === "POST")
+    return handleInfillPost(context, request, response, apiKey);
   if (path === "/v1/responses" && method === "GET") {
     throw new WireError(
       "invalid_request",
@@ -105,7 +111,7 @@ async function route(
   }
   throw new WireError(
     "invalid_request",
-    `There is no ${method} ${path} here; see /v1/responses, /v1/chat/completions, /v1/models.`,
+    `There is no ${method} ${path} here; see /v1/responses, /v1/chat/completions, /v1/completions, /infill, /v1/models.`,
     {
       wireCode: "not_found",
       status: 404,

@@ -54,6 +54,7 @@ function statusForCode(code: SparkErrorCode): number {
   switch (code) {
     case "invalid_request":
     case "context_length_exceeded":
+    case "fim_unsupported":
       return 400;
     case "authentication_failed":
       return 401;

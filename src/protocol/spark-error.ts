@@ -9,6 +9,7 @@ export type SparkErrorCode =
   | "model_file_invalid"
   | "model_load_failed"
   | "context_length_exceeded"
+  | "fim_unsupported"
   | "authentication_failed"
   | "permission_denied"
   | "rate_limited"

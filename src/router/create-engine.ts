@@ -19,6 +19,7 @@ export async function createEngine(
         sequences: model.sequences,
         gpu: model.gpu,
         speculative: model.speculative,
+        ...(model.fimTemplate === undefined ? {} : { fimTemplate: model.fimTemplate }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });
     }

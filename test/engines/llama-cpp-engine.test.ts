@@ -16,11 +16,13 @@ import { ensureTestModel } from "../support/test-model.ts";
 
 const THREADS = 1;
 
+// The test model with FIM tokens (otherwise the same model), so the contract's completion case
+// runs the raw-prompt path instead of being refused.
 runEngineContract({
   name: "llama-cpp",
   createEngine: async () =>
     createLlamaCppEngine({
-      modelPath: await ensureTestModel(),
+      modelPath: await ensureTestModel({ fimTokens: true }),
       threads: THREADS,
       sequences: 4,
       contextSize: 2048,

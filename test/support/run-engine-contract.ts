@@ -12,7 +12,8 @@ export type EngineContractCase =
   | "abort keeps partial text"
   | "concurrent requests do not mix"
   | "bad request is a typed error"
-  | "usage and timings are present";
+  | "usage and timings are present"
+  | "a completion request streams or is refused";
 
 export interface EngineContractOptions {
   name: string;
@@ -147,6 +148,26 @@ export function runEngineContract(options: EngineContractOptions): void {
       const types = result.events.map((event) => event.type);
       expect(types.indexOf("usage")).toBeLessThan(types.indexOf("finish"));
       expect(types.at(-1)).toBe("finish");
+    });
+
+    // Raw completion (FIM): every engine either serves it or refuses it with one typed error.
+    contractCase("a completion request streams or is refused", async () => {
+      const result = await collectStream(
+        engine.stream({
+          ...(options.model === undefined ? {} : { model: options.model }),
+          messages: [],
+          completion: { prefix: "function add(a, b) {\n  return ", suffix: "\n}\n" },
+          sampling: { temperature: 0, maxOutputTokens: 4 },
+        }),
+      );
+      expect(result.events.filter((event) => event.type === "finish")).toHaveLength(1);
+      if (result.finishReason === "error") {
+        expect(result.error).toBeInstanceOf(SparkError);
+        expect(result.error?.code).toBe("fim_unsupported");
+      } else {
+        expect(["stop", "length"]).toContain(result.finishReason);
+        expect(result.usage?.outputTokens).toBeGreaterThan(0);
+      }
     });
   });
 }

@@ -26,6 +26,8 @@ export interface EnsureTestModelOptions {
   contextLength?: number;
   /** The noise model may end its turns (see WriteTestModelOptions.endsTurns). */
   endsTurns?: boolean;
+  /** Qwen2.5-Coder's FIM tokens in the vocabulary (see WriteTestModelOptions.fimTokens). */
+  fimTokens?: boolean;
 }
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -66,10 +68,12 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     architecture: options.architecture ?? defaultTestModelArchitecture,
     contextLength: options.contextLength ?? testModelShapes[shape].contextLength,
     endsTurns: options.endsTurns ?? false,
+    fimTokens: options.fimTokens ?? false,
   };
   const fileName =
     `spark-test-${resolved.architecture}-${resolved.shape}-${resolved.type}` +
     `-seed${resolved.seed}-ctx${resolved.contextLength}${resolved.endsTurns ? "-ends" : ""}` +
+    `${resolved.fimTokens ? "-fim" : ""}` +
     `-v${testModelFormatVersion}.gguf`;
   const path = join(testModelDirectory, fileName);
   let pending = pendingWrites.get(path);

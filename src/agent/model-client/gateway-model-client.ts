@@ -4,7 +4,7 @@
 import type WebSocket from "ws";
 import type { EngineEvent, EngineRequest } from "../../engines/engine.ts";
 import { StreamClock } from "../../engines/stream-clock.ts";
-import { validateEngineRequest } from "../../engines/validate-request.ts";
+import { refuseCompletion, validateEngineRequest } from "../../engines/validate-request.ts";
 import type { ResponseCreateBody } from "../../protocol/responses-requests.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { gatewayUrls, type GatewayUrls } from "./gateway-urls.ts";
@@ -56,7 +56,7 @@ export class GatewayModelClient implements ModelClient {
     const mapper = new ResponsesEventMapper(clock);
     const rejection = this.closed
       ? new SparkError("engine_disposed", "The gateway client was closed.")
-      : validateEngineRequest(request);
+      : (refuseCompletion("gateway client", request) ?? validateEngineRequest(request));
     if (rejection !== undefined) {
       yield* mapper.fail(rejection);
       return;

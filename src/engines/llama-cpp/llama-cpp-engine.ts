@@ -24,6 +24,7 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
+import { findFimTokens, renderCompletionPrompt, type FimTokens } from "./completion-prompt.ts";
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
@@ -58,6 +59,11 @@ export interface LlamaCppEngineOptions {
    * loop cycle when several are, so their tokens share one batch.
    */
   batchDispatch?: "adaptive" | "next-cycle";
+  /**
+   * Fill-in-the-middle prompt for a model without FIM tokens: `{prefix}` and `{suffix}` are
+   * replaced, the rest may name the model's special tokens. Unused when the model has FIM tokens.
+   */
+  fimTemplate?: string;
   signal?: AbortSignal;
 }
 
@@ -74,6 +80,7 @@ export class LlamaCppEngine implements Engine {
   /** Characters per token, for prompt lookup's minimum match length. */
   private readonly tokenCharacters = new Map<Token, number>();
   private readonly pool: SequencePool;
+  private readonly fimTokens: FimTokens | undefined;
 
   private constructor(
     private readonly loaded: LoadedModel,
@@ -87,6 +94,12 @@ export class LlamaCppEngine implements Engine {
     // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
     // speculative-decode.ts), and a sequence without one evaluates on the plain path.
     this.pool = new SequencePool(context, (owner) => owner.getSequence());
+    this.fimTokens = findFimTokens(loaded.model);
+  }
+
+  /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
+  get hasFimTokens(): boolean {
+    return this.fimTokens !== undefined;
   }
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
@@ -180,12 +193,18 @@ export class LlamaCppEngine implements Engine {
     const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
     const finish = (reason: FinishReason, error?: SparkError): Generator<EngineEvent, void> =>
       endStream(clock, usage, reason, error);
-    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request);
+    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, {
+      completions: true,
+    });
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     let lease: SequenceLease;
     try {
-      lease = await this.pool.acquire(request.sessionKey, request.cacheScope, options.signal);
+      // A document's completions wait for its own sequence (the previous keystroke's request is
+      // being cancelled) rather than take another one without its cache.
+      lease = await this.pool.acquire(request.sessionKey, request.cacheScope, options.signal, {
+        waitForOwn: request.completion !== undefined,
+      });
     } catch (error) {
       const sparkError = SparkError.from(error);
       return yield* sparkError.code === "cancelled"
@@ -216,10 +235,10 @@ export class LlamaCppEngine implements Engine {
   ): AsyncGenerator<EngineEvent> {
     const { sequence } = lease;
     const model = this.loaded.model;
-    const history = toChatHistory(request.messages);
+    const history = request.completion === undefined ? toChatHistory(request.messages) : [];
     const choice = request.toolChoice ?? "auto";
     const tools =
-      choice === "none"
+      choice === "none" || request.completion !== undefined
         ? []
         : (request.tools ?? []).filter(
             (tool) => typeof choice !== "object" || tool.name === choice.name,
@@ -236,14 +255,16 @@ export class LlamaCppEngine implements Engine {
     }
     const hasTools = tools.length > 0;
     const forceToolCall = hasTools && choice !== "auto";
-    const promptTokens = hasTools
-      ? this.chatWrapper
-          .generateContextState({
-            chatHistory: [...history, { type: "model", response: [] }],
-            availableFunctions: toChatModelFunctions(tools),
-          })
-          .contextText.tokenize(model.tokenizer)
-      : this.tokenizePrompt(history);
+    const promptTokens = request.completion
+      ? renderCompletionPrompt(model, request.completion, this.fimTokens, this.options.fimTemplate)
+      : hasTools
+        ? this.chatWrapper
+            .generateContextState({
+              chatHistory: [...history, { type: "model", response: [] }],
+              availableFunctions: toChatModelFunctions(tools),
+            })
+            .contextText.tokenize(model.tokenizer)
+        : this.tokenizePrompt(history);
     usage.inputTokens = promptTokens.length;
     const room = sequence.contextSize - promptTokens.length;
     if (room <= 0) {

@@ -14,9 +14,15 @@ interface PooledSequence {
   lastUsedAt: number;
 }
 
+export interface AcquireOptions {
+  /** While the session's own sequence is busy, wait for it instead of taking another. */
+  waitForOwn?: boolean;
+}
+
 interface Waiter {
   sessionKey: string | undefined;
   scope: string | undefined;
+  options: AcquireOptions;
   resolve: (lease: SequenceLease) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -66,14 +72,16 @@ export class SequencePool {
     sessionKey: string | undefined,
     scope: string | undefined,
     signal?: AbortSignal,
+    options: AcquireOptions = {},
   ): Promise<SequenceLease> {
-    const lease = this.tryAcquire(sessionKey, scope);
+    const lease = this.tryAcquire(sessionKey, scope, options);
     if (lease !== undefined) return lease;
     if (signal?.aborted) throw SparkError.from(signal.reason, "cancelled");
     return new Promise<SequenceLease>((resolve, reject) => {
       const waiter: Waiter = {
         sessionKey,
         scope,
+        options,
         resolve,
         reject,
         signal,
@@ -95,7 +103,16 @@ export class SequencePool {
   private tryAcquire(
     sessionKey: string | undefined,
     scope: string | undefined,
+    options: AcquireOptions,
   ): SequenceLease | undefined {
+    if (
+      options.waitForOwn === true &&
+      sessionKey !== undefined &&
+      this.entries.some(
+        (entry) => entry.busy && entry.sessionKey === sessionKey && entry.scope === scope,
+      )
+    )
+      return undefined;
     const idle = this.entries.filter((entry) => !entry.busy);
     if (idle.length === 0) return undefined;
     const own =
@@ -130,13 +147,16 @@ export class SequencePool {
     };
   }
 
+  /** The first waiter that can run now (one waiting for its own busy sequence may not). */
   private wakeWaiter(): void {
-    const waiter = this.waiters.shift();
-    if (waiter === undefined) return;
-    waiter.signal?.removeEventListener("abort", waiter.onAbort);
-    const lease = this.tryAcquire(waiter.sessionKey, waiter.scope);
-    if (lease === undefined) this.waiters.unshift(waiter);
-    else waiter.resolve(lease);
+    for (const [index, waiter] of this.waiters.entries()) {
+      const lease = this.tryAcquire(waiter.sessionKey, waiter.scope, waiter.options);
+      if (lease === undefined) continue;
+      this.waiters.splice(index, 1);
+      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      waiter.resolve(lease);
+      return;
+    }
   }
 
   rejectWaiters(error: SparkError): void {

@@ -5,7 +5,7 @@ import type { Dispatcher } from "undici";
 import type { EngineEvent, EngineRequest } from "../engine.ts";
 import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { validateEngineRequest } from "../validate-request.ts";
+import { refuseCompletion, validateEngineRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { buildChatRequestBody } from "./build-chat-request-body.ts";
 import { buildResponsesRequestBody } from "./build-responses-request-body.ts";
@@ -58,7 +58,10 @@ export async function* runChatStream(
     yield* endStream(clock, usage, finish.reason, finish.error);
   };
 
-  const invalid = validateEngineRequest(request) ?? missingKeyError(context.options);
+  const invalid =
+    refuseCompletion("openai-compatible", request) ??
+    validateEngineRequest(request) ??
+    missingKeyError(context.options);
   if (invalid !== undefined) {
     yield* ending({ reason: "error", error: invalid });
     return;

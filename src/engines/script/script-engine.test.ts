@@ -25,6 +25,7 @@ const contractTurns: ScriptTurnInput[] = [
   { text: colour, expect: { lastMessageIncludes: "colour" } },
   { text: number, expect: { lastMessageIncludes: "number" } },
   { text: "Hi there.", expect: { lastMessageIncludes: "Say hi." } },
+  { text: "a + b;" },
 ];
 
 runEngineContract({

@@ -27,6 +27,33 @@ describe("buildByteTokenizer", () => {
     }
   });
 
+  it("places Qwen2.5-Coder's FIM tokens at spark-code-tiny's ids only when asked", () => {
+    const plain = buildByteTokenizer(320);
+    expect(plain.fimTokenIds).toBeUndefined();
+    expect(plain.tokens).not.toContain("<|fim_prefix|>");
+    const withFim = buildByteTokenizer(320, { fimTokens: true });
+    expect(withFim.tokens.length).toBe(320);
+    expect(withFim.fimTokenIds).toEqual({
+      prefix: 271,
+      middle: 272,
+      suffix: 273,
+      pad: 274,
+      repositoryName: 275,
+      fileSeparator: 276,
+    });
+    expect(withFim.tokens.slice(271, 277)).toEqual([
+      "<|fim_prefix|>",
+      "<|fim_middle|>",
+      "<|fim_suffix|>",
+      "<|fim_pad|>",
+      "<|repo_name|>",
+      "<|file_sep|>",
+    ]);
+    expect(withFim.tokenTypes[271]).toBe(tokenTypes.control);
+    // Everything before the FIM tokens is unchanged, so the plain model's ids stay valid.
+    expect(withFim.tokens.slice(0, 271)).toEqual(plain.tokens.slice(0, 271));
+  });
+
   it("refuses a vocabulary too small for the bytes and control tokens", () => {
     expect(() => buildByteTokenizer(100)).toThrow(RangeError);
   });

@@ -14,6 +14,22 @@ export interface ByteTokenizer {
   endOfTextId: number;
   imStartId: number;
   imEndId: number;
+  /** Set when built with FIM tokens: Qwen2.5-Coder's, in its order. */
+  fimTokenIds?: FimTokenIds;
+}
+
+export interface FimTokenIds {
+  prefix: number;
+  middle: number;
+  suffix: number;
+  pad: number;
+  repositoryName: number;
+  fileSeparator: number;
+}
+
+export interface ByteTokenizerOptions {
+  /** Add Qwen2.5-Coder's fill-in-the-middle control tokens after the tool-call tags. */
+  fimTokens?: boolean;
 }
 
 // Merges whose parts are all in the vocabulary, so llama.cpp's BPE really applies them.
@@ -32,6 +48,15 @@ const controlTokens = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"] as const;
 // Qwen2.5 marks its tool-call tags as user-defined tokens; node-llama-cpp's ChatML-family
 // wrappers write them as special text.
 const userDefinedTokens = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>"];
+// Qwen2.5-Coder's FIM control tokens, in its order (the ids spark-code-tiny.gguf has too).
+const fimTokens = [
+  "<|fim_prefix|>",
+  "<|fim_middle|>",
+  "<|fim_suffix|>",
+  "<|fim_pad|>",
+  "<|repo_name|>",
+  "<|file_sep|>",
+] as const;
 
 /** GPT-2's bytes_to_unicode: printable bytes map to themselves, the rest to U+0100 upward. */
 export function gpt2ByteSymbols(): string[] {
@@ -56,7 +81,10 @@ function fillerToken(index: number): string {
   return (index % 2 === 0 ? "Ġ" : "") + word.padStart(3, "x");
 }
 
-export function buildByteTokenizer(vocabularySize: number): ByteTokenizer {
+export function buildByteTokenizer(
+  vocabularySize: number,
+  options: ByteTokenizerOptions = {},
+): ByteTokenizer {
   const tokens = gpt2ByteSymbols();
   const types: number[] = tokens.map(() => tokenTypes.normal);
   const known = new Set(tokens);
@@ -78,6 +106,13 @@ export function buildByteTokenizer(vocabularySize: number): ByteTokenizer {
     tokens.push(token);
     types.push(tokenTypes.userDefined);
   }
+  const firstFimId = tokens.length;
+  if (options.fimTokens === true) {
+    for (const token of fimTokens) {
+      tokens.push(token);
+      types.push(tokenTypes.control);
+    }
+  }
   if (vocabularySize < tokens.length) {
     throw new RangeError(`The byte vocabulary needs at least ${tokens.length} tokens`);
   }
@@ -96,6 +131,18 @@ export function buildByteTokenizer(vocabularySize: number): ByteTokenizer {
     endOfTextId: firstSpecialId,
     imStartId: firstSpecialId + 1,
     imEndId: firstSpecialId + 2,
+    ...(options.fimTokens === true
+      ? {
+          fimTokenIds: {
+            prefix: firstFimId,
+            middle: firstFimId + 1,
+            suffix: firstFimId + 2,
+            pad: firstFimId + 3,
+            repositoryName: firstFimId + 4,
+            fileSeparator: firstFimId + 5,
+          },
+        }
+      : {}),
   };
 }
 
@@ -111,5 +158,19 @@ export function byteTokenizerMetadata(tokenizer: ByteTokenizer): [string, GgufMe
     ["tokenizer.ggml.eos_token_id", { type: "uint32", value: tokenizer.imEndId }],
     ["tokenizer.ggml.padding_token_id", { type: "uint32", value: tokenizer.endOfTextId }],
     ["tokenizer.ggml.add_bos_token", { type: "bool", value: false }],
+    ...fimMetadata(tokenizer.fimTokenIds),
+  ];
+}
+
+function fimMetadata(ids: FimTokenIds | undefined): [string, GgufMetadataValue][] {
+  if (ids === undefined) return [];
+  const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
+  return [
+    ["tokenizer.ggml.fim_pre_token_id", uint32(ids.prefix)],
+    ["tokenizer.ggml.fim_mid_token_id", uint32(ids.middle)],
+    ["tokenizer.ggml.fim_suf_token_id", uint32(ids.suffix)],
+    ["tokenizer.ggml.fim_pad_token_id", uint32(ids.pad)],
+    ["tokenizer.ggml.fim_rep_token_id", uint32(ids.repositoryName)],
+    ["tokenizer.ggml.fim_sep_token_id", uint32(ids.fileSeparator)],
   ];
 }

@@ -40,6 +40,9 @@ export interface WriteTestModelOptions {
   /** Leave the end-of-turn token (<|im_end|>) sampleable, so the noise model ends its turns
    * by itself after some tokens (a client's turn then completes); default false. */
   endsTurns?: boolean;
+  /** Add Qwen2.5-Coder's fill-in-the-middle tokens to the vocabulary (ids 271–276, as in
+   * spark-code-tiny.gguf), so the FIM path runs on its real tokens; default false. */
+  fimTokens?: boolean;
   signal?: AbortSignal;
 }
 
@@ -51,6 +54,7 @@ export interface WriteTestModelResult {
   seed: number;
   contextLength: number;
   endsTurns: boolean;
+  fimTokens: boolean;
   byteLength: number;
   parameterCount: number;
 }
@@ -90,8 +94,12 @@ function randomTensor(
  * the letters that take part in merges. A zero output row gives a zero logit, below the best of
  * the random ones.
  */
-function silencedTokenIds(vocabularySize: number, endsTurns: boolean): Set<number> {
-  const tokenizer = buildByteTokenizer(vocabularySize);
+function silencedTokenIds(
+  vocabularySize: number,
+  endsTurns: boolean,
+  fimTokens: boolean,
+): Set<number> {
+  const tokenizer = buildByteTokenizer(vocabularySize, { fimTokens });
   const mergedBytes = new Set("taheinro");
   const emittable = new Set(gpt2ByteSymbols());
   const byteOfSymbol = new Map(gpt2ByteSymbols().map((symbol, byte) => [symbol, byte]));
@@ -144,12 +152,13 @@ function buildTensors(
   type: GgufTensorType,
   seed: number,
   endsTurns: boolean,
+  fimTokens: boolean,
 ): GgufTensor[] {
   const embedding = shape.embeddingLength;
   const headDimension = embedding / shape.headCount;
   const keyValueWidth = headDimension * shape.headCountKv;
   const feedForward = shape.feedForwardLength;
-  const silenced = silencedTokenIds(shape.vocabularySize, endsTurns);
+  const silenced = silencedTokenIds(shape.vocabularySize, endsTurns, fimTokens);
   const outputProjection = (name: string): GgufTensor =>
     silenceRows(randomTensor(name, [embedding, shape.vocabularySize], type, seed), silenced);
   const tensors: GgufTensor[] = [
@@ -192,8 +201,9 @@ function buildMetadata(
   architecture: TestModelArchitecture,
   type: GgufTensorType,
   contextLength: number,
+  fimTokens: boolean,
 ): Map<string, GgufMetadataValue> {
-  const tokenizer = buildByteTokenizer(shape.vocabularySize);
+  const tokenizer = buildByteTokenizer(shape.vocabularySize, { fimTokens });
   const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
   const entries: [string, GgufMetadataValue][] = [
     ["general.architecture", { type: "string", value: architecture }],
@@ -227,6 +237,7 @@ function resolveTestModel(options: WriteTestModelOptions) {
   const architecture = options.architecture ?? defaultTestModelArchitecture;
   const contextLength = options.contextLength ?? shape.contextLength;
   const endsTurns = options.endsTurns ?? false;
+  const fimTokens = options.fimTokens ?? false;
   if (!Number.isInteger(contextLength) || contextLength < 16 || contextLength > 0xffffffff) {
     throw new SparkError(
       "invalid_request",
@@ -234,12 +245,12 @@ function resolveTestModel(options: WriteTestModelOptions) {
     );
   }
   const writeOptions: GgufWriteOptions = {
-    metadata: buildMetadata(shape, architecture, type, contextLength),
-    tensors: buildTensors(shape, architecture, type, seed, endsTurns),
+    metadata: buildMetadata(shape, architecture, type, contextLength, fimTokens),
+    tensors: buildTensors(shape, architecture, type, seed, endsTurns, fimTokens),
     signal: options.signal,
   };
   return {
-    summary: { shape: shape.name, architecture, type, seed, contextLength, endsTurns },
+    summary: { shape: shape.name, architecture, type, seed, contextLength, endsTurns, fimTokens },
     writeOptions,
   };
 }

@@ -1,0 +1,110 @@
+// Renders a raw completion or fill-in-the-middle request into tokens, with no chat template: the
+// model's own FIM tokens when its vocabulary has them, else the configured template, else an error.
+import type { LlamaModel, Token } from "node-llama-cpp";
+import type { CompletionPrompt } from "../engine.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+
+/** Qwen2.5-Coder's FIM vocabulary (also StarCoder2's repository tokens' role). */
+export interface FimTokens {
+  prefix: Token;
+  suffix: Token;
+  middle: Token;
+  repositoryName: Token | undefined;
+  fileSeparator: Token | undefined;
+}
+
+const REPOSITORY_NAME = "spark";
+
+/** One vocabulary entry for a special token's text, or undefined when the model lacks it. */
+function specialToken(model: LlamaModel, text: string): Token | undefined {
+  const tokens = model.tokenize(text, true);
+  const only = tokens.length === 1 ? tokens[0] : undefined;
+  // A single token that is the plain text would round-trip too; a special token renders only
+  // when special tokens are detokenized.
+  if (only === undefined || model.detokenize([only], false) === text) return undefined;
+  return only;
+}
+
+export function findFimTokens(model: LlamaModel): FimTokens | undefined {
+  const prefix = specialToken(model, "<|fim_prefix|>");
+  const suffix = specialToken(model, "<|fim_suffix|>");
+  const middle = specialToken(model, "<|fim_middle|>");
+  if (prefix === undefined || suffix === undefined || middle === undefined) return undefined;
+  return {
+    prefix,
+    suffix,
+    middle,
+    repositoryName: specialToken(model, "<|repo_name|>"),
+    fileSeparator: specialToken(model, "<|file_sep|>"),
+  };
+}
+
+/**
+ * Tokens for a completion request. The order keeps what changes least first, so a keystroke
+ * re-evaluates only the tail: other files, then this file's name, then the prefix up to the cursor;
+ * the suffix follows (PSM order, which FIM models are trained on).
+ */
+export function renderCompletionPrompt(
+  model: LlamaModel,
+  completion: CompletionPrompt,
+  fimTokens: FimTokens | undefined,
+  fimTemplate: string | undefined,
+): Token[] {
+  const text = (value: string): Token[] => model.tokenize(value, false);
+  if (completion.suffix === undefined) return text(completion.prefix);
+  if (fimTokens !== undefined) return renderWithFimTokens(completion, fimTokens, text);
+  if (fimTemplate !== undefined) return renderWithTemplate(model, completion, fimTemplate);
+  throw new SparkError(
+    "fim_unsupported",
+    "This model has no fill-in-the-middle tokens (<|fim_prefix|>, <|fim_suffix|>, " +
+      "<|fim_middle|>) and no fim_template is configured for it: set fim_template in the " +
+      'model\'s configuration (e.g. "<PRE> {prefix} <SUF>{suffix} <MID>") or use a FIM model ' +
+      "such as Qwen2.5-Coder.",
+  );
+}
+
+function renderWithFimTokens(
+  completion: CompletionPrompt,
+  fim: FimTokens,
+  text: (value: string) => Token[],
+): Token[] {
+  const tokens: Token[] = [];
+  const extra = completion.extra ?? [];
+  const repositoryLevel =
+    fim.repositoryName !== undefined &&
+    fim.fileSeparator !== undefined &&
+    (extra.length > 0 || completion.filename !== undefined);
+  if (repositoryLevel && fim.repositoryName !== undefined && fim.fileSeparator !== undefined) {
+    tokens.push(fim.repositoryName, ...text(`${REPOSITORY_NAME}\n`));
+    for (const chunk of extra) {
+      tokens.push(fim.fileSeparator, ...text(`${chunk.filename}\n${chunk.text}\n`));
+    }
+    if (completion.filename !== undefined)
+      tokens.push(fim.fileSeparator, ...text(`${completion.filename}\n`));
+  } else if (extra.length > 0) {
+    // No repository tokens: other files go in as plain text before the FIM block.
+    for (const chunk of extra) tokens.push(...text(`// ${chunk.filename}\n${chunk.text}\n`));
+  }
+  tokens.push(fim.prefix, ...text(completion.prefix));
+  tokens.push(fim.suffix, ...text(completion.suffix ?? ""));
+  tokens.push(fim.middle, ...text(completion.middle ?? ""));
+  return tokens;
+}
+
+/** `{prefix}` and `{suffix}` in the template are replaced; the rest may name special tokens. */
+function renderWithTemplate(
+  model: LlamaModel,
+  completion: CompletionPrompt,
+  template: string,
+): Token[] {
+  const tokens: Token[] = [];
+  for (const chunk of completion.extra ?? [])
+    tokens.push(...model.tokenize(`// ${chunk.filename}\n${chunk.text}\n`, false));
+  for (const part of template.split(/(\{prefix\}|\{suffix\})/)) {
+    if (part === "{prefix}") tokens.push(...model.tokenize(completion.prefix, false));
+    else if (part === "{suffix}") tokens.push(...model.tokenize(completion.suffix ?? "", false));
+    else if (part !== "") tokens.push(...model.tokenize(part, true));
+  }
+  tokens.push(...model.tokenize(completion.middle ?? "", false));
+  return tokens;
+}
