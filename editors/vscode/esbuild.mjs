@@ -9,7 +9,8 @@ await build({
   format: "cjs",
   target: "node20",
   outfile: "dist/extension.cjs",
-  external: ["vscode"],
+  // ws loads these native speed-ups only when present.
+  external: ["vscode", "bufferutil", "utf-8-validate"],
   sourcemap: true,
   logLevel: "warning",
 });

@@ -3,6 +3,7 @@
 // textContent; the extension side owns the protocol client.
 import * as vscode from "vscode";
 import type { AgentProtocolClient } from "../../../../src/protocol/agent/index.ts";
+import { WebSocket } from "ws";
 import { connectAgent } from "../core/agent-connection.ts";
 import { transcriptEntryFor, type TranscriptEntry } from "../core/ask-transcript.ts";
 import type { ServerLauncher } from "./server-launcher.ts";
@@ -51,6 +52,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       return this.client;
     let client: AgentProtocolClient;
     try {
+      // The `ws` package, not a global WebSocket: VS Code's Node 20 extension hosts have none.
       client = await connectAgent(this.settings.server(), WebSocket);
     } catch (error) {
       this.post({ kind: "error", text: error instanceof Error ? error.message : String(error) });
