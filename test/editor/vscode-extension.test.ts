@@ -154,4 +154,20 @@ describe.skipIf(missing !== undefined)("the VS Code extension in code-server", (
     ).toBe("const a = 1;\n\nfunction add(x, y) {\n  return (x + y) | 0;\n}\n");
     expect(server?.output()).toMatch(/POST \/v1\/chat\/completions 200/);
   });
+  it("asks the agent from the Ask Spark view and shows its answer as text", async () => {
+    const page = await openWorkbench([{ text: "The answer is <b>42</b>." }], {
+      "notes.txt": "hello\n",
+    });
+    await runCommand(page, "Focus on Ask Spark View");
+    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+    await view.locator("#prompt").fill("What is the answer?");
+    await view.locator("#prompt").press("Enter");
+    const answer = view.locator(".assistant").last();
+    await expect
+      .poll(() => answer.textContent(), { timeout: 30_000 })
+      .toBe("The answer is <b>42</b>.");
+    // Model text is data: the markup it contains stays text.
+    expect(await view.locator(".assistant b").count()).toBe(0);
+    await expect(view.locator(".user").first().textContent()).resolves.toBe("What is the answer?");
+  });
 });
