@@ -17,6 +17,8 @@ export async function* readServerSentEvents(
     for (;;) {
       const { done, value } = await reader.read();
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      // A body may end without the final newline; its last line still counts.
+      if (done && buffer !== "") buffer += "\n";
       let newline = buffer.search(/\r?\n/);
       while (newline !== -1) {
         const line = buffer.slice(0, newline);
