@@ -59,6 +59,28 @@ describe("the editor's clients against spark serve", () => {
     await expect.poll(() => requestsTo("/v1/chat/completions")).toBe(1);
   });
 
+  it("stops a quick edit mid-stream when it is aborted (Esc), keeping what came", async () => {
+    server = await startSparkServe([
+      { text: "one two three four five six seven eight", delayMs: 150 },
+    ]);
+    const controller = new AbortController();
+    const snapshots: string[] = [];
+    await expect(
+      (async () => {
+        for await (const text of streamQuickEdit(
+          { baseUrl: server?.url ?? "" },
+          { selection: "one", instruction: "count", languageId: "plaintext" },
+          { signal: controller.signal },
+        )) {
+          snapshots.push(text);
+          controller.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(snapshots).toHaveLength(1);
+    expect("one two three four five six seven eight".startsWith(snapshots[0] ?? "x")).toBe(true);
+  });
+
   it("asks the agent through /v1/agent and maps its events to transcript entries", async () => {
     server = await startSparkServe([{ text: "The answer is 42." }], {
       configToml: '[serve]\napi_keys = ["editor-key"]\n',
