@@ -3,7 +3,23 @@ import eslint from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules", "dist", "bench/results", "coverage", "**/*.gguf", "bin", ".spark-test", "web/dist", "test-results"] },
+  {
+    ignores: [
+      "node_modules",
+      "dist",
+      "bench/results",
+      "coverage",
+      "**/*.gguf",
+      "bin",
+      ".spark-test",
+      "web/dist",
+      "test-results",
+      "editors/vscode/*",
+      "!editors/vscode/src",
+      "editors/vscode/src/*",
+      "!editors/vscode/src/core",
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -15,8 +31,14 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": "error",
       "@typescript-eslint/await-thenable": "error",
       "@typescript-eslint/require-await": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "@typescript-eslint/restrict-template-expressions": ["error", { allowNumber: true, allowBoolean: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
+      "@typescript-eslint/restrict-template-expressions": [
+        "error",
+        { allowNumber: true, allowBoolean: true },
+      ],
     },
   },
   { files: ["eslint.config.js"], ...tseslint.configs.disableTypeChecked },

@@ -1,0 +1,197 @@
+// The inline-completion pipeline without VS Code: cache, reuse of the completion in flight,
+// adaptive debounce, one request at a time (a new keystroke aborts an unrelated one), stream
+// filters, latency measurement. The extension's provider only converts positions and items.
+import { AdaptiveDebounce } from "./adaptive-debounce.ts";
+import {
+  buildCompletionRequest,
+  type CompletionContext,
+  type CompletionRequest,
+  type CompletionWindowOptions,
+} from "./completion-request.ts";
+import { judgeReuse } from "./completion-reuse.ts";
+import { streamCompletion } from "./completions-client.ts";
+import { LruCache } from "./lru-cache.ts";
+import type { SparkServer } from "./spark-http.ts";
+import { filterCompletion } from "./stream-filters.ts";
+
+export type CompletionSource = "network" | "cache" | "reuse";
+
+export interface CompletionOutcome {
+  text: string;
+  source: CompletionSource;
+  /** Request to first token, for network completions. */
+  latencyMs?: number;
+}
+
+export interface InlineCompletionEngineOptions {
+  server: () => SparkServer;
+  model?: () => string | undefined;
+  debounce?: AdaptiveDebounce;
+  cacheSize?: number;
+  window?: CompletionWindowOptions;
+  now?: () => number;
+  onOutcome?: (outcome: CompletionOutcome) => void;
+  onError?: (error: unknown) => void;
+}
+
+interface Flight {
+  request: CompletionRequest;
+  text: string;
+  finished: boolean;
+  /** The stream ended one way or another (finished, failed or aborted). */
+  settled: boolean;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class InlineCompletionEngine {
+  private readonly cache: LruCache<string, string>;
+  private readonly debounce: AdaptiveDebounce;
+  private readonly now: () => number;
+  private flight: Flight | undefined;
+  requestsSent = 0;
+  requestsCancelled = 0;
+
+  constructor(private readonly options: InlineCompletionEngineOptions) {
+    this.cache = new LruCache(options.cacheSize ?? 200);
+    this.debounce = options.debounce ?? new AdaptiveDebounce();
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  get debounceDelayMs(): number {
+    return this.debounce.delayMs();
+  }
+
+  /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
+  async complete(context: CompletionContext, signal: AbortSignal): Promise<string | undefined> {
+    const request = buildCompletionRequest(context, this.options.window);
+    const key = cacheKey(request);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return this.report({ text: cached, source: "cache" });
+
+    const reused = await this.reuseFlight(request, signal);
+    if (reused !== undefined) return this.report({ text: reused, source: "reuse" });
+    if (signal.aborted) return undefined;
+
+    if (!(await this.debounce.wait(signal))) return undefined;
+    const flight = this.startFlight(request);
+    await Promise.race([flight.done, abortedPromise(signal)]);
+    if (signal.aborted || !flight.finished) return undefined;
+    if (flight.text === "") return undefined;
+    this.cache.set(key, flight.text);
+    return flight.text;
+  }
+
+  /** Aborts whatever is in flight (the extension calls this on dispose). */
+  cancel(): void {
+    this.abortFlight();
+  }
+
+  private async reuseFlight(
+    request: CompletionRequest,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    for (;;) {
+      const flight = this.flight;
+      if (flight === undefined) return undefined;
+      if (flight.settled && !flight.finished) {
+        this.flight = undefined;
+        return undefined;
+      }
+      const verdict = judgeReuse(
+        { ...flight.request, text: flight.text },
+        request,
+        flight.finished,
+      );
+      if (verdict.kind === "reuse") return verdict.remaining;
+      if (verdict.kind === "unrelated") {
+        this.abortFlight();
+        return undefined;
+      }
+      // Typed past what has streamed so far: the rest may still arrive.
+      await Promise.race([flight.done, abortedPromise(signal), pause(10)]);
+      if (signal.aborted) return undefined;
+    }
+  }
+
+  private startFlight(request: CompletionRequest): Flight {
+    this.abortFlight();
+    const controller = new AbortController();
+    const flight: Flight = {
+      request,
+      text: "",
+      finished: false,
+      settled: false,
+      controller,
+      done: Promise.resolve(),
+    };
+    flight.done = this.runFlight(flight);
+    this.flight = flight;
+    this.requestsSent++;
+    return flight;
+  }
+
+  private async runFlight(flight: Flight): Promise<void> {
+    const started = this.now();
+    let latencyMs: number | undefined;
+    let raw = "";
+    try {
+      const stream = streamCompletion(this.options.server(), flight.request, {
+        model: this.options.model?.(),
+        signal: flight.controller.signal,
+      });
+      for await (const delta of stream) {
+        if (latencyMs === undefined) {
+          latencyMs = this.now() - started;
+          this.debounce.recordLatency(latencyMs);
+        }
+        raw += delta;
+        const filtered = filterCompletion(raw, flight.request);
+        flight.text = filtered.text;
+        if (filtered.stopped) break;
+      }
+      if (flight.request.multiline) flight.text = flight.text.replace(/\s+$/, "");
+      flight.finished = true;
+      this.report({
+        text: flight.text,
+        source: "network",
+        latencyMs: latencyMs ?? this.now() - started,
+      });
+    } catch (error) {
+      if (!flight.controller.signal.aborted) this.options.onError?.(error);
+    } finally {
+      if (!flight.finished) flight.text = "";
+      flight.settled = true;
+    }
+  }
+
+  private abortFlight(): void {
+    const flight = this.flight;
+    if (flight === undefined) return;
+    this.flight = undefined;
+    if (!flight.finished) {
+      this.requestsCancelled++;
+      flight.controller.abort();
+    }
+  }
+
+  private report(outcome: CompletionOutcome): string | undefined {
+    this.options.onOutcome?.(outcome);
+    return outcome.text === "" ? undefined : outcome.text;
+  }
+}
+
+function cacheKey(request: CompletionRequest): string {
+  return `${request.documentId}\u0000${request.prefix.slice(-2000)}\u0000${request.suffix.slice(0, 400)}`;
+}
+
+function abortedPromise(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+function pause(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}
