@@ -22,10 +22,31 @@ export function registerTuiCommand(program: Command): void {
     .option("--allow-commands", "let the agent run any shell command without asking")
     .exitOverride(exitWithUsageCodes)
     .action(async (flags: TuiCommandFlags) => {
-      // React's development build checks every render; a terminal UI at 1,000+ tokens/s should not.
-      process.env.NODE_ENV ??= "production";
       // Loaded here so other commands never pay for React and Ink.
-      const { runTui } = await import("../../tui/run-tui.tsx");
+      const { runTui } = await importInteractiveRenderer(() => import("../../tui/run-tui.tsx"));
       process.exitCode = await runTui(flags);
     });
+}
+
+/**
+ * React and Ink read the environment once, when they load: React picks its development build
+ * (checks on every render; too slow at 1,000+ tokens/s) unless NODE_ENV is production, and Ink
+ * draws only the final frame when CI is set. This UI runs only on a real terminal, so it loads
+ * them as for an interactive production session, then puts the variables back: commands the
+ * agent runs (`npm install`, a test runner) must see the user's own NODE_ENV and CI.
+ */
+async function importInteractiveRenderer<Module>(load: () => Promise<Module>): Promise<Module> {
+  const names = ["NODE_ENV", "CI", "CONTINUOUS_INTEGRATION"] as const;
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  process.env.NODE_ENV = "production";
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  try {
+    return await load();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }
