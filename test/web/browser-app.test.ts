@@ -149,6 +149,8 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     );
     await page.keyboard.press("Escape");
     await waitForIdle(page);
+    // The badge is drawn on the next animation frame after the status: wait for it, then count.
+    await lastReply(page).locator(".badge", { hasText: "interrupted" }).waitFor();
     expect(await page.locator(".assistant .badge", { hasText: "interrupted" }).count()).toBe(2);
   });
 
