@@ -16,7 +16,10 @@ import { App } from "../../src/tui/app.tsx";
 
 export interface TuiBenchRun {
   withUi: boolean;
+  /** Text-delta events received (the app server coalesces the tokens of one tick into one). */
   deltas: number;
+  /** Tokens the engine produced in the turn (its usage). */
+  outputTokens: number;
   /** turn/start sent → first delta received, ms. */
   firstDeltaMs: number;
   /** First → last delta received, ms. */
@@ -98,11 +101,15 @@ async function runTurn(request: TuiBenchRequest, withUi: boolean): Promise<TuiBe
   const client = new AgentProtocolClient(clientEnd);
   const { session } = await client.request("session/start", { cwd: root });
   const arrivals: number[] = [];
+  let outputTokens = 0;
   let finished!: () => void;
   const turnFinished = new Promise<void>((resolve) => (finished = resolve));
   client.onSessionEvent(({ event }) => {
     if (event.type === "text-delta") arrivals.push(performance.now());
-    if (event.type === "turn-finished") finished();
+    if (event.type === "turn-finished") {
+      outputTokens = event.usage.outputTokens;
+      finished();
+    }
   });
   const terminal = new TerminalRecorder();
   const instance = withUi
@@ -133,6 +140,7 @@ async function runTurn(request: TuiBenchRequest, withUi: boolean): Promise<TuiBe
   return {
     withUi,
     deltas: arrivals.length,
+    outputTokens,
     firstDeltaMs: firstDelta - startedAt,
     streamMs: lastDelta - firstDelta,
     lastTokenLagMs: frameAfterLast === undefined ? null : frameAfterLast.at - lastDelta,

@@ -53,7 +53,8 @@ export const tuiRender: Scenario = {
 function rates(run: TuiBenchRun) {
   const seconds = run.streamMs / 1000;
   return {
-    tokensPerSecond: seconds > 0 ? (run.deltas - 1) / seconds : null,
+    // Tokens, not events: several tokens of one tick arrive as one coalesced delta.
+    tokensPerSecond: seconds > 0 ? run.outputTokens / seconds : null,
     fps: seconds > 0 ? run.frames / seconds : null,
     cores: run.cpuMs / run.wallMs,
   };
