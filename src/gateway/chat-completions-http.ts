@@ -16,6 +16,7 @@ import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow } from "./gateway-models.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import { statusOfFinish } from "./metrics.ts";
 import { readJsonBody, sendError, sendJson } from "./http-io.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
@@ -134,12 +135,7 @@ export async function handleChatCompletionsPost(
   const chatUsage = toChatUsage(usage);
   context.metrics.observeResponse({
     transport: "http",
-    status:
-      finishReason === "error"
-        ? "failed"
-        : finishReason === "cancelled"
-          ? "incomplete"
-          : "completed",
+    status: statusOfFinish(finishReason),
     timeToFirstTokenMs,
     gatewayOverheadMs: clock.overheadMs,
     inputTokens: usage?.inputTokens ?? 0,

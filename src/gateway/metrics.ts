@@ -9,6 +9,15 @@ const OVERHEAD_BUCKETS_SECONDS = [
   0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1,
 ];
 
+/** The response status a stateless (HTTP) stream is counted under, from how it finished. */
+export function statusOfFinish(finishReason: string | undefined): string {
+  return finishReason === "error"
+    ? "failed"
+    : finishReason === "cancelled"
+      ? "incomplete"
+      : "completed";
+}
+
 export interface ResponseObservation {
   transport: "ws" | "http";
   status: string;

@@ -15,6 +15,7 @@ import { schemaError } from "../schema-error.ts";
 import { sparkTimings } from "../spark-timings.ts";
 import { startEventStream } from "../sse-transport.ts";
 import { describeWireError } from "../wire-error.ts";
+import { completionSampling } from "./completion-sampling.ts";
 import { runFimCompletion } from "./run-completion.ts";
 
 // OpenAI's documented default for this endpoint.
@@ -31,7 +32,6 @@ export async function handleCompletionsPost(
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
   const prompt = typeof body.prompt === "string" ? body.prompt : (body.prompt[0] ?? "");
-  const stop = body.stop ?? undefined;
   const id = newId("cmpl-");
   const created = Math.floor(Date.now() / 1000);
   const stream = body.stream === true;
@@ -62,13 +62,7 @@ export async function handleCompletionsPost(
         ...(body.input_extra === undefined ? {} : { extra: body.input_extra }),
         ...(body.filename === undefined ? {} : { filename: body.filename }),
       },
-      sampling: {
-        maxOutputTokens: body.max_tokens ?? DEFAULT_MAX_TOKENS,
-        ...(body.temperature == null ? {} : { temperature: body.temperature }),
-        ...(body.top_p == null ? {} : { topP: body.top_p }),
-        ...(body.seed == null ? {} : { seed: body.seed }),
-        ...(stop === undefined ? {} : { stop: typeof stop === "string" ? [stop] : stop }),
-      },
+      sampling: completionSampling(body, body.max_tokens ?? DEFAULT_MAX_TOKENS),
       documentKey: body.prompt_cache_key ?? body.filename,
       maxPredictMs: body.t_max_predict_ms,
     },

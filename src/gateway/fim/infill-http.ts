@@ -13,6 +13,7 @@ import { readJsonBody, sendError, sendJson } from "../http-io.ts";
 import { schemaError } from "../schema-error.ts";
 import { startEventStream } from "../sse-transport.ts";
 import { describeWireError } from "../wire-error.ts";
+import { completionSampling } from "./completion-sampling.ts";
 import { runFimCompletion, type FimOutcome } from "./run-completion.ts";
 
 // llama-server's n_predict default is unbounded; an editor wants a short answer.
@@ -28,7 +29,6 @@ export async function handleInfillPost(
   const parsed = infillRequestSchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
-  const stop = body.stop ?? undefined;
   const stream = body.stream === true;
   const onText = (content: string, model: string): void => {
     if (!stream) return;
@@ -48,16 +48,11 @@ export async function handleInfillPost(
         ...(body.filename === undefined ? {} : { filename: body.filename }),
         ...(body.prompt === undefined ? {} : { middle: body.prompt }),
       },
-      sampling: {
-        // llama-server reads a negative n_predict as "no limit": the context's room then.
-        ...(nPredict !== undefined && nPredict < 0
-          ? {}
-          : { maxOutputTokens: nPredict ?? DEFAULT_N_PREDICT }),
-        ...(body.temperature == null ? {} : { temperature: body.temperature }),
-        ...(body.top_p == null ? {} : { topP: body.top_p }),
-        ...(body.seed == null ? {} : { seed: body.seed }),
-        ...(stop === undefined ? {} : { stop: typeof stop === "string" ? [stop] : stop }),
-      },
+      // llama-server reads a negative n_predict as "no limit": the context's room then.
+      sampling: completionSampling(
+        body,
+        nPredict !== undefined && nPredict < 0 ? undefined : (nPredict ?? DEFAULT_N_PREDICT),
+      ),
       documentKey: body.prompt_cache_key ?? body.filename,
       maxPredictMs: body.t_max_predict_ms,
     },

@@ -14,6 +14,7 @@ import { SparkError } from "../../protocol/spark-error.ts";
 import { clientFacingEngineError, logEngineError } from "../engine-error.ts";
 import { GatewayClock } from "../gateway-clock.ts";
 import type { GatewayContext } from "../gateway-context.ts";
+import { statusOfFinish } from "../metrics.ts";
 import { resolveModelOrThrow } from "../gateway-models.ts";
 import { tenantOf, tenantSessionKey } from "../tenant.ts";
 import { CompletionTruncator, type TruncationReason } from "./completion-truncator.ts";
@@ -133,12 +134,7 @@ export async function runFimCompletion(
   }
   context.metrics.observeResponse({
     transport: "http",
-    status:
-      finishReason === "error"
-        ? "failed"
-        : finishReason === "cancelled"
-          ? "incomplete"
-          : "completed",
+    status: statusOfFinish(finishReason),
     timeToFirstTokenMs,
     gatewayOverheadMs: clock.overheadMs,
     inputTokens: outcome.usage?.inputTokens ?? 0,
