@@ -1,0 +1,83 @@
+// [routes], [router] and the openai preset as loadConfig reads them.
+import { describe, expect, it } from "vitest";
+import { escapeRegExp, useConfigDirectories } from "./config-test-directories.ts";
+import { loadConfig } from "./load-config.ts";
+
+const directories = useConfigDirectories();
+
+describe("router config", () => {
+  it("reads [routes] and [router], merging retry and breaker key by key", async () => {
+    await directories.writeUserConfig(`
+default_model = "auto"
+[routes]
+fast = ["spark", "spark-backup", "deep"]
+deep = "codex"
+[router]
+client_models = { "gpt-5.1-codex" = "fast" }
+deadline_ms = 30000
+retry = { max_attempts = 3, base_delay_ms = 50 }
+breaker = { failures = 2 }
+[[router.rules]]
+route = "deep"
+reason = "touches infra"
+paths = ["infra/**"]
+`);
+    const projectFile = await directories.writeProjectConfig(`
+[router]
+retry = { max_attempts = 1 }
+[router.breaker]
+open_ms = "soon"
+`);
+    const error = await directories.loadError({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(error.message).toMatch(
+      new RegExp(`^${escapeRegExp(projectFile)}: router\\.breaker\\.open_ms: `),
+    );
+    await directories.writeProjectConfig(`[router]\nretry = { max_attempts = 1 }\n`);
+    const config = await loadConfig({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(config.defaultModel).toBe("auto");
+    expect(config.router).toEqual({
+      routes: { fast: ["spark", "spark-backup", "deep"], deep: ["codex"] },
+      clientModels: { "gpt-5.1-codex": "fast" },
+      deadlineMs: 30000,
+      rules: [{ route: "deep", reason: "touches infra", paths: ["infra/**"] }],
+      retry: { maxAttempts: 1, baseDelayMs: 50 },
+      breaker: { failures: 2 },
+    });
+  });
+
+  it('preset = "openai" serves gpt-5.3-codex-spark as fast and gpt-5.3-codex as deep', async () => {
+    await directories.writeUserConfig(`preset = "openai"\n[routes]\nreview = "deep"\n`);
+    const config = await loadConfig({
+      cwd: directories.project,
+      env: { OPENAI_API_KEY: "sk-test" },
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(config.defaultModel).toBe("auto");
+    expect(config.models["gpt-5.3-codex-spark"]).toEqual({
+      engine: "openai-compatible",
+      preset: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      model: "gpt-5.3-codex-spark",
+      apiKeyEnv: "OPENAI_API_KEY",
+      api: "responses",
+    });
+    expect(config.models["gpt-5.3-codex"]).toMatchObject({
+      model: "gpt-5.3-codex",
+      api: "responses",
+    });
+    expect(config.router.routes).toEqual({
+      fast: ["gpt-5.3-codex-spark"],
+      deep: ["gpt-5.3-codex"],
+      review: ["deep"],
+    });
+    expect(config.providerKeys).toEqual({ OPENAI_API_KEY: "sk-test" });
+  });
+});
