@@ -2,7 +2,7 @@
 // demand, and the logged ones on disk for session/list. Only sessions inside the roots are shown.
 import { AgentSession, type AgentSessionOptions } from "../agent/agent-session.ts";
 import type { CommandApproval } from "../agent/tools/command-approval.ts";
-import { listSessions } from "../agent/session-store/session-directory.ts";
+import { listSessions, readSessionById } from "../agent/session-store/session-directory.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -92,9 +92,8 @@ export class SessionRegistry {
 
   private async resume(sessionId: string, firstSequenceAfter: number): Promise<LiveSession> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound(sessionId);
-    const logged = (await listSessions(this.options.sessionsDirectory)).find(
-      (summary) => summary.id === sessionId,
-    );
+    // Attaching reads one log, not every log in the folder.
+    const logged = await readSessionById(this.options.sessionsDirectory, sessionId);
     if (logged === undefined) throw notFound(sessionId);
     if (!this.roots.contains(logged.cwd)) {
       throw new AgentProtocolError(

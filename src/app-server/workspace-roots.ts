@@ -2,6 +2,7 @@
 // inside a root that points outside it does not open the way out.
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { isPathInside } from "../agent/edits/is-path-inside.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 
@@ -51,9 +52,6 @@ export class WorkspaceRoots {
 
   /** Whether the real path lies inside (or is) a root. */
   contains(realPath: string): boolean {
-    return this.roots.some((root) => {
-      const relative = path.relative(root, realPath);
-      return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-    });
+    return this.roots.some((root) => isPathInside(root, realPath));
   }
 }

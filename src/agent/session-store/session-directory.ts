@@ -19,6 +19,18 @@ export async function listSessions(directory: string): Promise<SessionSummary[]>
   return summaries.sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : -1));
 }
 
+/** The logged session with exactly this id (its file is `<date>-<id>.jsonl`): one file read. */
+export async function readSessionById(
+  directory: string,
+  id: string,
+): Promise<SessionSummary | undefined> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const name = names.find((entry) => entry.endsWith(`-${id}.jsonl`));
+  if (name === undefined) return undefined;
+  const loaded = await readSession(path.join(directory, name)).catch(() => undefined);
+  return loaded?.summary.id === id ? loaded.summary : undefined;
+}
+
 /** `last` is the most recently active session; otherwise an id or a unique prefix of one. */
 export async function findSession(directory: string, reference: string): Promise<SessionSummary> {
   const sessions = await listSessions(directory);
