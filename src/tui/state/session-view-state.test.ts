@@ -31,6 +31,26 @@ describe("reduceSessionView", () => {
     expect(state.metrics.decodeTokensPerSecond).toBe(20); // 2 intervals in 100 ms
   });
 
+  it("reports the turn's real tokens/s when it ends, however many tokens each delta carried", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
+      [{ type: "text-delta", turnId: "t1", text: "one two three" }, 1100],
+      [{ type: "text-delta", turnId: "t1", text: " four five" }, 1200],
+      [
+        {
+          type: "turn-finished",
+          turnId: "t1",
+          reason: "completed",
+          steps: 1,
+          usage: { ...usage, outputTokens: 50 },
+          timings,
+        },
+        1210,
+      ],
+    ]);
+    expect(state.metrics.decodeTokensPerSecond).toBe(500); // 50 tokens in 100 ms, not 2 deltas
+  });
+
   it("cuts a long line where the terminal would wrap it, so the live item is one row", () => {
     const state = reduceSessionView(
       initialSessionViewState("s1", { columns: 20 }),

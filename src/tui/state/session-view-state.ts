@@ -7,6 +7,7 @@ import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-e
 import type { NewTranscriptItem, TranscriptItem } from "./transcript-item.ts";
 import { errorItemFields } from "./transcript-item.ts";
 import { formatTokens } from "../views/status-line.tsx";
+import { countDelta, finishRate, startTurnMetrics, type StreamMetrics } from "./stream-metrics.ts";
 
 export interface PendingApproval {
   approvalId: string;
@@ -23,19 +24,7 @@ export interface EditRecord {
   undoEntryId: string;
 }
 
-export interface StreamMetrics {
-  /** Of the running or last turn: its start to its first text delta, as this client saw it. */
-  timeToFirstTokenMs: number | null;
-  /** Text deltas per second between the turn's first and latest delta (live while streaming). */
-  decodeTokensPerSecond: number | null;
-  contextTokens: number | null;
-  windowTokens: number | null;
-  cachedPromptTokens: number | null;
-  turnStartedAt: number | null;
-  firstDeltaAt: number | null;
-  lastDeltaAt: number | null;
-  deltaCount: number;
-}
+export type { StreamMetrics } from "./stream-metrics.ts";
 
 export interface SessionViewState {
   sessionId: string;
@@ -259,6 +248,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       finishLive(draft);
       draft.metrics.cachedPromptTokens = event.usage.cachedInputTokens;
       draft.metrics.timeToFirstTokenMs ??= event.timings.timeToFirstTokenMs;
+      finishRate(draft.metrics, event.usage.outputTokens);
       if (event.reason === "max_steps")
         append(draft, {
           kind: "error",
@@ -376,24 +366,4 @@ function appendText(draft: SessionViewState, text: string): void {
     continued = true;
   }
   draft.live = { kind: "assistant", id, text: rest, continued, interrupted: false };
-}
-
-function startTurnMetrics(metrics: StreamMetrics, at: number): void {
-  metrics.turnStartedAt = at;
-  metrics.firstDeltaAt = null;
-  metrics.lastDeltaAt = null;
-  metrics.deltaCount = 0;
-  metrics.timeToFirstTokenMs = null;
-  metrics.decodeTokensPerSecond = null;
-}
-
-function countDelta(metrics: StreamMetrics, at: number): void {
-  metrics.firstDeltaAt ??= at;
-  metrics.lastDeltaAt = at;
-  metrics.deltaCount += 1;
-  if (metrics.timeToFirstTokenMs === null && metrics.turnStartedAt !== null)
-    metrics.timeToFirstTokenMs = at - metrics.turnStartedAt;
-  const spanMs = at - metrics.firstDeltaAt;
-  // The first delta only starts the clock: n deltas span n - 1 intervals.
-  if (spanMs > 0) metrics.decodeTokensPerSecond = ((metrics.deltaCount - 1) * 1000) / spanMs;
 }

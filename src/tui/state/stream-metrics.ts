@@ -1,0 +1,46 @@
+// The status line's live figures for one turn: time to first token and tokens/s, kept as the
+// session's events arrive.
+
+export interface StreamMetrics {
+  /** Of the running or last turn: its start to its first text delta, as this client saw it. */
+  timeToFirstTokenMs: number | null;
+  /** While streaming: text deltas per second between the first and latest delta (a lower bound:
+   * the server sends the tokens of one tick as one delta). When the turn ends: its real output
+   * tokens over the same span. */
+  decodeTokensPerSecond: number | null;
+  contextTokens: number | null;
+  windowTokens: number | null;
+  cachedPromptTokens: number | null;
+  turnStartedAt: number | null;
+  firstDeltaAt: number | null;
+  lastDeltaAt: number | null;
+  deltaCount: number;
+}
+
+export function startTurnMetrics(metrics: StreamMetrics, at: number): void {
+  metrics.turnStartedAt = at;
+  metrics.firstDeltaAt = null;
+  metrics.lastDeltaAt = null;
+  metrics.deltaCount = 0;
+  metrics.timeToFirstTokenMs = null;
+  metrics.decodeTokensPerSecond = null;
+}
+
+export function countDelta(metrics: StreamMetrics, at: number): void {
+  metrics.firstDeltaAt ??= at;
+  metrics.lastDeltaAt = at;
+  metrics.deltaCount += 1;
+  if (metrics.timeToFirstTokenMs === null && metrics.turnStartedAt !== null)
+    metrics.timeToFirstTokenMs = at - metrics.turnStartedAt;
+  const spanMs = at - metrics.firstDeltaAt;
+  // The first delta only starts the clock: n deltas span n - 1 intervals.
+  if (spanMs > 0) metrics.decodeTokensPerSecond = ((metrics.deltaCount - 1) * 1000) / spanMs;
+}
+
+/** The turn's real rate: its output tokens (the engine's count) over the span its text streamed. */
+export function finishRate(metrics: StreamMetrics, outputTokens: number): void {
+  if (metrics.firstDeltaAt === null || metrics.lastDeltaAt === null) return;
+  const spanMs = metrics.lastDeltaAt - metrics.firstDeltaAt;
+  if (spanMs > 0 && outputTokens > 1)
+    metrics.decodeTokensPerSecond = (outputTokens * 1000) / spanMs;
+}
