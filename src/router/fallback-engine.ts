@@ -126,12 +126,7 @@ export class FallbackEngine implements Engine {
           this.metrics.countAttempt(upstream.name, "error");
           last = result;
           lastError = error;
-          if (
-            error.code === "cancelled" ||
-            routing.deadlineExceeded ||
-            result.outputSent ||
-            REQUEST_ERRORS.has(error.code)
-          ) {
+          if (routing.deadlineExceeded || result.outputSent || REQUEST_ERRORS.has(error.code)) {
             // Output already reached the client, the client went away, or no upstream can help.
             yield* this.end(result.usage, result.timings, routing, startedAt, finishFor(error));
             return;

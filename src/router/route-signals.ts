@@ -1,6 +1,7 @@
 // What the `auto` rules look at in a request: the latest instruction, the files it names or that
 // this turn's tool calls touched, the context size, and whether it is an inline completion.
-import type { ChatMessage, EngineRequest } from "../engines/engine.ts";
+import type { EngineRequest } from "../engines/engine.ts";
+import { estimateInputTokens } from "../engines/openai-compatible/estimate-usage.ts";
 
 export interface RouteSignals {
   /** The latest user message: what the person asked for this turn. */
@@ -26,7 +27,7 @@ const WELL_KNOWN_FILES = new Set([
 
 export function routeSignals(request: EngineRequest): RouteSignals {
   const { messages } = request;
-  const lastUserIndex = findLastIndex(messages, (message) => message.role === "user");
+  const lastUserIndex = messages.findLastIndex((message) => message.role === "user");
   const instruction = lastUserIndex < 0 ? "" : (messages[lastUserIndex]?.content ?? "");
   const paths = new Set(pathsIn(instruction));
   for (const message of messages.slice(lastUserIndex + 1)) {
@@ -34,13 +35,12 @@ export function routeSignals(request: EngineRequest): RouteSignals {
     for (const call of message.toolCalls ?? [])
       for (const found of pathsIn(call.arguments)) paths.add(found);
   }
-  const characters = messages.reduce((total, message) => total + messageLength(message), 0);
   const noTools = request.tools === undefined || request.tools.length === 0;
   const maxOutput = request.sampling?.maxOutputTokens;
   return {
     instruction,
     paths: [...paths],
-    contextTokens: Math.ceil(characters / 4),
+    contextTokens: estimateInputTokens(messages),
     completion:
       request.prediction !== undefined ||
       (noTools && maxOutput !== undefined && maxOutput <= COMPLETION_MAX_OUTPUT_TOKENS),
@@ -61,18 +61,4 @@ export function pathsIn(text: string): string[] {
       found.push(word.replace(/^\.\//, ""));
   }
   return found;
-}
-
-function messageLength(message: ChatMessage): number {
-  if (message.role !== "assistant") return message.content.length;
-  const calls = message.toolCalls ?? [];
-  return message.content.length + calls.reduce((total, call) => total + call.arguments.length, 0);
-}
-
-function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let index = items.length - 1; index >= 0; index -= 1) {
-    const item = items[index];
-    if (item !== undefined && predicate(item)) return index;
-  }
-  return -1;
 }
