@@ -49,7 +49,8 @@ export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: numbe
         timeToFirstTokenMs:
           stats.timeToFirstTokenMs ??
           (stats.turnStartedAt === undefined ? undefined : now - stats.turnStartedAt),
-        // One delta is about one token for every engine Spark has; the engine's count replaces it.
+        // A lower bound: the app server sends the tokens of one tick as one delta; the engine's
+        // count replaces it when the turn ends.
         tokensPerSecond:
           elapsedSeconds > 0.05 ? (deltas - 1) / elapsedSeconds : stats.tokensPerSecond,
       };
