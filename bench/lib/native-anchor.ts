@@ -1,0 +1,98 @@
+// llama.cpp's own sampled generation loop (bench/native/sampled-loop.cpp), compiled once into
+// .spark-test/native-anchor against node-llama-cpp's prebuilt libllama, so the anchor and Spark
+// run the very same binaries. Nothing is downloaded and no binary is committed.
+import { execFile } from "node:child_process";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import {
+  extractLlamaHeaders,
+  findLlamaBinaries,
+  type LlamaBinaries,
+} from "../../scripts/native/llama-build-inputs.ts";
+
+const run = promisify(execFile);
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const source = join(repositoryRoot, "bench", "native", "sampled-loop.cpp");
+const cacheDirectory = join(repositoryRoot, ".spark-test", "native-anchor");
+
+export interface NativeAnchor {
+  executable: string;
+  binaries: LlamaBinaries;
+}
+
+export interface AnchorRun {
+  modelPath: string;
+  threads: number;
+  tokens: number;
+  promptTokens: readonly number[];
+  temperature: number;
+  contextSize?: number;
+  seed?: number;
+}
+
+async function modifiedAt(path: string): Promise<number> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/** Builds the anchor when the source is newer than the cached binary (a few seconds). */
+export async function buildNativeAnchor(): Promise<NativeAnchor> {
+  const binaries = await findLlamaBinaries();
+  const executable = join(cacheDirectory, "sampled-loop");
+  if ((await modifiedAt(executable)) > (await modifiedAt(source))) return { executable, binaries };
+  const includes = await extractLlamaHeaders(join(cacheDirectory, "llama-headers"));
+  await mkdir(cacheDirectory, { recursive: true });
+  await run(process.env.CXX ?? "c++", [
+    "-O2",
+    "-std=c++17",
+    ...includes.map((include) => `-I${include}`),
+    source,
+    "-o",
+    executable,
+    join(binaries.directory, binaries.llamaLibrary),
+    ...["libggml-base", "libggml"].flatMap((name) => sharedLibrary(binaries, name)),
+    `-Wl,-rpath,${binaries.directory}`,
+  ]);
+  return { executable, binaries };
+}
+
+function sharedLibrary(binaries: LlamaBinaries, stem: string): string[] {
+  const extension = binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
+  const release = /\.(v[\d.]+)\.(so|dylib)$/.exec(binaries.llamaLibrary)?.[1];
+  const name = stem === "libggml" && release !== undefined ? `${stem}.${release}` : stem;
+  return [join(binaries.directory, `${name}.${extension}`)];
+}
+
+/** One anchor run: decode tokens/s from the first to the last sampled token. */
+export async function runNativeAnchor(anchor: NativeAnchor, options: AnchorRun): Promise<number> {
+  const { stdout } = await run(anchor.executable, [
+    "--model",
+    options.modelPath,
+    "--backends",
+    anchor.binaries.directory,
+    "--threads",
+    String(options.threads),
+    "--tokens",
+    String(options.tokens),
+    "--context",
+    String(options.contextSize ?? 2048),
+    "--temperature",
+    String(options.temperature),
+    "--seed",
+    String(options.seed ?? 1),
+    "--prompt-tokens",
+    options.promptTokens.join(","),
+  ]);
+  const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+    decodeTokensPerSecond?: number;
+  };
+  if (typeof result.decodeTokensPerSecond !== "number") {
+    throw new Error(`the native anchor printed no result: ${stdout}`);
+  }
+  return result.decodeTokensPerSecond;
+}
