@@ -1,0 +1,144 @@
+// The N-API surface: `new GenerationContext()`, `load(options)` (a promise; the model loads off
+// the JS thread), `generate(options, onTokens)` returning `{abort()}`, `dispose()`, and
+// `loadBackends(folder)` for a process where node-llama-cpp has not loaded ggml's backends yet.
+#include <memory>
+#include <string>
+
+#include <napi.h>
+
+#include "generation-context.h"
+#include "ggml-backend.h"
+
+namespace {
+
+int32_t integer_option(const Napi::Object & options, const char * name, int32_t fallback) {
+    Napi::Value value = options.Get(name);
+    return value.IsNumber() ? value.As<Napi::Number>().Int32Value() : fallback;
+}
+
+float float_option(const Napi::Object & options, const char * name, float fallback) {
+    Napi::Value value = options.Get(name);
+    return value.IsNumber() ? value.As<Napi::Number>().FloatValue() : fallback;
+}
+
+class LoadWorker : public Napi::AsyncWorker {
+  public:
+    LoadWorker(Napi::Env env, std::shared_ptr<GenerationContext> context, ContextOptions options)
+        : Napi::AsyncWorker(env), deferred_(Napi::Promise::Deferred::New(env)), context_(std::move(context)), options_(std::move(options)) {}
+
+    Napi::Promise promise() { return deferred_.Promise(); }
+
+  protected:
+    void Execute() override {
+        const std::string error = context_->load(options_);
+        if (!error.empty()) SetError(error);
+    }
+    void OnOK() override {
+        context_->start();
+        deferred_.Resolve(Env().Undefined());
+    }
+    void OnError(const Napi::Error & error) override { deferred_.Reject(error.Value()); }
+
+  private:
+    Napi::Promise::Deferred deferred_;
+    std::shared_ptr<GenerationContext> context_;
+    ContextOptions options_;
+};
+
+class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
+  public:
+    static Napi::Function Define(Napi::Env env) {
+        return DefineClass(env, "GenerationContext",
+                           {
+                               InstanceMethod<&GenerationContextWrap::Load>("load"),
+                               InstanceMethod<&GenerationContextWrap::Generate>("generate"),
+                               InstanceMethod<&GenerationContextWrap::Dispose>("dispose"),
+                               InstanceAccessor<&GenerationContextWrap::ThreadpoolAttached>("threadpoolAttached"),
+                           });
+    }
+
+    explicit GenerationContextWrap(const Napi::CallbackInfo & info)
+        : Napi::ObjectWrap<GenerationContextWrap>(info), context_(std::make_shared<GenerationContext>()), env_(info.Env()) {
+        // A process that exits without dispose() must still stop the decode thread first. Raw
+        // N-API: node-addon-api's CleanupHook frees its data both when it runs and on Remove().
+        napi_add_env_cleanup_hook(env_, DisposeAtExit, context_.get());
+    }
+
+    ~GenerationContextWrap() override {
+        napi_remove_env_cleanup_hook(env_, DisposeAtExit, context_.get());
+        context_->dispose();
+    }
+
+  private:
+    Napi::Value Load(const Napi::CallbackInfo & info) {
+        Napi::Object options = info[0].As<Napi::Object>();
+        ContextOptions parsed;
+        parsed.model_path = options.Get("modelPath").As<Napi::String>().Utf8Value();
+        parsed.context_size = integer_option(options, "contextSize", parsed.context_size);
+        parsed.sequences = integer_option(options, "sequences", parsed.sequences);
+        parsed.threads = integer_option(options, "threads", parsed.threads);
+        parsed.batch_size = integer_option(options, "batchSize", parsed.batch_size);
+        parsed.gpu_layers = integer_option(options, "gpuLayers", parsed.gpu_layers);
+        auto * worker = new LoadWorker(info.Env(), context_, parsed);
+        Napi::Promise promise = worker->promise();
+        worker->Queue();
+        return promise;
+    }
+
+    Napi::Value Generate(const Napi::CallbackInfo & info) {
+        Napi::Env env = info.Env();
+        Napi::Object options = info[0].As<Napi::Object>();
+        auto job = std::make_shared<GenerationJob>();
+        job->sequence = integer_option(options, "sequence", 0);
+        Napi::Uint32Array tokens = options.Get("tokens").As<Napi::Uint32Array>();
+        job->prompt.assign(tokens.Data(), tokens.Data() + tokens.ElementLength());
+        job->reuse = integer_option(options, "reuse", 0);
+        job->max_tokens = integer_option(options, "maxTokens", 0);
+        job->sampling.temperature = float_option(options, "temperature", job->sampling.temperature);
+        job->sampling.top_k = integer_option(options, "topK", job->sampling.top_k);
+        job->sampling.top_p = float_option(options, "topP", job->sampling.top_p);
+        job->sampling.seed = static_cast<uint32_t>(float_option(options, "seed", 0));
+        job->deliver = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "spark-generation-loop", 0, 1);
+        context_->enqueue(job);
+
+        Napi::Object handle = Napi::Object::New(env);
+        handle.Set("abort", Napi::Function::New(env, [job](const Napi::CallbackInfo & call) {
+                       job->abort_requested.store(true, std::memory_order_relaxed);
+                       return call.Env().Undefined();
+                   }));
+        return handle;
+    }
+
+    Napi::Value Dispose(const Napi::CallbackInfo & info) {
+        context_->dispose();
+        return info.Env().Undefined();
+    }
+
+    Napi::Value ThreadpoolAttached(const Napi::CallbackInfo & info) {
+        return Napi::Boolean::New(info.Env(), context_->threadpool_attached());
+    }
+
+    static void DisposeAtExit(void * context) { static_cast<GenerationContext *>(context)->dispose(); }
+
+    std::shared_ptr<GenerationContext> context_;
+    napi_env env_;
+};
+
+Napi::Value LoadBackends(const Napi::CallbackInfo & info) {
+    if (ggml_backend_dev_count() == 0) {
+        const std::string folder = info[0].As<Napi::String>().Utf8Value();
+        ggml_backend_load_all_from_path(folder.c_str());
+        llama_backend_init();
+    }
+    return Napi::Number::New(info.Env(), static_cast<double>(ggml_backend_dev_count()));
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+    exports.Set("GenerationContext", GenerationContextWrap::Define(env));
+    exports.Set("loadBackends", Napi::Function::New(env, LoadBackends));
+    return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(spark_generation_loop, Init)

@@ -1,0 +1,287 @@
+// The decode thread: batches every active generation's next tokens into one llama_decode, samples
+// each sequence with its own chain (node-llama-cpp's: greedy, or top-k -> top-p -> temperature ->
+// dist), and checks each job's abort flag before every step.
+#include "generation-context.h"
+
+#include <algorithm>
+
+#include "ggml-backend.h"
+
+namespace {
+
+llama_sampler * make_sampler(const SamplingOptions & sampling, const llama_vocab * vocab) {
+    llama_sampler_chain_params parameters = llama_sampler_chain_default_params();
+    parameters.no_perf = true;
+    llama_sampler * chain = llama_sampler_chain_init(parameters);
+    if (sampling.temperature <= 0.0f) {
+        llama_sampler_chain_add(chain, llama_sampler_init_greedy());
+        return chain;
+    }
+    const int32_t vocabulary = llama_vocab_n_tokens(vocab);
+    const int32_t top_k = sampling.top_k <= 0 ? vocabulary : std::min(sampling.top_k, vocabulary);
+    llama_sampler_chain_add(chain, llama_sampler_init_top_k(top_k));
+    if (sampling.top_p >= 0.0f && sampling.top_p <= 1.0f) {
+        llama_sampler_chain_add(chain, llama_sampler_init_top_p(sampling.top_p, 1));
+    }
+    llama_sampler_chain_add(chain, llama_sampler_init_temp(sampling.temperature));
+    llama_sampler_chain_add(chain, llama_sampler_init_dist(sampling.seed));
+    return chain;
+}
+
+/** Hands the job's pending tokens (and its end, once) to JS. Runs on the JS thread. */
+void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_ptr<GenerationJob> & job) {
+    std::vector<llama_token> tokens;
+    bool finished = false;
+    {
+        std::lock_guard<std::mutex> lock(job->mutex);
+        tokens.swap(job->pending);
+        job->call_scheduled = false;
+        if (job->finished && !job->finish_delivered) {
+            job->finish_delivered = true;
+            finished = true;
+        }
+    }
+    if (env == nullptr || callback.IsEmpty()) return;
+    auto array = Napi::Uint32Array::New(env, tokens.size());
+    std::copy(tokens.begin(), tokens.end(), array.Data());
+    Napi::Value end = env.Undefined();
+    if (finished) {
+        auto object = Napi::Object::New(env);
+        object.Set("reason", job->finish_reason);
+        object.Set("cacheTokens", job->cache_tokens);
+        object.Set("reused", job->reused);
+        if (!job->error.empty()) object.Set("error", job->error);
+        end = object;
+    }
+    callback.Call({array, end});
+    if (finished) job->deliver.Release();
+}
+
+void schedule_call(const std::shared_ptr<GenerationJob> & job) {
+    // Called with job->mutex held. At most one call is queued per job: tokens sampled while JS is
+    // busy accumulate in `pending` and go over together.
+    if (job->call_scheduled) return;
+    job->call_scheduled = true;
+    job->deliver.NonBlockingCall([job](Napi::Env env, Napi::Function callback) {
+        call_javascript(env, callback, job);
+    });
+}
+
+}  // namespace
+
+GenerationContext::~GenerationContext() { dispose(); }
+
+std::string GenerationContext::load(const ContextOptions & options) {
+    options_ = options;
+    llama_model_params model_parameters = llama_model_default_params();
+    model_parameters.n_gpu_layers = options.gpu_layers;
+    model_ = llama_model_load_from_file(options.model_path.c_str(), model_parameters);
+    if (model_ == nullptr) return "llama.cpp could not load " + options.model_path;
+    vocab_ = llama_model_get_vocab(model_);
+
+    llama_context_params context_parameters = llama_context_default_params();
+    // As node-llama-cpp does: one KV cache per sequence, each of context_size tokens.
+    context_parameters.n_ctx = static_cast<uint32_t>(options.context_size * options.sequences);
+    context_parameters.n_seq_max = static_cast<uint32_t>(options.sequences);
+    context_parameters.kv_unified = false;
+    context_parameters.n_batch = static_cast<uint32_t>(options.batch_size);
+    context_parameters.n_ubatch = static_cast<uint32_t>(options.batch_size);
+    context_parameters.n_threads = options.threads;
+    context_parameters.n_threads_batch = options.threads;
+    context_parameters.no_perf = true;
+    context_ = llama_init_from_model(model_, context_parameters);
+    if (context_ == nullptr) return "llama.cpp could not create a context for " + options.model_path;
+
+    // A persistent threadpool, as llama-cli and llama-bench attach: without one, ggml starts and
+    // joins worker threads for every graph (docs/per-token-overhead.md).
+    ggml_backend_dev_t cpu_device = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+    ggml_backend_reg_t cpu_registry = cpu_device == nullptr ? nullptr : ggml_backend_dev_backend_reg(cpu_device);
+    if (cpu_registry != nullptr) {
+        auto * threadpool_new = (decltype(ggml_threadpool_new) *) ggml_backend_reg_get_proc_address(cpu_registry, "ggml_threadpool_new");
+        threadpool_free_ = (decltype(ggml_threadpool_free) *) ggml_backend_reg_get_proc_address(cpu_registry, "ggml_threadpool_free");
+        if (threadpool_new != nullptr && threadpool_free_ != nullptr) {
+            ggml_threadpool_params parameters = ggml_threadpool_params_default(options.threads);
+            threadpool_ = threadpool_new(&parameters);
+            if (threadpool_ != nullptr) llama_attach_threadpool(context_, threadpool_, nullptr);
+        }
+    }
+    batch_ = llama_batch_init(options.batch_size, 0, 1);
+    batch_allocated_ = true;
+    return "";
+}
+
+void GenerationContext::start() { worker_ = std::thread([this] { run(); }); }
+
+void GenerationContext::enqueue(std::shared_ptr<GenerationJob> job) {
+    {
+        std::lock_guard<std::mutex> lock(queue_mutex_);
+        if (!stopping_) {
+            incoming_.push_back(std::move(job));
+            queue_changed_.notify_one();
+            return;
+        }
+    }
+    finish(job, "disposed");
+}
+
+void GenerationContext::dispose() {
+    {
+        std::lock_guard<std::mutex> lock(queue_mutex_);
+        stopping_ = true;
+        queue_changed_.notify_one();
+    }
+    if (worker_.joinable()) worker_.join();
+    if (batch_allocated_) llama_batch_free(batch_);
+    batch_allocated_ = false;
+    if (context_ != nullptr) llama_free(context_);
+    context_ = nullptr;
+    if (threadpool_ != nullptr && threadpool_free_ != nullptr) threadpool_free_(threadpool_);
+    threadpool_ = nullptr;
+    if (model_ != nullptr) llama_model_free(model_);
+    model_ = nullptr;
+}
+
+void GenerationContext::begin(GenerationJob & job) {
+    job.sampler = make_sampler(job.sampling, vocab_);
+    llama_memory_t memory = llama_get_memory(context_);
+    job.reused = std::min<int32_t>(job.reuse, static_cast<int32_t>(job.prompt.size()));
+    // Some memories (recurrent models) cannot drop a tail: start the sequence over instead.
+    if (!llama_memory_seq_rm(memory, job.sequence, job.reused, -1)) {
+        llama_memory_seq_rm(memory, job.sequence, -1, -1);
+        job.reused = 0;
+    }
+    job.prompt_cursor = static_cast<size_t>(job.reused);
+    job.position = job.reused;
+}
+
+void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error) {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    if (job->finished) return;
+    job->finished = true;
+    job->finish_reason = reason;
+    job->error = error;
+    job->cache_tokens = job->position;
+    schedule_call(job);
+}
+
+void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, llama_token token) {
+    std::lock_guard<std::mutex> lock(job->mutex);
+    job->pending.push_back(token);
+    schedule_call(job);
+}
+
+namespace {
+
+/** Where one job's tokens went in the batch, to sample it after the decode. */
+struct BatchEntry {
+    std::shared_ptr<GenerationJob> job;
+    int32_t tokens = 0;
+    int32_t logits_index = -1;
+};
+
+void add_token(llama_batch & batch, llama_token token, llama_pos position, llama_seq_id sequence, bool logits) {
+    const int32_t index = batch.n_tokens;
+    batch.token[index] = token;
+    batch.pos[index] = position;
+    batch.n_seq_id[index] = 1;
+    batch.seq_id[index][0] = sequence;
+    batch.logits[index] = logits ? 1 : 0;
+    batch.n_tokens += 1;
+}
+
+}  // namespace
+
+void GenerationContext::run() {
+    std::vector<std::shared_ptr<GenerationJob>> active;
+    std::vector<BatchEntry> entries;
+    llama_memory_t memory = llama_get_memory(context_);
+    for (;;) {
+        {
+            std::unique_lock<std::mutex> lock(queue_mutex_);
+            queue_changed_.wait(lock, [&] { return stopping_ || !incoming_.empty() || !active.empty(); });
+            if (stopping_) break;
+            while (!incoming_.empty()) {
+                active.push_back(std::move(incoming_.front()));
+                incoming_.pop_front();
+                begin(*active.back());
+            }
+        }
+
+        // One batch: every job's next tokens, prompt chunks up to the batch size.
+        batch_.n_tokens = 0;
+        entries.clear();
+        for (auto & job : active) {
+            if (job->abort_requested.load(std::memory_order_relaxed)) {
+                finish(job, "aborted");
+                continue;
+            }
+            const int32_t room = options_.batch_size - batch_.n_tokens;
+            if (room <= 0) break;
+            BatchEntry entry{job};
+            if (job->prompt_cursor < job->prompt.size()) {
+                const size_t left = job->prompt.size() - job->prompt_cursor;
+                const int32_t count = static_cast<int32_t>(std::min<size_t>(left, static_cast<size_t>(room)));
+                const bool last_chunk = static_cast<size_t>(count) == left;
+                for (int32_t offset = 0; offset < count; offset += 1) {
+                    const bool logits = last_chunk && offset == count - 1 && job->max_tokens > 0;
+                    if (logits) entry.logits_index = batch_.n_tokens;
+                    add_token(batch_, job->prompt[job->prompt_cursor + offset], job->position + offset, job->sequence, logits);
+                }
+                entry.tokens = count;
+            } else if (job->next_token != LLAMA_TOKEN_NULL) {
+                entry.logits_index = batch_.n_tokens;
+                add_token(batch_, job->next_token, job->position, job->sequence, true);
+                entry.tokens = 1;
+            } else {
+                // Nothing left to evaluate: a prefill whose prompt was cached, or a clear.
+                finish(job, "stop");
+                continue;
+            }
+            entries.push_back(std::move(entry));
+        }
+
+        if (batch_.n_tokens > 0) {
+            const int32_t status = llama_decode(context_, batch_);
+            for (auto & entry : entries) {
+                GenerationJob & job = *entry.job;
+                if (status != 0) {
+                    // The sequence's cache is in an unknown state: empty it, and say so.
+                    llama_memory_seq_rm(memory, job.sequence, -1, -1);
+                    job.position = 0;
+                    finish(entry.job, "error",
+                           status == 1 ? "no room in the KV cache for this batch" : "llama_decode failed (" + std::to_string(status) + ")");
+                    continue;
+                }
+                job.position += entry.tokens;
+                if (job.prompt_cursor < job.prompt.size()) {
+                    job.prompt_cursor += static_cast<size_t>(entry.tokens);
+                    if (job.prompt_cursor < job.prompt.size()) continue;
+                    if (job.max_tokens == 0) {
+                        finish(entry.job, "stop");
+                        continue;
+                    }
+                }
+                const llama_token token = llama_sampler_sample(job.sampler, context_, entry.logits_index);
+                if (llama_vocab_is_eog(vocab_, token)) {
+                    finish(entry.job, "stop");
+                    continue;
+                }
+                deliver(entry.job, token);
+                job.generated += 1;
+                job.next_token = token;
+                if (job.generated >= job.max_tokens) finish(entry.job, "length");
+            }
+        }
+
+        active.erase(std::remove_if(active.begin(), active.end(),
+                                    [](const std::shared_ptr<GenerationJob> & job) {
+                                        std::lock_guard<std::mutex> lock(job->mutex);
+                                        return job->finished;
+                                    }),
+                     active.end());
+    }
+    for (auto & job : active) finish(job, "disposed");
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    for (auto & job : incoming_) finish(job, "disposed");
+    incoming_.clear();
+}

@@ -1,0 +1,65 @@
+// A llama.cpp model, context and persistent ggml threadpool, with one decode thread that runs
+// every queued generation: each step decodes one batch holding every active sequence's next
+// tokens, samples each, and hands the tokens to JavaScript through a thread-safe function.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "generation-job.h"
+#include "ggml-cpu.h"
+#include "llama.h"
+
+struct ContextOptions {
+    std::string model_path;
+    int32_t context_size = 2048;
+    int32_t sequences = 1;
+    int32_t threads = 1;
+    int32_t batch_size = 512;
+    int32_t gpu_layers = 0;
+};
+
+class GenerationContext {
+  public:
+    GenerationContext() = default;
+    ~GenerationContext();
+    GenerationContext(const GenerationContext &) = delete;
+    GenerationContext & operator=(const GenerationContext &) = delete;
+
+    /** Loads the model and creates the context; returns an error message, empty on success. */
+    std::string load(const ContextOptions & options);
+    void start();
+    void enqueue(std::shared_ptr<GenerationJob> job);
+    /** Ends every job ("disposed"), joins the decode thread and frees everything. */
+    void dispose();
+
+    int32_t context_size_per_sequence() const { return options_.context_size; }
+    int32_t threads() const { return options_.threads; }
+    bool threadpool_attached() const { return threadpool_ != nullptr; }
+
+  private:
+    void run();
+    void begin(GenerationJob & job);
+    void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
+    void deliver(const std::shared_ptr<GenerationJob> & job, llama_token token);
+
+    ContextOptions options_;
+    llama_model * model_ = nullptr;
+    llama_context * context_ = nullptr;
+    const llama_vocab * vocab_ = nullptr;
+    ggml_threadpool * threadpool_ = nullptr;
+    decltype(ggml_threadpool_free) * threadpool_free_ = nullptr;
+    llama_batch batch_{};
+    bool batch_allocated_ = false;
+
+    std::thread worker_;
+    std::mutex queue_mutex_;
+    std::condition_variable queue_changed_;
+    std::deque<std::shared_ptr<GenerationJob>> incoming_;
+    bool stopping_ = false;
+};

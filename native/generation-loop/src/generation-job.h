@@ -1,0 +1,58 @@
+// One generation on one sequence: what to decode, how to sample, how far to go, and the tokens
+// waiting to be handed to JavaScript. Shared by the decode thread and the JS thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <napi.h>
+
+#include "llama.h"
+
+struct SamplingOptions {
+    float temperature = 0.7f;
+    int32_t top_k = 40;
+    float top_p = 0.95f;
+    uint32_t seed = 0;
+};
+
+struct GenerationJob {
+    // Set on the JS thread before the job is queued; read-only afterwards.
+    llama_seq_id sequence = 0;
+    std::vector<llama_token> prompt;
+    /** Prompt tokens already in the sequence's KV cache (decided by JS, which mirrors it). */
+    int32_t reuse = 0;
+    /** 0: evaluate the prompt and generate nothing (a prefill, or a clear with no prompt). */
+    int32_t max_tokens = 0;
+    SamplingOptions sampling;
+    Napi::ThreadSafeFunction deliver;
+
+    // Decode thread only.
+    llama_sampler * sampler = nullptr;
+    size_t prompt_cursor = 0;
+    llama_pos position = 0;
+    llama_token next_token = LLAMA_TOKEN_NULL;
+    int32_t generated = 0;
+
+    std::atomic<bool> abort_requested{false};
+
+    // Guarded by mutex: tokens not yet handed to JS, and how the job ended.
+    std::mutex mutex;
+    std::vector<llama_token> pending;
+    bool call_scheduled = false;
+    bool finished = false;
+    bool finish_delivered = false;
+    std::string finish_reason;
+    std::string error;
+    /** Tokens the sequence's KV cache holds once the job ended. */
+    int32_t cache_tokens = 0;
+    /** Prompt tokens reused from the cache (reuse, or 0 when the cache could not be trimmed). */
+    int32_t reused = 0;
+
+    ~GenerationJob() {
+        if (sampler != nullptr) llama_sampler_free(sampler);
+    }
+};
