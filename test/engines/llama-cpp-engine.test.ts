@@ -17,174 +17,182 @@ import { ensureTestModel } from "../support/test-model.ts";
 const THREADS = 1;
 
 // The test model with FIM tokens (otherwise the same model), so the contract's completion case
-// runs the raw-prompt path instead of being refused.
+// runs the raw-prompt path instead of being refused. The native loop's run is in
+// llama-cpp-native-loop.test.ts.
 runEngineContract({
-  name: "llama-cpp",
+  name: "llama-cpp (node-llama-cpp decode loop)",
   createEngine: async () =>
     createLlamaCppEngine({
       modelPath: await ensureTestModel({ fimTokens: true }),
       threads: THREADS,
       sequences: 4,
       contextSize: 2048,
+      decodeLoop: "node-llama-cpp",
     }),
 });
 
-describe("llama-cpp engine", () => {
-  let engine: LlamaCppEngine;
-  beforeAll(async () => {
-    engine = await createLlamaCppEngine({
-      modelPath: await ensureTestModel(),
-      threads: THREADS,
-      sequences: 2,
-      contextSize: 2048,
+// Plain text runs on the decode loop named (native falls back where the addon is not built);
+// tool turns and prompt lookup run on node-llama-cpp's either way.
+describe.each(["native", "node-llama-cpp"] as const)(
+  "llama-cpp engine, %s decode loop",
+  (decodeLoop) => {
+    let engine: LlamaCppEngine;
+    beforeAll(async () => {
+      engine = await createLlamaCppEngine({
+        modelPath: await ensureTestModel(),
+        threads: THREADS,
+        sequences: 2,
+        contextSize: 2048,
+        decodeLoop,
+      });
     });
-  });
-  afterAll(async () => {
-    await engine?.dispose();
-  });
-
-  const turn = (
-    messages: ChatMessage[],
-    sessionKey?: string,
-    extra: Partial<EngineRequest> = {},
-  ): EngineRequest => ({
-    messages,
-    sampling: { temperature: 0, maxOutputTokens: 8 },
-    ...(sessionKey === undefined ? {} : { sessionKey }),
-    ...extra,
-  });
-
-  it("a follow-up turn with the same sessionKey evaluates only its new tokens", async () => {
-    const first: ChatMessage[] = [
-      { role: "system", content: "You write code." },
-      {
-        role: "user",
-        content: "Write a function that adds two numbers, with a comment on each line.",
-      },
-    ];
-    const one = await collectStream(engine.stream(turn(first, "session-a")));
-    expect(one.error).toBeUndefined();
-    const second: ChatMessage[] = [
-      ...first,
-      { role: "assistant", content: one.text },
-      { role: "user", content: "Now subtract." },
-    ];
-    const two = await collectStream(engine.stream(turn(second, "session-a")));
-    // Turn two's prompt is turn one's prompt, its output, then the new user message: only that
-    // last part is computed (the final sampled token of turn one was never fed back, hence - 1).
-    expect(two.usage?.cachedInputTokens).toBe(
-      -1 + (one.usage?.inputTokens ?? 0) + (one.usage?.outputTokens ?? 0),
-    );
-    expect(two.usage?.inputTokens).toBeGreaterThan(two.usage?.cachedInputTokens ?? Infinity);
-  });
-
-  it("prefillOnly warms the session's cache without generating", async () => {
-    const messages: ChatMessage[] = [
-      { role: "user", content: "Warm this conversation up, please." },
-    ];
-    const warm = await collectStream(
-      engine.stream(turn(messages, "warm-up", { prefillOnly: true })),
-    );
-    expect(warm.finishReason).toBe("stop");
-    expect(warm.text).toBe("");
-    expect(warm.usage?.outputTokens).toBe(0);
-    const real = await collectStream(engine.stream(turn(messages, "warm-up")));
-    // Everything but the one token every generation evaluates itself came from the warm cache.
-    expect(real.usage?.cachedInputTokens).toBe((real.usage?.inputTokens ?? 0) - 1);
-    expect(real.text.length).toBeGreaterThan(0);
-  });
-
-  it("evicts the least recently used session when every sequence is taken", async () => {
-    const messages = (name: string): ChatMessage[] => [
-      { role: "user", content: `Hello from ${name}, a long enough prompt.` },
-    ];
-    await collectStream(engine.stream(turn(messages("a"), "evict-a")));
-    await collectStream(engine.stream(turn(messages("b"), "evict-b")));
-    await collectStream(engine.stream(turn(messages("c"), "evict-c")));
-    // Two sequences: c took a's; b is still cached, a is not.
-    const againB = await collectStream(engine.stream(turn(messages("b"), "evict-b")));
-    expect(againB.usage?.cachedInputTokens).toBe((againB.usage?.inputTokens ?? 0) - 1);
-    const againA = await collectStream(engine.stream(turn(messages("a"), "evict-a")));
-    expect(againA.usage?.cachedInputTokens).toBeLessThan((againA.usage?.inputTokens ?? 0) - 5);
-  });
-
-  it("prompt-lookup decoding drafts, verifies and matches plain decoding at temperature 0", async () => {
-    const source = "function add(a, b) {\n  return a + b;\n}\n".repeat(4);
-    const messages: ChatMessage[] = [{ role: "user", content: `Rename add to sum:\n${source}` }];
-    const sampling = { temperature: 0, maxOutputTokens: 40 };
-    const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
-    // Random weights never copy the source: its drafts are rejected and erased from the cache.
-    const rejected = await collectStream(
-      engine.stream(turn(messages, undefined, { prediction: source, sampling })),
-    );
-    expect(rejected.text).toBe(plain.text);
-    expect(rejected.usage?.rejectedPredictionTokens).toBeGreaterThan(0);
-    expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
-    // Predicting the output itself: drafts are accepted, and the text is still the same.
-    const accepted = await collectStream(
-      engine.stream(turn(messages, undefined, { prediction: plain.text, sampling })),
-    );
-    expect(accepted.text).toBe(plain.text);
-    expect(accepted.usage?.acceptedPredictionTokens).toBeGreaterThan(10);
-    expect(accepted.usage?.outputTokens).toBe(plain.usage?.outputTokens);
-  });
-
-  it("speculative = true looks up the prompt on requests without a prediction, same text", async () => {
-    const speculative = await createLlamaCppEngine({
-      modelPath: await ensureTestModel(),
-      threads: THREADS,
-      sequences: 1,
-      contextSize: 2048,
-      speculative: true,
+    afterAll(async () => {
+      await engine?.dispose();
     });
-    try {
-      const messages: ChatMessage[] = [
-        { role: "user", content: "Repeat: let total = 0;\nlet total = 0;\nlet total = 0;" },
+
+    const turn = (
+      messages: ChatMessage[],
+      sessionKey?: string,
+      extra: Partial<EngineRequest> = {},
+    ): EngineRequest => ({
+      messages,
+      sampling: { temperature: 0, maxOutputTokens: 8 },
+      ...(sessionKey === undefined ? {} : { sessionKey }),
+      ...extra,
+    });
+
+    it("a follow-up turn with the same sessionKey evaluates only its new tokens", async () => {
+      const first: ChatMessage[] = [
+        { role: "system", content: "You write code." },
+        {
+          role: "user",
+          content: "Write a function that adds two numbers, with a comment on each line.",
+        },
       ];
-      const sampling = { temperature: 0, maxOutputTokens: 24 };
-      const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
-      const looked = await collectStream(
-        speculative.stream(turn(messages, undefined, { sampling })),
+      const one = await collectStream(engine.stream(turn(first, "session-a")));
+      expect(one.error).toBeUndefined();
+      const second: ChatMessage[] = [
+        ...first,
+        { role: "assistant", content: one.text },
+        { role: "user", content: "Now subtract." },
+      ];
+      const two = await collectStream(engine.stream(turn(second, "session-a")));
+      // Turn two's prompt is turn one's prompt, its output, then the new user message: only that
+      // last part is computed (the final sampled token of turn one was never fed back, hence - 1).
+      expect(two.usage?.cachedInputTokens).toBe(
+        -1 + (one.usage?.inputTokens ?? 0) + (one.usage?.outputTokens ?? 0),
       );
-      expect(looked.text).toBe(plain.text);
-      expect(looked.usage?.acceptedPredictionTokens).toBeGreaterThanOrEqual(0);
+      expect(two.usage?.inputTokens).toBeGreaterThan(two.usage?.cachedInputTokens ?? Infinity);
+    });
+
+    it("prefillOnly warms the session's cache without generating", async () => {
+      const messages: ChatMessage[] = [
+        { role: "user", content: "Warm this conversation up, please." },
+      ];
+      const warm = await collectStream(
+        engine.stream(turn(messages, "warm-up", { prefillOnly: true })),
+      );
+      expect(warm.finishReason).toBe("stop");
+      expect(warm.text).toBe("");
+      expect(warm.usage?.outputTokens).toBe(0);
+      const real = await collectStream(engine.stream(turn(messages, "warm-up")));
+      // Everything but the one token every generation evaluates itself came from the warm cache.
+      expect(real.usage?.cachedInputTokens).toBe((real.usage?.inputTokens ?? 0) - 1);
+      expect(real.text.length).toBeGreaterThan(0);
+    });
+
+    it("evicts the least recently used session when every sequence is taken", async () => {
+      const messages = (name: string): ChatMessage[] => [
+        { role: "user", content: `Hello from ${name}, a long enough prompt.` },
+      ];
+      await collectStream(engine.stream(turn(messages("a"), "evict-a")));
+      await collectStream(engine.stream(turn(messages("b"), "evict-b")));
+      await collectStream(engine.stream(turn(messages("c"), "evict-c")));
+      // Two sequences: c took a's; b is still cached, a is not.
+      const againB = await collectStream(engine.stream(turn(messages("b"), "evict-b")));
+      expect(againB.usage?.cachedInputTokens).toBe((againB.usage?.inputTokens ?? 0) - 1);
+      const againA = await collectStream(engine.stream(turn(messages("a"), "evict-a")));
+      expect(againA.usage?.cachedInputTokens).toBeLessThan((againA.usage?.inputTokens ?? 0) - 5);
+    });
+
+    it("prompt-lookup decoding drafts, verifies and matches plain decoding at temperature 0", async () => {
+      const source = "function add(a, b) {\n  return a + b;\n}\n".repeat(4);
+      const messages: ChatMessage[] = [{ role: "user", content: `Rename add to sum:\n${source}` }];
+      const sampling = { temperature: 0, maxOutputTokens: 40 };
+      const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+      // Random weights never copy the source: its drafts are rejected and erased from the cache.
+      const rejected = await collectStream(
+        engine.stream(turn(messages, undefined, { prediction: source, sampling })),
+      );
+      expect(rejected.text).toBe(plain.text);
+      expect(rejected.usage?.rejectedPredictionTokens).toBeGreaterThan(0);
       expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
-    } finally {
-      await speculative.dispose();
-    }
-  });
+      // Predicting the output itself: drafts are accepted, and the text is still the same.
+      const accepted = await collectStream(
+        engine.stream(turn(messages, undefined, { prediction: plain.text, sampling })),
+      );
+      expect(accepted.text).toBe(plain.text);
+      expect(accepted.usage?.acceptedPredictionTokens).toBeGreaterThan(10);
+      expect(accepted.usage?.outputTokens).toBe(plain.usage?.outputTokens);
+    });
 
-  it("an abort during a decode step ends the stream at once: no token after it, sequence free", async () => {
-    const controller = new AbortController();
-    const events: string[] = [];
-    const stream = engine.stream(
-      turn([{ role: "user", content: "Count from one to one hundred." }], undefined, {
-        sampling: { temperature: 0, maxOutputTokens: 200 },
-      }),
-      { signal: controller.signal },
-    );
-    for await (const event of stream) {
-      events.push(controller.signal.aborted ? `after:${event.type}` : event.type);
-      // Abort from outside the loop body, while the engine is decoding the next token.
-      if (event.type === "text-delta" && !controller.signal.aborted) {
-        setImmediate(() => controller.abort());
+    it("speculative = true looks up the prompt on requests without a prediction, same text", async () => {
+      const speculative = await createLlamaCppEngine({
+        modelPath: await ensureTestModel(),
+        threads: THREADS,
+        sequences: 1,
+        contextSize: 2048,
+        speculative: true,
+      });
+      try {
+        const messages: ChatMessage[] = [
+          { role: "user", content: "Repeat: let total = 0;\nlet total = 0;\nlet total = 0;" },
+        ];
+        const sampling = { temperature: 0, maxOutputTokens: 24 };
+        const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+        const looked = await collectStream(
+          speculative.stream(turn(messages, undefined, { sampling })),
+        );
+        expect(looked.text).toBe(plain.text);
+        expect(looked.usage?.acceptedPredictionTokens).toBeGreaterThanOrEqual(0);
+        expect(plain.usage?.acceptedPredictionTokens).toBeUndefined();
+      } finally {
+        await speculative.dispose();
       }
-    }
-    expect(events.filter((type) => type === "after:text-delta")).toEqual([]);
-    expect(events.at(-1)).toBe("after:finish");
-    // The sequence was released: the next request runs.
-    const next = await collectStream(engine.stream(turn([{ role: "user", content: "Hi." }])));
-    expect(next.finishReason).not.toBe("error");
-  });
+    });
 
-  it("reports a prompt that does not fit the context as context_length_exceeded", async () => {
-    const result = await collectStream(
-      engine.stream(turn([{ role: "user", content: "x ".repeat(5000) }])),
-    );
-    expect(result.finishReason).toBe("error");
-    expect(result.error?.code).toBe("context_length_exceeded");
-  });
-});
+    it("an abort during a decode step ends the stream at once: no token after it, sequence free", async () => {
+      const controller = new AbortController();
+      const events: string[] = [];
+      const stream = engine.stream(
+        turn([{ role: "user", content: "Count from one to one hundred." }], undefined, {
+          sampling: { temperature: 0, maxOutputTokens: 200 },
+        }),
+        { signal: controller.signal },
+      );
+      for await (const event of stream) {
+        events.push(controller.signal.aborted ? `after:${event.type}` : event.type);
+        // Abort from outside the loop body, while the engine is decoding the next token.
+        if (event.type === "text-delta" && !controller.signal.aborted) {
+          setImmediate(() => controller.abort());
+        }
+      }
+      expect(events.filter((type) => type === "after:text-delta")).toEqual([]);
+      expect(events.at(-1)).toBe("after:finish");
+      // The sequence was released: the next request runs.
+      const next = await collectStream(engine.stream(turn([{ role: "user", content: "Hi." }])));
+      expect(next.finishReason).not.toBe("error");
+    });
+
+    it("reports a prompt that does not fit the context as context_length_exceeded", async () => {
+      const result = await collectStream(
+        engine.stream(turn([{ role: "user", content: "x ".repeat(5000) }])),
+      );
+      expect(result.finishReason).toBe("error");
+      expect(result.error?.code).toBe("context_length_exceeded");
+    });
+  },
+);
 
 describe("llama-cpp engine model files", () => {
   let folder: string;

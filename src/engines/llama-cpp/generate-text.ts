@@ -6,7 +6,7 @@ import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
 import type { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
 import { speculativeTokens } from "./speculative-decode.ts";
-import { TextStreamDecoder } from "./text-stream-decoder.ts";
+import { emitTextTokens } from "./emit-text-tokens.ts";
 
 /** What every generation path gets: the sequence to run on, the rendered prompt and the limits. */
 export interface GenerationInput {
@@ -28,7 +28,7 @@ export interface GenerationResult {
   cachedInputTokens: number;
 }
 
-const DEFAULT_TEMPERATURE = 0.7;
+export const DEFAULT_TEMPERATURE = 0.7;
 
 /** Reuses the cached prefix of the sequence; at least one prompt token is always evaluated. */
 export async function alignSequenceToPrompt(
@@ -57,9 +57,8 @@ export async function* generateText(
   input: GenerationInput,
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
-  const { sequence, sampling, signal } = input;
+  const { sequence, sampling } = input;
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);
-  const decoder = new TextStreamDecoder(input.model, sampling.stop ?? []);
   const tokens =
     input.lookup === undefined
       ? sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
@@ -75,69 +74,5 @@ export async function* generateText(
           sampling,
           defaultTemperature: DEFAULT_TEMPERATURE,
         });
-  result.finishReason = "stop";
-  try {
-    for (;;) {
-      if (signal?.aborted) {
-        result.finishReason = "cancelled";
-        break;
-      }
-      // The abort is raced against the decode step in flight: a cancel ends the stream now, and
-      // the step's token is dropped instead of being sent after the cancel.
-      const next = await nextOrAbort(tokens, signal);
-      if (next === ABORTED) {
-        result.finishReason = "cancelled";
-        break;
-      }
-      if (next.done === true) break;
-      const token = next.value;
-      result.outputTokens += 1;
-      input.clock.markToken();
-      const step = decoder.push(token);
-      if (signal?.aborted) {
-        result.finishReason = "cancelled";
-        break;
-      }
-      if (step.text !== "") yield { type: "text-delta", text: step.text };
-      if (step.stopped) return;
-      if (result.outputTokens >= input.maxOutputTokens) {
-        result.finishReason = "length";
-        break;
-      }
-    }
-    const rest = decoder.flush();
-    if (rest !== "") yield { type: "text-delta", text: rest };
-  } finally {
-    // Ends node-llama-cpp's generator so the sequence is free for the next request; after an
-    // abort this waits for at most the one decode step already in flight.
-    await tokens.return(undefined);
-  }
-}
-
-const ABORTED = Symbol("aborted");
-
-/**
- * The iterator's next result, or ABORTED as soon as the signal fires. A listener per step rather
- * than one long-lived abort promise raced each time: racing a promise that never settles keeps one
- * reaction per token alive until the stream ends.
- */
-function nextOrAbort<Value>(
-  iterator: AsyncIterator<Value>,
-  signal: AbortSignal | undefined,
-): Promise<IteratorResult<Value> | typeof ABORTED> {
-  if (signal === undefined) return iterator.next();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    iterator.next().then(
-      (result) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
+  yield* emitTextTokens(tokens, input, result);
 }

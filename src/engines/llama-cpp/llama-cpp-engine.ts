@@ -7,7 +7,7 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContext,
-  type LlamaGrammar,
+  type LlamaContextSequence,
   type Token,
 } from "node-llama-cpp";
 import type {
@@ -29,58 +29,38 @@ import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
-import { defaultCpuThreads, loadModel, type GpuSetting, type LoadedModel } from "./load-model.ts";
-import { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
+import { defaultCpuThreads, loadModel, type LoadedModel } from "./load-model.ts";
+import { generateNativeText } from "./native-loop/generate-native-text.ts";
+import type { NativeContext } from "./native-loop/native-context.ts";
+import type { NativeSequence } from "./native-loop/native-sequence.ts";
+import {
+  openNativeLoop,
+  requestedDecodeLoop,
+  type DecodeLoop,
+} from "./native-loop/open-native-loop.ts";
+import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
+import { GrammarCache } from "./grammar-cache.ts";
+import { contextOverflowMessage, requestTools } from "./request-tools.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
-import type { SpeculationReport } from "./speculative-decode.ts";
+import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 
-export interface LlamaCppEngineOptions {
-  modelPath: string;
-  /** The id this model is listed under; defaults to the file name without `.gguf`. */
-  modelName?: string;
-  /** Tokens per sequence. */
-  contextSize?: number;
-  sequences?: number;
-  /** CPU threads; defaults to all cores but one when running on the CPU. */
-  threads?: number;
-  gpu?: GpuSetting;
-  /**
-   * Prompt-lookup decoding on every text request, not only those with a `prediction`; tool
-   * turns decode plainly.
-   */
-  speculative?: boolean;
-  /** Longest prompt-lookup draft. Default 16. */
-  maxDraftTokens?: number;
-  /** Called after each text request that drafted with prompt lookup (benchmarks read it). */
-  onSpeculation?: (report: SpeculationReport) => void;
-  batchSize?: number;
-  /**
-   * When a decode is dispatched. "adaptive" (default): at once when a single stream is generating
-   * (nothing could join its batch, so waiting a macrotask only adds latency), on the next event
-   * loop cycle when several are, so their tokens share one batch.
-   */
-  batchDispatch?: "adaptive" | "next-cycle";
-  /**
-   * Fill-in-the-middle prompt for a model without FIM tokens: `{prefix}` and `{suffix}` are
-   * replaced, the rest may name the model's special tokens. Unused when the model has FIM tokens.
-   */
-  fimTemplate?: string;
-  signal?: AbortSignal;
-}
+export type { LlamaCppEngineOptions };
+
+/** The sequence a request runs on: node-llama-cpp's, or the native loop's for plain text. */
+type EngineLease =
+  | { loop: "node-llama-cpp"; lease: SequenceLease<LlamaContextSequence> }
+  | { loop: "native"; lease: SequenceLease<NativeSequence> };
 
 const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_SEQUENCES = 4;
-const MAX_CACHED_GRAMMARS = 32;
-const DEFAULT_MAX_DRAFT_TOKENS = 16;
 
 export class LlamaCppEngine implements Engine {
   readonly kind = "llama-cpp";
   readonly modelName: string;
   private disposed = false;
-  private readonly grammars = new Map<string, Promise<LlamaGrammar>>();
-  /** Characters per token, for prompt lookup's minimum match length. */
-  private readonly tokenCharacters = new Map<Token, number>();
-  private readonly pool: SequencePool;
+  private readonly grammars: GrammarCache;
+  private readonly lookups: RequestLookups;
+  private readonly pool: SequencePool<LlamaContextSequence>;
   private readonly fimTokens: FimTokens | undefined;
 
   private constructor(
@@ -90,12 +70,17 @@ export class LlamaCppEngine implements Engine {
     private readonly options: LlamaCppEngineOptions,
     /** Streams currently generating; read by the context's batch dispatch schedule. */
     private readonly activity: { streams: number },
+    private readonly native: NativeContext | undefined,
+    /** Why plain text runs on node-llama-cpp's loop, when it does. */
+    readonly decodeLoopFallbackReason: string | undefined,
   ) {
     this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
     // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
     // speculative-decode.ts), and a sequence without one evaluates on the plain path.
-    this.pool = new SequencePool(context, (owner) => owner.getSequence());
+    this.pool = new SequencePool(context.totalSequences, () => context.getSequence());
     this.fimTokens = findFimTokens(loaded.model);
+    this.grammars = new GrammarCache(loaded.llama);
+    this.lookups = new RequestLookups(loaded.model, options);
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -141,25 +126,43 @@ export class LlamaCppEngine implements Engine {
       );
     }
     const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
-    return new LlamaCppEngine(loaded, context, chatWrapper, options, activity);
+    // Its own context beside node-llama-cpp's (tool turns stay there): a second KV cache.
+    const choice = await openNativeLoop(
+      requestedDecodeLoop(options.decodeLoop),
+      {
+        modelPath: options.modelPath,
+        contextSize: context.contextSize,
+        sequences: context.totalSequences,
+        threads: context.currentThreads,
+        batchSize: context.batchSize,
+        gpuLayers: loaded.model.gpuLayers,
+      },
+      options.nativeLoopAddonPath,
+    );
+    return new LlamaCppEngine(
+      loaded,
+      context,
+      chatWrapper,
+      options,
+      activity,
+      choice.native,
+      choice.reason,
+    );
+  }
+
+  /** The loop plain text decodes on. */
+  get decodeLoop(): DecodeLoop {
+    return this.native === undefined ? "node-llama-cpp" : "native";
+  }
+
+  /** Plain text without prompt lookup runs on the native loop, when there is one. */
+  private nativeLoopFor(request: EngineRequest): NativeContext | undefined {
+    if (this.native === undefined || requestTools(request).length > 0) return undefined;
+    return this.lookups.wants(request) ? undefined : this.native;
   }
 
   get contextSize(): number {
     return this.context.contextSize;
-  }
-
-  /** Raising context_size helps only up to the model's trained context; past it, say so. */
-  private contextOverflowMessage(promptTokens: number, contextSize: number): string {
-    const configured = this.options.contextSize ?? DEFAULT_CONTEXT_SIZE;
-    const trained = this.loaded.model.trainContextSize;
-    const base = `The prompt is ${promptTokens} tokens but the context holds ${contextSize}`;
-    if (configured > trained) {
-      return (
-        `${base}: the model was trained for ${trained} tokens, so context_size = ${configured} ` +
-        `is capped to it. Shorten the conversation or use a model with a longer context.`
-      );
-    }
-    return `${base}; shorten the conversation or raise context_size (up to the model's ${trained}).`;
   }
 
   get threads(): number {
@@ -199,13 +202,23 @@ export class LlamaCppEngine implements Engine {
     });
     if (invalid !== undefined) return yield* finish("error", invalid);
 
-    let lease: SequenceLease;
+    let lease: EngineLease;
     try {
       // A document's completions wait for its own sequence (the previous keystroke's request is
       // being cancelled) rather than take another one without its cache.
-      lease = await this.pool.acquire(request.sessionKey, request.cacheScope, options.signal, {
-        waitForOwn: request.completion !== undefined,
-      });
+      const acquire = { waitForOwn: request.completion !== undefined };
+      const { sessionKey, cacheScope } = request;
+      const native = this.nativeLoopFor(request);
+      lease =
+        native === undefined
+          ? {
+              loop: "node-llama-cpp",
+              lease: await this.pool.acquire(sessionKey, cacheScope, options.signal, acquire),
+            }
+          : {
+              loop: "native",
+              lease: await native.pool.acquire(sessionKey, cacheScope, options.signal, acquire),
+            };
     } catch (error) {
       const sparkError = SparkError.from(error);
       return yield* sparkError.code === "cancelled"
@@ -216,34 +229,33 @@ export class LlamaCppEngine implements Engine {
     this.activity.streams += 1;
     try {
       // Another tenant's tokens would be reused as a prefix, and show in cached tokens: clear them.
-      if (lease.foreignCache) await lease.sequence.clearHistory();
+      if (lease.lease.foreignCache) {
+        if (lease.loop === "native") lease.lease.sequence.forget();
+        else await lease.lease.sequence.clearHistory();
+      }
       yield* this.generate(request, lease, clock, usage, options.signal, finish);
     } catch (error) {
-      yield* finish("error", SparkError.from(error));
+      // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
+      yield* finish("error", this.disposed ? disposedError(error) : SparkError.from(error));
     } finally {
       this.activity.streams -= 1;
-      lease.release();
+      lease.lease.release();
     }
   }
 
   private async *generate(
     request: EngineRequest,
-    lease: SequenceLease,
+    lease: EngineLease,
     clock: StreamClock,
     usage: Usage,
     signal: AbortSignal | undefined,
     finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
   ): AsyncGenerator<EngineEvent> {
-    const { sequence } = lease;
+    const { contextSize } = lease.lease.sequence;
     const model = this.loaded.model;
     const history = request.completion === undefined ? toChatHistory(request.messages) : [];
     const choice = request.toolChoice ?? "auto";
-    const tools =
-      choice === "none" || request.completion !== undefined
-        ? []
-        : (request.tools ?? []).filter(
-            (tool) => typeof choice !== "object" || tool.name === choice.name,
-          );
+    const tools = requestTools(request);
     if (typeof choice === "object" && tools.length === 0) {
       yield* finish(
         "error",
@@ -267,37 +279,58 @@ export class LlamaCppEngine implements Engine {
             .contextText.tokenize(model.tokenizer)
         : this.tokenizePrompt(history);
     usage.inputTokens = promptTokens.length;
-    const room = sequence.contextSize - promptTokens.length;
+    const room = contextSize - promptTokens.length;
     if (room <= 0) {
       yield* finish(
         "error",
         new SparkError(
           "context_length_exceeded",
-          this.contextOverflowMessage(promptTokens.length, sequence.contextSize),
+          contextOverflowMessage(
+            promptTokens.length,
+            contextSize,
+            this.options.contextSize ?? DEFAULT_CONTEXT_SIZE,
+            model.trainContextSize,
+          ),
         ),
       );
       return;
     }
     if (request.prefillOnly === true) {
-      usage.cachedInputTokens = await prefillPrompt(sequence, promptTokens);
+      usage.cachedInputTokens =
+        lease.loop === "native"
+          ? await lease.lease.sequence.prefill(promptTokens, signal)
+          : await prefillPrompt(lease.lease.sequence, promptTokens);
       yield* finish("stop");
       return;
     }
     const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
     const sampling = request.sampling ?? {};
-
-    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
-    const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
-    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
-    const lookup = hasTools ? undefined : this.promptLookupFor(request, promptTokens);
     const result: GenerationResult = {
       finishReason: "stop",
       outputTokens: 0,
       cachedInputTokens: 0,
     };
+    if (lease.loop === "native") {
+      const { sequence } = lease.lease;
+      const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+      yield* generateNativeText(input, result);
+      yield* this.finishGeneration(usage, result, signal, finish);
+      return;
+    }
+
+    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const { sequence } = lease.lease;
+    const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
+    const lookup = hasTools ? undefined : this.lookups.for(request, promptTokens);
     if (forceToolCall) {
       yield* generateForcedToolCall(
-        { ...input, grammarFor: (schema) => this.grammarFor(schema), tools, newToolCallId },
+        {
+          ...input,
+          grammarFor: (schema) => this.grammars.grammarFor(schema),
+          tools,
+          newToolCallId,
+        },
         result,
       );
     } else if (hasTools) {
@@ -306,72 +339,28 @@ export class LlamaCppEngine implements Engine {
     } else {
       yield* generateText(lookup === undefined ? input : { ...input, lookup }, result);
     }
+    if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
+    yield* this.finishGeneration(usage, result, signal, finish);
+  }
+
+  private *finishGeneration(
+    usage: Usage,
+    result: GenerationResult,
+    signal: AbortSignal | undefined,
+    finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
+  ): Generator<EngineEvent, void> {
     usage.outputTokens = result.outputTokens;
     usage.cachedInputTokens = result.cachedInputTokens;
-    let finishReason = result.finishReason;
-    if (signal?.aborted) finishReason = "cancelled";
-    if (lookup !== undefined) {
-      const { statistics } = lookup.drafts;
-      usage.acceptedPredictionTokens = statistics.acceptedTokens;
-      usage.rejectedPredictionTokens = statistics.draftedTokens - statistics.acceptedTokens;
-      this.options.onSpeculation?.({
-        lookupTokens: lookup.lookupTokens,
-        predictionStart: promptTokens.length,
-        history: lookup.history,
-        promptTokens: promptTokens.length,
-        maxDraftTokens: this.options.maxDraftTokens ?? DEFAULT_MAX_DRAFT_TOKENS,
-        statistics,
-      });
-    }
-    yield* finish(finishReason);
-  }
-
-  /** Drafting from the prompt and the prediction, when the request has one or speculation is on. */
-  private promptLookupFor(
-    request: EngineRequest,
-    promptTokens: Token[],
-  ): { drafts: PromptLookup; history: Token[]; lookupTokens: Token[] } | undefined {
-    const hasPrediction = request.prediction !== undefined && request.prediction !== "";
-    if (!hasPrediction && this.options.speculative !== true) return undefined;
-    const model = this.loaded.model;
-    const lookupTokens = hasPrediction
-      ? [...promptTokens, ...model.tokenize(request.prediction ?? "")]
-      : promptTokens;
-    const drafts = new PromptLookup(lookupTokens, promptTokens.length, {
-      maxDraftTokens: this.options.maxDraftTokens ?? DEFAULT_MAX_DRAFT_TOKENS,
-      tokenCharacters: (token) => this.charactersOf(token),
-    });
-    return { drafts, history: [...promptTokens], lookupTokens };
-  }
-
-  private charactersOf(token: Token): number {
-    let characters = this.tokenCharacters.get(token);
-    if (characters === undefined) {
-      characters = Math.max(1, this.loaded.model.detokenize([token]).length);
-      this.tokenCharacters.set(token, characters);
-    }
-    return characters;
-  }
-
-  /** Tool-call grammars by schema: an agent sends the same tools every step, so compile once. */
-  private grammarFor(schema: object): Promise<LlamaGrammar> {
-    const key = JSON.stringify(schema);
-    let grammar = this.grammars.get(key);
-    if (grammar === undefined) {
-      grammar = this.loaded.llama.createGrammarForJsonSchema(schema as never);
-      grammar.catch(() => this.grammars.delete(key));
-      if (this.grammars.size >= MAX_CACHED_GRAMMARS) this.grammars.clear();
-      this.grammars.set(key, grammar);
-    }
-    return grammar;
+    yield* finish(signal?.aborted ? "cancelled" : result.finishReason);
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.pool.rejectWaiters(
-      new SparkError("engine_disposed", "The llama-cpp engine was disposed."),
-    );
+    const disposed = disposedError();
+    this.pool.rejectWaiters(disposed);
+    this.native?.pool.rejectWaiters(disposed);
+    this.native?.dispose();
     await this.context.dispose();
     await this.loaded.model.dispose();
   }
@@ -379,6 +368,10 @@ export class LlamaCppEngine implements Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
+}
+
+function disposedError(cause?: unknown): SparkError {
+  return new SparkError("engine_disposed", "The llama-cpp engine was disposed.", { cause });
 }
 
 export async function createLlamaCppEngine(

@@ -1,11 +1,10 @@
 // Hands out the context's sequences: a sessionKey keeps its sequence (and so its KV cache) across
 // turns; when every sequence is taken, the least recently used idle one is reclaimed. A sequence
 // whose cache another cache scope (tenant) left behind is handed out marked to be cleared first.
-import type { LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 
-interface PooledSequence {
-  sequence: LlamaContextSequence;
+interface PooledSequence<Sequence> {
+  sequence: Sequence;
   sessionKey: string | undefined;
   /** The cache scope of the last request it served; undefined before its first. */
   scope: string | undefined;
@@ -19,18 +18,18 @@ export interface AcquireOptions {
   waitForOwn?: boolean;
 }
 
-interface Waiter {
+interface Waiter<Sequence> {
   sessionKey: string | undefined;
   scope: string | undefined;
   options: AcquireOptions;
-  resolve: (lease: SequenceLease) => void;
+  resolve: (lease: SequenceLease<Sequence>) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
 }
 
-export interface SequenceLease {
-  sequence: LlamaContextSequence;
+export interface SequenceLease<Sequence> {
+  sequence: Sequence;
   /** True when the sequence was last used by this session, so its cache is this session's. */
   reused: boolean;
   /** True when another cache scope used it last: its cache must be cleared before evaluation. */
@@ -38,19 +37,17 @@ export interface SequenceLease {
   release(): void;
 }
 
-export class SequencePool {
-  private readonly entries: PooledSequence[];
-  private readonly waiters: Waiter[] = [];
+export class SequencePool<Sequence> {
+  private readonly entries: PooledSequence<Sequence>[];
+  private readonly waiters: Waiter<Sequence>[] = [];
   private useCounter = 0;
 
-  constructor(
-    context: LlamaContext,
-    createSequence: (context: LlamaContext) => LlamaContextSequence,
-  ) {
+  /** `count` sequences, made by `createSequence` (node-llama-cpp's, or the native loop's). */
+  constructor(count: number, createSequence: () => Sequence) {
     this.entries = [];
-    for (let index = 0; index < context.totalSequences; index += 1) {
+    for (let index = 0; index < count; index += 1) {
       this.entries.push({
-        sequence: createSequence(context),
+        sequence: createSequence(),
         sessionKey: undefined,
         scope: undefined,
         used: false,
@@ -73,12 +70,12 @@ export class SequencePool {
     scope: string | undefined,
     signal?: AbortSignal,
     options: AcquireOptions = {},
-  ): Promise<SequenceLease> {
+  ): Promise<SequenceLease<Sequence>> {
     const lease = this.tryAcquire(sessionKey, scope, options);
     if (lease !== undefined) return lease;
     if (signal?.aborted) throw SparkError.from(signal.reason, "cancelled");
-    return new Promise<SequenceLease>((resolve, reject) => {
-      const waiter: Waiter = {
+    return new Promise<SequenceLease<Sequence>>((resolve, reject) => {
+      const waiter: Waiter<Sequence> = {
         sessionKey,
         scope,
         options,
@@ -104,7 +101,7 @@ export class SequencePool {
     sessionKey: string | undefined,
     scope: string | undefined,
     options: AcquireOptions,
-  ): SequenceLease | undefined {
+  ): SequenceLease<Sequence> | undefined {
     if (
       options.waitForOwn === true &&
       sessionKey !== undefined &&
@@ -167,6 +164,8 @@ export class SequencePool {
   }
 }
 
-function leastRecentlyUsed(entries: PooledSequence[]): PooledSequence {
+function leastRecentlyUsed<Sequence>(
+  entries: PooledSequence<Sequence>[],
+): PooledSequence<Sequence> {
   return entries.reduce((oldest, entry) => (entry.lastUsedAt < oldest.lastUsedAt ? entry : oldest));
 }

@@ -1,0 +1,48 @@
+// The embedded engine's options: the model, its context and sequences, threads and GPU, prompt
+// lookup, batch dispatch, FIM, and which loop decodes plain text.
+import type { GpuSetting } from "./load-model.ts";
+import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
+import type { SpeculationReport } from "./speculative-decode.ts";
+
+export interface LlamaCppEngineOptions {
+  modelPath: string;
+  /** The id this model is listed under; defaults to the file name without `.gguf`. */
+  modelName?: string;
+  /** Tokens per sequence. */
+  contextSize?: number;
+  sequences?: number;
+  /** CPU threads; defaults to all cores but one when running on the CPU. */
+  threads?: number;
+  gpu?: GpuSetting;
+  /**
+   * Prompt-lookup decoding on every text request, not only those with a `prediction`; tool
+   * turns decode plainly.
+   */
+  speculative?: boolean;
+  /** Longest prompt-lookup draft. Default 16. */
+  maxDraftTokens?: number;
+  /** Called after each text request that drafted with prompt lookup (benchmarks read it). */
+  onSpeculation?: (report: SpeculationReport) => void;
+  batchSize?: number;
+  /**
+   * When a decode is dispatched. "adaptive" (default): at once when a single stream is generating
+   * (nothing could join its batch, so waiting a macrotask only adds latency), on the next event
+   * loop cycle when several are, so their tokens share one batch.
+   */
+  batchDispatch?: "adaptive" | "next-cycle";
+  /**
+   * Fill-in-the-middle prompt for a model without FIM tokens: `{prefix}` and `{suffix}` are
+   * replaced, the rest may name the model's special tokens. Unused when the model has FIM tokens.
+   */
+  fimTemplate?: string;
+  /**
+   * Which loop decodes plain text (no tools, no prompt lookup). "native" (the default when it is
+   * built): Spark's addon decodes and samples on its own thread with a persistent threadpool and
+   * hands tokens over in batches. "node-llama-cpp": `sequence.evaluate`. Unset: SPARK_DECODE_LOOP,
+   * else native; native falls back to node-llama-cpp when the addon is missing or fails to load.
+   */
+  decodeLoop?: DecodeLoop;
+  /** Where the native addon is (tests point it at a missing file). */
+  nativeLoopAddonPath?: string;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,88 @@
+// Finds and loads Spark's native generation loop (native/generation-loop, built at npm install),
+// or says why it is not there, so the engine can fall back to node-llama-cpp's loop.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface AddonContextOptions {
+  modelPath: string;
+  /** Tokens per sequence. */
+  contextSize: number;
+  sequences: number;
+  threads: number;
+  batchSize: number;
+  gpuLayers: number;
+}
+
+export interface AddonGenerateOptions {
+  sequence: number;
+  tokens: Uint32Array;
+  /** Leading prompt tokens the sequence's KV cache already holds. */
+  reuse: number;
+  /** 0 evaluates the prompt and samples nothing. */
+  maxTokens: number;
+  temperature: number;
+  topK: number;
+  topP: number;
+  seed: number;
+}
+
+/** How a native generation ended; delivered once, with its last tokens. */
+export interface AddonGenerationEnd {
+  reason: "stop" | "length" | "aborted" | "disposed" | "error";
+  /** Tokens the sequence's KV cache holds now. */
+  cacheTokens: number;
+  reused: number;
+  error?: string;
+}
+
+export interface AddonGenerationContext {
+  load(options: AddonContextOptions): Promise<void>;
+  generate(
+    options: AddonGenerateOptions,
+    onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
+  ): { abort(): void };
+  dispose(): void;
+  readonly threadpoolAttached: boolean;
+}
+
+export interface GenerationLoopAddon {
+  GenerationContext: new () => AddonGenerationContext;
+  /** Loads ggml's backends from node-llama-cpp's folder when nothing loaded them yet. */
+  loadBackends(folder: string): number;
+}
+
+export type GenerationLoopLoad =
+  { addon: GenerationLoopAddon; path: string } | { addon?: undefined; reason: string };
+
+export const defaultAddonPath = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "../../../../native/generation-loop/build/Release/spark_generation_loop.node",
+);
+
+const loaded = new Map<string, GenerationLoopLoad>();
+
+/**
+ * Loads the addon once per path. Call it after node-llama-cpp loaded its binaries: the addon then
+ * shares that very libllama (same soname) instead of loading the one it was linked against.
+ */
+export function loadGenerationLoop(path = defaultAddonPath): GenerationLoopLoad {
+  let result = loaded.get(path);
+  if (result !== undefined) return result;
+  if (!existsSync(path)) {
+    result = {
+      reason:
+        `the native generation loop is not built (${path} is missing): ` +
+        "run `npm rebuild spark` or `npx tsx scripts/build-native-loop.ts` to see why",
+    };
+  } else {
+    try {
+      result = { addon: createRequire(import.meta.url)(path) as GenerationLoopAddon, path };
+    } catch (error) {
+      result = { reason: `the native generation loop did not load: ${String(error)}` };
+    }
+  }
+  loaded.set(path, result);
+  return result;
+}

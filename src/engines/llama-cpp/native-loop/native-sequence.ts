@@ -1,0 +1,128 @@
+// One sequence of the native context: JS mirrors the tokens its KV cache holds, so a prompt's
+// cached prefix is known before the native thread starts, and streams the tokens sampled for it.
+import type { Token } from "node-llama-cpp";
+import { SparkError } from "../../../protocol/spark-error.ts";
+import type { SamplingOptions } from "../../engine.ts";
+import { AsyncEventQueue } from "../async-event-queue.ts";
+import type { AddonGenerationContext, AddonGenerationEnd } from "./generation-loop-addon.ts";
+
+/** node-llama-cpp's defaults, so both loops sample alike. */
+const DEFAULT_TOP_K = 40;
+const DEFAULT_TOP_P = 0.95;
+
+export interface NativeTokensOptions {
+  maxTokens: number;
+  sampling: SamplingOptions;
+  defaultTemperature: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface NativeTokens {
+  /** Sampled tokens; return() stops the native job and waits until it ended (one step at most). */
+  tokens: AsyncGenerator<Token, void, undefined>;
+  cachedTokens: number;
+}
+
+export class NativeSequence {
+  /** What the sequence's KV cache holds, as far as JS knows (exact between jobs). */
+  private cached: Token[] = [];
+  private running = false;
+
+  constructor(
+    private readonly context: AddonGenerationContext,
+    readonly id: number,
+    readonly contextSize: number,
+  ) {}
+
+  /** Another cache scope used it: its next job starts from an empty cache. */
+  forget(): void {
+    this.cached = [];
+  }
+
+  /** Evaluates the prompt into the cache and samples nothing; returns the tokens reused. */
+  async prefill(promptTokens: Token[], signal?: AbortSignal): Promise<number> {
+    const { tokens, cachedTokens } = this.generate(promptTokens, promptTokens.length, {
+      maxTokens: 0,
+      sampling: {},
+      defaultTemperature: 0,
+      signal,
+    });
+    for await (const _token of tokens) {
+      // A prefill samples nothing.
+    }
+    return cachedTokens;
+  }
+
+  /** Starts a job sampling up to maxTokens after the prompt's uncached suffix. */
+  tokens(promptTokens: Token[], options: NativeTokensOptions): NativeTokens {
+    // At least one prompt token is evaluated: its logits give the first sampled token.
+    return this.generate(promptTokens, promptTokens.length - 1, options);
+  }
+
+  private generate(
+    promptTokens: Token[],
+    reuseLimit: number,
+    options: NativeTokensOptions,
+  ): NativeTokens {
+    if (this.running) throw new SparkError("engine_busy", `Native sequence ${this.id} is busy.`);
+    this.running = true;
+    const reuse = Math.max(0, Math.min(commonPrefixLength(this.cached, promptTokens), reuseLimit));
+    const queue = new AsyncEventQueue<Uint32Array>();
+    const received: Token[] = [];
+    let end: AddonGenerationEnd | undefined;
+    let onEnd: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (onEnd = resolve));
+    const { sampling } = options;
+    const job = this.context.generate(
+      {
+        sequence: this.id,
+        tokens: Uint32Array.from(promptTokens),
+        reuse,
+        maxTokens: options.maxTokens,
+        temperature: sampling.temperature ?? options.defaultTemperature,
+        topK: DEFAULT_TOP_K,
+        topP: sampling.topP ?? DEFAULT_TOP_P,
+        seed: sampling.seed ?? Math.floor(Date.now() / 1000),
+      },
+      (batch, jobEnd) => {
+        for (const token of batch) received.push(token as Token);
+        if (batch.length > 0) queue.push(batch);
+        if (jobEnd === undefined) return;
+        end = jobEnd;
+        this.cached = [...promptTokens, ...received].slice(0, jobEnd.cacheTokens);
+        this.running = false;
+        if (jobEnd.reason === "error") {
+          queue.fail(
+            new SparkError("internal_error", `llama.cpp failed: ${jobEnd.error ?? "unknown"}`),
+          );
+        } else queue.close();
+        onEnd();
+      },
+    );
+    const abort = (): void => job.abort();
+    options.signal?.addEventListener("abort", abort, { once: true });
+    if (options.signal?.aborted === true) abort();
+    async function* tokens(): AsyncGenerator<Token, void, undefined> {
+      try {
+        for await (const batch of queue) {
+          for (const token of batch) yield token as Token;
+        }
+        if (end?.reason === "disposed") {
+          throw new SparkError("engine_disposed", "The llama-cpp engine was disposed.");
+        }
+      } finally {
+        options.signal?.removeEventListener("abort", abort);
+        if (end === undefined) abort();
+        await ended;
+      }
+    }
+    return { tokens: tokens(), cachedTokens: reuse };
+  }
+}
+
+function commonPrefixLength(left: readonly Token[], right: readonly Token[]): number {
+  const limit = Math.min(left.length, right.length);
+  let index = 0;
+  while (index < limit && left[index] === right[index]) index += 1;
+  return index;
+}

@@ -1,0 +1,195 @@
+// The embedded engine's two decode loops: the shared contract on Spark's native loop (the one on
+// node-llama-cpp's loop is in llama-cpp-engine.test.ts), the same text from both, the per-session
+// cache on the native sequences, and the fallback when the addon is absent or not wanted.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectStream } from "../../src/engines/collect-stream.ts";
+import type { ChatMessage, EngineRequest, SamplingOptions } from "../../src/engines/engine.ts";
+import {
+  createLlamaCppEngine,
+  type LlamaCppEngine,
+  type LlamaCppEngineOptions,
+} from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { runEngineContract } from "../support/run-engine-contract.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+
+// The addon is built at npm install; where it could not be (no compiler), say so rather than
+// pass on node-llama-cpp's loop in its name.
+const notBuilt = existsSync(defaultAddonPath)
+  ? undefined
+  : "the native generation loop is not built here (npm run build:native says why)";
+const describeNative = notBuilt === undefined ? describe : describe.skip;
+
+const engineOptions = async (
+  extra: Partial<LlamaCppEngineOptions> = {},
+): Promise<LlamaCppEngineOptions> => ({
+  modelPath: await ensureTestModel(),
+  threads: 1,
+  sequences: 2,
+  contextSize: 2048,
+  ...extra,
+});
+
+runEngineContract({
+  name: "llama-cpp (native decode loop)",
+  createEngine: async () => {
+    const engine = await createLlamaCppEngine(
+      await engineOptions({
+        modelPath: await ensureTestModel({ fimTokens: true }),
+        sequences: 4,
+        decodeLoop: "native",
+      }),
+    );
+    if (notBuilt === undefined && engine.decodeLoop !== "native") {
+      throw new Error(`expected the native loop: ${engine.decodeLoopFallbackReason}`);
+    }
+    return engine;
+  },
+  ...(notBuilt === undefined
+    ? {}
+    : {
+        skip: {
+          "streams text": notBuilt,
+          "honours max tokens": notBuilt,
+          "honours stop": notBuilt,
+          "abort keeps partial text": notBuilt,
+          "concurrent requests do not mix": notBuilt,
+          "bad request is a typed error": notBuilt,
+          "usage and timings are present": notBuilt,
+          "a completion request streams or is refused": notBuilt,
+        },
+      }),
+});
+
+const request = (
+  content: string,
+  sampling: SamplingOptions,
+  extra: Partial<EngineRequest> = {},
+): EngineRequest => ({ messages: [{ role: "user", content }], sampling, ...extra });
+
+describeNative("llama-cpp native decode loop", () => {
+  let native: LlamaCppEngine;
+  let fallback: LlamaCppEngine;
+  beforeAll(async () => {
+    native = await createLlamaCppEngine(await engineOptions({ decodeLoop: "native" }));
+    fallback = await createLlamaCppEngine(await engineOptions({ decodeLoop: "node-llama-cpp" }));
+  });
+  afterAll(async () => {
+    await native?.dispose();
+    await fallback?.dispose();
+  });
+
+  it("samples the same text as node-llama-cpp's loop: greedy, and seeded at temperature 0.7", async () => {
+    expect(native.decodeLoop).toBe("native");
+    expect(fallback.decodeLoop).toBe("node-llama-cpp");
+    for (const sampling of [
+      { temperature: 0, maxOutputTokens: 48 },
+      { temperature: 0.7, seed: 42, maxOutputTokens: 48 },
+    ]) {
+      const prompt = request("Write a haiku about compilers.", sampling);
+      const fromNative = await collectStream(native.stream(prompt));
+      const fromNodeLlamaCpp = await collectStream(fallback.stream(prompt));
+      expect(fromNative.usage?.outputTokens).toBe(48);
+      expect(fromNative.text).toBe(fromNodeLlamaCpp.text);
+    }
+  });
+
+  it("a session's follow-up turn reuses its cache, around a tool turn on node-llama-cpp's loop", async () => {
+    const sampling = { temperature: 0, maxOutputTokens: 8 };
+    const first: ChatMessage[] = [{ role: "user", content: "Describe a linked list briefly." }];
+    const one = await collectStream(
+      native.stream({ ...request("", sampling), messages: first, sessionKey: "s" }),
+    );
+    // A tool turn in between runs on node-llama-cpp's context and leaves the native cache alone.
+    const tool = await collectStream(
+      native.stream({
+        ...request("Read a file.", sampling),
+        sessionKey: "s",
+        tools: [{ name: "read_file", description: "Read a file", parameters: { type: "object" } }],
+      }),
+    );
+    expect(tool.finishReason).not.toBe("error");
+    const second: ChatMessage[] = [
+      ...first,
+      { role: "assistant", content: one.text },
+      { role: "user", content: "Now a tree." },
+    ];
+    const two = await collectStream(
+      native.stream({ ...request("", sampling), messages: second, sessionKey: "s" }),
+    );
+    expect(two.usage?.cachedInputTokens).toBe(
+      -1 + (one.usage?.inputTokens ?? 0) + (one.usage?.outputTokens ?? 0),
+    );
+  });
+
+  it("another tenant's request on a sequence starts from an empty cache", async () => {
+    const sampling = { temperature: 0, maxOutputTokens: 4 };
+    const prompt = "The same prompt for two tenants, long enough to be worth caching.";
+    await collectStream(
+      native.stream(request(prompt, sampling, { sessionKey: "t", cacheScope: "a" })),
+    );
+    await collectStream(
+      native.stream(request(prompt, sampling, { sessionKey: "t2", cacheScope: "a" })),
+    );
+    const other = await collectStream(
+      native.stream(request(prompt, sampling, { sessionKey: "t", cacheScope: "b" })),
+    );
+    expect(other.usage?.cachedInputTokens).toBe(0);
+  });
+
+  it("disposing while a stream decodes ends it as engine_disposed", async () => {
+    const engine = await createLlamaCppEngine(await engineOptions({ decodeLoop: "native" }));
+    const stream = engine.stream(request("Tell a long story.", { maxOutputTokens: 1500 }));
+    const events = [];
+    for await (const event of stream) {
+      events.push(event);
+      if (events.length === 3) await engine.dispose();
+    }
+    expect(events.at(-1)).toMatchObject({ type: "finish", reason: "error" });
+    expect(events.find((event) => event.type === "finish")).toMatchObject({
+      error: { code: "engine_disposed" },
+    });
+  });
+});
+
+describe("llama-cpp decode loop fallback", () => {
+  it("without the addon, plain text runs on node-llama-cpp's loop and says why", async () => {
+    const engine = await createLlamaCppEngine(
+      await engineOptions({ nativeLoopAddonPath: join(tmpdir(), "spark-no-such-addon.node") }),
+    );
+    try {
+      expect(engine.decodeLoop).toBe("node-llama-cpp");
+      expect(engine.decodeLoopFallbackReason).toContain("not built");
+      const result = await collectStream(
+        engine.stream(request("Say hello.", { temperature: 0, maxOutputTokens: 6 })),
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.usage?.outputTokens).toBe(6);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("SPARK_DECODE_LOOP chooses the loop when the engine options do not", async () => {
+    const saved = process.env.SPARK_DECODE_LOOP;
+    try {
+      process.env.SPARK_DECODE_LOOP = "node-llama-cpp";
+      const engine = await createLlamaCppEngine(await engineOptions({ sequences: 1 }));
+      expect(engine.decodeLoop).toBe("node-llama-cpp");
+      expect(engine.decodeLoopFallbackReason).toContain("requested");
+      await engine.dispose();
+      process.env.SPARK_DECODE_LOOP = "fast";
+      await expect(
+        createLlamaCppEngine(await engineOptions({ sequences: 1 })),
+      ).rejects.toMatchObject({
+        code: "invalid_config",
+      });
+    } finally {
+      if (saved === undefined) delete process.env.SPARK_DECODE_LOOP;
+      else process.env.SPARK_DECODE_LOOP = saved;
+    }
+  });
+});
