@@ -1,122 +1,256 @@
-// Per-token cost of the embedded engine, side by side in one run on the same GGUF and threads:
-// node-llama-cpp's bare evaluate loop (its default batch dispatch, and dispatch on a microtask)
-// vs Spark's engine stream (adaptive dispatch, and node-llama-cpp's default). Variants are
-// interleaved and the best of several rounds is kept, so background load hits them alike.
-// Compare with llama.cpp's own `llama-bench -m <file> -p 0 -n <tokens> -t <threads>`.
-// Usage: npx tsx bench/llama-token-overhead.ts [--model file.gguf] [--tokens 256] [--threads 1,2] [--rounds 5]
+// Per-token decode speed of the embedded engine against llama.cpp's own loops, side by side in one
+// run on the same GGUF, threads, prompt tokens and sampler chain: Spark's engine on its native loop
+// and on node-llama-cpp's, node-llama-cpp's bare evaluate loop, llama.cpp's sampled generation loop
+// (the fair anchor, bench/native/sampled-loop.cpp) and llama-bench (decode without sampling: a
+// floor). The anchors are compiled at bench time against node-llama-cpp's prebuilt libllama.
+// Variants are interleaved and the best of several rounds is kept, so background load hits them
+// alike. CPU time per token is printed beside: on a loaded machine wall time mostly says how much
+// CPU a process was given, CPU time what each token cost (all threads; read it at one thread).
+// Usage: npx tsx bench/llama-token-overhead.ts [--shapes tiny,0.5b] [--model file.gguf]
+//   [--tokens N] [--threads 1,2] [--temperatures 0,0.7] [--rounds 3] [--no-llama-bench]
 import { parseArgs } from "node:util";
-import { getLlama, LlamaLogLevel, type LlamaModel } from "node-llama-cpp";
+import { getLlama, LlamaLogLevel, type LlamaModel, type Token } from "node-llama-cpp";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
+import {
+  buildLlamaBench,
+  buildNativeAnchor,
+  runLlamaBench,
+  runNativeAnchor,
+  type AnchorSample,
+  type NativeAnchor,
+} from "./lib/native-anchor.ts";
+
+type Sample = AnchorSample;
 
 const { values } = parseArgs({
   options: {
     model: { type: "string" },
-    tokens: { type: "string", default: "256" },
+    shapes: { type: "string", default: "tiny,0.5b" },
+    tokens: { type: "string" },
     threads: { type: "string", default: "1,2" },
-    rounds: { type: "string", default: "5" },
+    temperatures: { type: "string", default: "0,0.7" },
+    rounds: { type: "string", default: "3" },
+    "no-llama-bench": { type: "boolean", default: false },
   },
 });
-const modelPath = values.model ?? (await ensureTestModel());
-const tokenCount = Number(values.tokens);
 const rounds = Number(values.rounds);
 const threadCounts = values.threads.split(",").map(Number);
+const temperatures = values.temperatures.split(",").map(Number);
+const PROMPT = "Once upon a time";
+const CONTEXT_SIZE = 2048;
+const SEED = 1;
 
-interface Sample {
-  tokensPerSecond: number;
-  cpuMicrosecondsPerToken: number;
+interface Setting {
+  modelPath: string;
+  threads: number;
+  temperature: number;
+  /** Decode intervals timed: tokens + 1 are generated, first → last token. */
+  tokens: number;
+  promptTokens: Token[];
 }
 
-async function bareEvaluate(
-  model: LlamaModel,
-  threads: number,
-  microtask: boolean,
-): Promise<Sample> {
-  const context = await model.createContext({
-    contextSize: 2048,
-    threads,
+async function sparkEngine(setting: Setting, decodeLoop: DecodeLoop): Promise<Sample> {
+  const engine = await createLlamaCppEngine({
+    modelPath: setting.modelPath,
+    threads: setting.threads,
     sequences: 1,
-    ...(microtask
-      ? { batching: { dispatchSchedule: (dispatch: () => void) => queueMicrotask(dispatch) } }
-      : {}),
+    contextSize: CONTEXT_SIZE,
+    decodeLoop,
   });
-  const sequence = context.getSequence();
-  let produced = 0;
-  let startedAt = 0;
-  let cpuAtStart = process.cpuUsage();
-  for await (const _token of sequence.evaluate(model.tokenize("Once upon a time"), {
-    temperature: 0,
-  })) {
-    if (produced === 0) {
-      startedAt = performance.now();
-      cpuAtStart = process.cpuUsage();
+  try {
+    if (engine.decodeLoop !== decodeLoop) {
+      throw new Error(`asked for the ${decodeLoop} loop: ${engine.decodeLoopFallbackReason}`);
     }
-    produced += 1;
-    if (produced > tokenCount) break;
+    let cpuAtFirstToken: NodeJS.CpuUsage | undefined;
+    const result = await collectStream(
+      (async function* () {
+        for await (const event of engine.stream({
+          messages: [{ role: "user", content: PROMPT }],
+          sampling: {
+            temperature: setting.temperature,
+            seed: SEED,
+            maxOutputTokens: setting.tokens + 1,
+          },
+        })) {
+          if (event.type === "text-delta") cpuAtFirstToken ??= process.cpuUsage();
+          yield event;
+        }
+      })(),
+    );
+    const cpu = process.cpuUsage(cpuAtFirstToken);
+    if (result.usage?.outputTokens !== setting.tokens + 1) {
+      throw new Error(`generated ${result.usage?.outputTokens} tokens, not ${setting.tokens + 1}`);
+    }
+    return {
+      tokensPerSecond: result.timings?.decodeTokensPerSecond ?? 0,
+      cpuMicrosecondsPerToken: (cpu.user + cpu.system) / setting.tokens,
+    };
+  } finally {
+    await engine.dispose();
   }
-  const elapsed = performance.now() - startedAt;
-  const cpu = process.cpuUsage(cpuAtStart);
-  await context.dispose();
-  return {
-    tokensPerSecond: (tokenCount * 1000) / elapsed,
-    cpuMicrosecondsPerToken: (cpu.user + cpu.system) / tokenCount,
-  };
 }
 
-async function sparkEngine(
-  threads: number,
-  batchDispatch: "adaptive" | "next-cycle",
-): Promise<Sample> {
+async function bareEvaluate(model: LlamaModel, setting: Setting): Promise<Sample> {
+  const context = await model.createContext({
+    contextSize: CONTEXT_SIZE,
+    threads: setting.threads,
+    sequences: 1,
+  });
+  try {
+    let produced = 0;
+    let firstAt = 0;
+    let cpuAtFirstToken = process.cpuUsage();
+    for await (const _token of context.getSequence().evaluate(setting.promptTokens, {
+      temperature: setting.temperature,
+      seed: SEED,
+    })) {
+      if (produced === 0) {
+        firstAt = performance.now();
+        cpuAtFirstToken = process.cpuUsage();
+      }
+      produced += 1;
+      if (produced > setting.tokens) break;
+    }
+    const cpu = process.cpuUsage(cpuAtFirstToken);
+    return {
+      tokensPerSecond: (setting.tokens * 1000) / (performance.now() - firstAt),
+      cpuMicrosecondsPerToken: (cpu.user + cpu.system) / setting.tokens,
+    };
+  } finally {
+    await context.dispose();
+  }
+}
+
+/** The chat-templated prompt Spark's engine evaluates, so every variant decodes the same tokens. */
+async function sparkPromptTokens(modelPath: string): Promise<Token[]> {
   const engine = await createLlamaCppEngine({
     modelPath,
-    threads,
+    threads: 1,
     sequences: 1,
-    contextSize: 2048,
-    batchDispatch,
+    contextSize: CONTEXT_SIZE,
+    decodeLoop: "node-llama-cpp",
   });
-  const cpuAtStart = process.cpuUsage();
-  const result = await collectStream(
-    engine.stream({
-      messages: [{ role: "user", content: "Once upon a time" }],
-      sampling: { temperature: 0, maxOutputTokens: tokenCount + 1 },
-    }),
-  );
-  const cpu = process.cpuUsage(cpuAtStart);
+  const tokens = engine.tokenizePrompt([{ type: "user", text: PROMPT }]);
   await engine.dispose();
-  return {
-    tokensPerSecond: result.timings?.decodeTokensPerSecond ?? 0,
-    cpuMicrosecondsPerToken: (cpu.user + cpu.system) / (result.usage?.outputTokens ?? 1),
-  };
+  return tokens;
 }
 
-const llama = await getLlama({ gpu: false, logLevel: LlamaLogLevel.error });
-const model = await llama.loadModel({ modelPath });
-console.log(
-  `model ${modelPath}\n${tokenCount} tokens per run, best of ${rounds} interleaved rounds`,
-);
-console.log("threads | variant | tokens/s | ms/token | CPU µs/token | vs bare default");
-for (const threads of threadCounts) {
-  const variants: Record<string, () => Promise<Sample>> = {
-    "bare evaluate (next-cycle dispatch)": () => bareEvaluate(model, threads, false),
-    "bare evaluate (microtask dispatch)": () => bareEvaluate(model, threads, true),
-    "spark engine (adaptive dispatch)": () => sparkEngine(threads, "adaptive"),
-    "spark engine (next-cycle dispatch)": () => sparkEngine(threads, "next-cycle"),
-  };
-  const best = new Map<string, Sample>();
-  for (let round = 0; round < rounds; round += 1) {
-    for (const [name, run] of Object.entries(variants)) {
-      const sample = await run();
+const anchor = await buildNativeAnchor();
+let llamaBench: NativeAnchor | undefined;
+if (!values["no-llama-bench"]) {
+  llamaBench = await buildLlamaBench().catch((error: unknown) => {
+    console.log(`llama-bench not built, its column is left out: ${String(error).split("\n")[0]}`);
+    return undefined;
+  });
+}
+const models: { label: string; path: string; tokens: number }[] =
+  values.model === undefined
+    ? await Promise.all(
+        values.shapes.split(",").map(async (shape) => {
+          const type = shape === "tiny" ? undefined : ("q8_0" as const);
+          const path = await ensureTestModel({
+            shape: shape as TestModelShapeName,
+            ...(type === undefined ? {} : { type }),
+          });
+          const tokens = Number(values.tokens ?? (shape === "tiny" ? 256 : 64));
+          return { label: `${shape}${type === undefined ? "" : ` ${type}`}`, path, tokens };
+        }),
+      )
+    : [{ label: values.model, path: values.model, tokens: Number(values.tokens ?? 128) }];
+
+const llama = await getLlama({ gpu: false, logLevel: LlamaLogLevel.error, build: "never" });
+const summary: string[] = [];
+console.log(`best of ${rounds} interleaved rounds, prompt "${PROMPT}" in the chat template`);
+for (const entry of models) {
+  const model = await llama.loadModel({ modelPath: entry.path });
+  const promptTokens = await sparkPromptTokens(entry.path);
+  for (const threads of threadCounts) {
+    // Best of the rounds, each figure on its own: noise only ever slows a run or adds CPU.
+    const best = new Map<string, Sample>();
+    const keep = (name: string, sample: Sample): void => {
       const previous = best.get(name);
-      if (previous === undefined || sample.tokensPerSecond > previous.tokensPerSecond)
-        best.set(name, sample);
+      best.set(name, {
+        tokensPerSecond: Math.max(previous?.tokensPerSecond ?? 0, sample.tokensPerSecond),
+        cpuMicrosecondsPerToken: Math.min(
+          previous?.cpuMicrosecondsPerToken ?? Infinity,
+          sample.cpuMicrosecondsPerToken,
+        ),
+      });
+    };
+    for (let round = 0; round < rounds; round += 1) {
+      for (const temperature of temperatures) {
+        const setting = {
+          modelPath: entry.path,
+          threads,
+          temperature,
+          tokens: entry.tokens,
+          promptTokens,
+        };
+        const label = temperature <= 0 ? "greedy" : `t=${temperature}`;
+        keep(
+          `anchor|${label}`,
+          await runNativeAnchor(anchor, { ...setting, tokens: entry.tokens + 1, seed: SEED }),
+        );
+        keep(`native|${label}`, await sparkEngine(setting, "native"));
+        keep(`node-llama-cpp|${label}`, await sparkEngine(setting, "node-llama-cpp"));
+        keep(`bare|${label}`, await bareEvaluate(model, setting));
+      }
+      if (llamaBench !== undefined) {
+        const options = { modelPath: entry.path, threads, tokens: entry.tokens };
+        const tokensPerSecond = await runLlamaBench(llamaBench, options);
+        keep("llama-bench", { tokensPerSecond, cpuMicrosecondsPerToken: Number.NaN });
+      }
     }
+    printSetting(entry.label, threads, entry.tokens, best);
   }
-  const baseline = best.get("bare evaluate (next-cycle dispatch)")?.tokensPerSecond ?? 1;
-  for (const [name, sample] of best) {
+  await model.dispose();
+}
+console.log(
+  "\n| model | threads | sampler | Spark, native loop | Spark, node-llama-cpp loop | " +
+    "llama.cpp sampled loop (anchor) | llama-bench tg | native ÷ anchor, tokens/s | " +
+    "native ÷ anchor, CPU per token |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const line of summary) console.log(line);
+
+function printSetting(label: string, threads: number, tokens: number, best: Map<string, Sample>) {
+  console.log(`\n${label}, ${threads} thread(s), ${tokens} tokens timed`);
+  console.log("sampler | variant | tokens/s | ms/token | CPU µs/token | tokens/s vs anchor");
+  const floor = best.get("llama-bench")?.tokensPerSecond;
+  for (const temperature of temperatures) {
+    const sampler = temperature <= 0 ? "greedy" : `t=${temperature}`;
+    const sample = (variant: string): Sample =>
+      best.get(`${variant}|${sampler}`) ?? { tokensPerSecond: 0, cpuMicrosecondsPerToken: 0 };
+    const anchorSample = sample("anchor");
+    for (const [variant, name] of [
+      ["anchor", "llama.cpp sampled loop (anchor)"],
+      ["native", "Spark engine, native loop"],
+      ["node-llama-cpp", "Spark engine, node-llama-cpp loop"],
+      ["bare", "node-llama-cpp bare evaluate"],
+    ] as const) {
+      const { tokensPerSecond, cpuMicrosecondsPerToken } = sample(variant);
+      console.log(
+        `${sampler} | ${name} | ${tokensPerSecond.toFixed(0)} | ${(1000 / tokensPerSecond).toFixed(3)} | ` +
+          `${cpuMicrosecondsPerToken.toFixed(0)} | ${(tokensPerSecond / anchorSample.tokensPerSecond).toFixed(2)}×`,
+      );
+    }
+    const native = sample("native");
+    summary.push(
+      `| ${label} | ${threads} | ${sampler} | ${native.tokensPerSecond.toFixed(0)} | ` +
+        `${sample("node-llama-cpp").tokensPerSecond.toFixed(0)} | ${anchorSample.tokensPerSecond.toFixed(0)} | ` +
+        `${floor === undefined ? "–" : floor.toFixed(0)} | ` +
+        `${(native.tokensPerSecond / anchorSample.tokensPerSecond).toFixed(2)}× | ` +
+        // Lower CPU per token is better: the anchor's over Spark's, so ≥ 1 reads the same way.
+        `${(anchorSample.cpuMicrosecondsPerToken / native.cpuMicrosecondsPerToken).toFixed(2)}× |`,
+    );
+  }
+  if (floor !== undefined) {
     console.log(
-      `${threads} | ${name} | ${sample.tokensPerSecond.toFixed(0)} | ${(1000 / sample.tokensPerSecond).toFixed(3)} | ${sample.cpuMicrosecondsPerToken.toFixed(0)} | ${(sample.tokensPerSecond / baseline).toFixed(2)}×`,
+      `- | llama-bench tg (no sampling) | ${floor.toFixed(0)} | ${(1000 / floor).toFixed(3)} | – | –`,
     );
   }
 }
-await model.dispose();

@@ -1,6 +1,7 @@
-// llama.cpp's own sampled generation loop (bench/native/sampled-loop.cpp), compiled once into
-// .spark-test/native-anchor against node-llama-cpp's prebuilt libllama, so the anchor and Spark
-// run the very same binaries. Nothing is downloaded and no binary is committed.
+// llama.cpp's own sampled generation loop (bench/native/sampled-loop.cpp) and llama-bench, compiled
+// once into .spark-test/native-anchor against node-llama-cpp's prebuilt libllama (and its
+// libllama-common), so the anchors and Spark run the very same binaries. Nothing is downloaded
+// and no binary is committed.
 import { execFile } from "node:child_process";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -8,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
   extractLlamaHeaders,
+  extractLlamaSources,
   findLlamaBinaries,
   type LlamaBinaries,
 } from "../../scripts/native/llama-build-inputs.ts";
@@ -68,8 +70,17 @@ function sharedLibrary(binaries: LlamaBinaries, stem: string): string[] {
   return [join(binaries.directory, `${name}.${extension}`)];
 }
 
-/** One anchor run: decode tokens/s from the first to the last sampled token. */
-export async function runNativeAnchor(anchor: NativeAnchor, options: AnchorRun): Promise<number> {
+export interface AnchorSample {
+  tokensPerSecond: number;
+  /** CPU time per token, every thread of the process (meaningful at one thread). */
+  cpuMicrosecondsPerToken: number;
+}
+
+/** One anchor run, timed from the first to the last sampled token. */
+export async function runNativeAnchor(
+  anchor: NativeAnchor,
+  options: AnchorRun,
+): Promise<AnchorSample> {
   const { stdout } = await run(anchor.executable, [
     "--model",
     options.modelPath,
@@ -90,9 +101,76 @@ export async function runNativeAnchor(anchor: NativeAnchor, options: AnchorRun):
   ]);
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
     decodeTokensPerSecond?: number;
+    cpuMicrosecondsPerToken?: number;
   };
   if (typeof result.decodeTokensPerSecond !== "number") {
     throw new Error(`the native anchor printed no result: ${stdout}`);
   }
-  return result.decodeTokensPerSecond;
+  return {
+    tokensPerSecond: result.decodeTokensPerSecond,
+    cpuMicrosecondsPerToken: result.cpuMicrosecondsPerToken ?? 0,
+  };
+}
+
+/** llama-bench from the bundled source, linked to the prebuilt libraries (about a minute). */
+export async function buildLlamaBench(): Promise<NativeAnchor> {
+  const binaries = await findLlamaBinaries();
+  const executable = join(cacheDirectory, "llama-bench");
+  if ((await modifiedAt(executable)) > 0) return { executable, binaries };
+  const sources = join(cacheDirectory, "llama-bench-source");
+  await extractLlamaSources(sources, [
+    "tools/llama-bench",
+    "common",
+    "vendor",
+    "include",
+    "ggml/include",
+  ]);
+  const extension = binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
+  await run(process.env.CXX ?? "c++", [
+    "-O2",
+    "-std=c++17",
+    ...["common", "include", "ggml/include", "vendor"].map(
+      (folder) => `-I${join(sources, folder)}`,
+    ),
+    join(sources, "tools/llama-bench/llama-bench.cpp"),
+    join(sources, "tools/llama-bench/main.cpp"),
+    "-o",
+    executable,
+    join(binaries.directory, `libllama-common.${extension}`),
+    join(binaries.directory, binaries.llamaLibrary),
+    ...["libggml-base", "libggml"].flatMap((name) => sharedLibrary(binaries, name)),
+    `-Wl,-rpath,${binaries.directory}`,
+  ]);
+  return { executable, binaries };
+}
+
+/** llama-bench's tg figure (decode without sampling: a floor, not the fair anchor). */
+export async function runLlamaBench(
+  bench: NativeAnchor,
+  options: { modelPath: string; threads: number; tokens: number },
+): Promise<number> {
+  // llama-bench loads ggml's backends from its working folder.
+  const { stdout } = await run(
+    bench.executable,
+    [
+      "-m",
+      options.modelPath,
+      "-p",
+      "0",
+      "-n",
+      String(options.tokens),
+      "-t",
+      String(options.threads),
+      "-r",
+      "1",
+      "-o",
+      "json",
+    ],
+    { cwd: bench.binaries.directory },
+  );
+  const results = JSON.parse(stdout) as { avg_ts?: number }[];
+  const tokensPerSecond = results[0]?.avg_ts;
+  if (typeof tokensPerSecond !== "number")
+    throw new Error(`llama-bench printed no result: ${stdout}`);
+  return tokensPerSecond;
 }

@@ -9,6 +9,7 @@
 // top-k -> top-p -> temperature -> dist(seed).
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -141,6 +142,10 @@ int main(int argc, char ** argv) {
     using clock = std::chrono::steady_clock;
     clock::time_point first;
     clock::time_point last;
+    // CPU time too: on a shared machine wall time says how much CPU the process was given, CPU
+    // time what each token cost.
+    timespec cpu_first{};
+    timespec cpu_last{};
     llama_token token = 0;
     int produced = 0;
     while (produced < arguments.tokens) {
@@ -151,14 +156,19 @@ int main(int argc, char ** argv) {
         token = llama_sampler_sample(sampler, context, -1);
         produced += 1;
         last = clock::now();
-        if (produced == 1) first = last;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_last);
+        if (produced == 1) {
+            first = last;
+            cpu_first = cpu_last;
+        }
         if (llama_vocab_is_eog(vocab, token)) break;
         batch = llama_batch_get_one(&token, 1);
     }
     const double seconds = std::chrono::duration<double>(last - first).count();
-    printf("{\"decodeTokensPerSecond\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s}\n",
-           seconds > 0 ? (produced - 1) / seconds : 0.0, produced, arguments.prompt.size(),
-           threadpool != nullptr ? "true" : "false");
+    const double cpu_seconds = (cpu_last.tv_sec - cpu_first.tv_sec) + (cpu_last.tv_nsec - cpu_first.tv_nsec) / 1e9;
+    printf("{\"decodeTokensPerSecond\":%.3f,\"cpuMicrosecondsPerToken\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s}\n",
+           seconds > 0 ? (produced - 1) / seconds : 0.0, produced > 1 ? cpu_seconds * 1e6 / (produced - 1) : 0.0,
+           produced, arguments.prompt.size(), threadpool != nullptr ? "true" : "false");
 
     llama_sampler_free(sampler);
     llama_free(context);

@@ -33,9 +33,10 @@ function prebuiltPackageName(): string {
   );
 }
 
-async function isFile(path: string): Promise<boolean> {
+async function exists(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    await stat(path);
+    return true;
   } catch {
     return false;
   }
@@ -84,32 +85,27 @@ function packageRootOf(packageName: string, entryPoint: string): string {
  * include folders. Needs git.
  */
 export async function extractLlamaHeaders(target: string): Promise<string[]> {
-  const includes = [join(target, "include"), join(target, "ggml", "include")];
-  if (await isFile(join(includes[0] ?? "", "llama.h"))) return includes;
+  await extractLlamaSources(target, ["include", "ggml/include"]);
+  return [join(target, "include"), join(target, "ggml", "include")];
+}
+
+/** Extracts folders of llama.cpp's source from the bundle into `target` (once per first path). */
+export async function extractLlamaSources(target: string, paths: string[]): Promise<void> {
+  if (await exists(join(target, paths[0] ?? ""))) return;
   const bundle = llamaSourceBundle();
-  if (!(await isFile(bundle))) throw new NativeBuildInputError(`${bundle} is missing`);
+  if (!(await exists(bundle))) throw new NativeBuildInputError(`${bundle} is missing`);
   const repository = `${target}.git`;
+  const archive = `${target}.tar`;
   await rm(repository, { recursive: true, force: true });
   await mkdir(target, { recursive: true });
   try {
     await run("git", ["clone", "--quiet", "--bare", bundle, repository]);
-    const archive = `${target}.tar`;
-    await run("git", [
-      "--git-dir",
-      repository,
-      "archive",
-      "--output",
-      archive,
-      "HEAD",
-      "include",
-      "ggml/include",
-    ]);
+    await run("git", ["--git-dir", repository, "archive", "--output", archive, "HEAD", ...paths]);
     await run("tar", ["-x", "-f", archive, "-C", target]);
-    await rm(archive, { force: true });
   } catch (error) {
-    throw new NativeBuildInputError(`could not extract llama.cpp's headers: ${String(error)}`);
+    throw new NativeBuildInputError(`could not extract llama.cpp's sources: ${String(error)}`);
   } finally {
     await rm(repository, { recursive: true, force: true });
+    await rm(archive, { force: true });
   }
-  return includes;
 }
