@@ -45,6 +45,7 @@ class GenerationContext {
   private:
     void run();
     void begin(GenerationJob & job);
+    llama_token sample(GenerationJob & job, int32_t logits_index);
     void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
     void deliver(const std::shared_ptr<GenerationJob> & job, llama_token token);
 
