@@ -33,6 +33,17 @@ function nodeGypScript(): string {
   return found;
 }
 
+/**
+ * Node's own headers when they are installed beside it (/usr/include/node for /usr/bin/node), so
+ * node-gyp needs no download; otherwise node-gyp fetches them (or uses npm's nodedir setting).
+ */
+function nodeHeaders(): string[] {
+  const configured = process.env.npm_config_nodedir;
+  if (configured !== undefined && configured !== "") return [];
+  const prefix = resolve(dirname(process.execPath), "..");
+  return existsSync(join(prefix, "include", "node", "node_api.h")) ? [`--nodedir=${prefix}`] : [];
+}
+
 /** Builds the addon and checks that it loads; returns the addon's path. */
 export async function buildNativeLoop(): Promise<string> {
   const binaries = await findLlamaBinaries();
@@ -52,7 +63,7 @@ export async function buildNativeLoop(): Promise<string> {
     },
   };
   await writeFile(join(addonDirectory, "build-inputs.gypi"), JSON.stringify(inputs, null, 2));
-  await run(process.execPath, [nodeGypScript(), "rebuild", "--silent"], {
+  await run(process.execPath, [nodeGypScript(), "rebuild", "--silent", ...nodeHeaders()], {
     cwd: addonDirectory,
     maxBuffer: 16 * 1024 * 1024,
   });
