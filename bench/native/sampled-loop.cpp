@@ -148,12 +148,21 @@ int main(int argc, char ** argv) {
     timespec cpu_last{};
     llama_token token = 0;
     int produced = 0;
+    // Where a step's time goes after the first token: llama_decode, then the sampler chain.
+    double decode_seconds = 0;
+    double sample_seconds = 0;
     while (produced < arguments.tokens) {
+        const clock::time_point decode_start = clock::now();
         if (llama_decode(context, batch) != 0) {
             fprintf(stderr, "decode failed after %d tokens\n", produced);
             return 1;
         }
+        const clock::time_point sample_start = clock::now();
         token = llama_sampler_sample(sampler, context, -1);
+        if (produced > 0) {
+            decode_seconds += std::chrono::duration<double>(sample_start - decode_start).count();
+            sample_seconds += std::chrono::duration<double>(clock::now() - sample_start).count();
+        }
         produced += 1;
         last = clock::now();
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu_last);
@@ -166,9 +175,11 @@ int main(int argc, char ** argv) {
     }
     const double seconds = std::chrono::duration<double>(last - first).count();
     const double cpu_seconds = (cpu_last.tv_sec - cpu_first.tv_sec) + (cpu_last.tv_nsec - cpu_first.tv_nsec) / 1e9;
-    printf("{\"decodeTokensPerSecond\":%.3f,\"cpuMicrosecondsPerToken\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s}\n",
-           seconds > 0 ? (produced - 1) / seconds : 0.0, produced > 1 ? cpu_seconds * 1e6 / (produced - 1) : 0.0,
-           produced, arguments.prompt.size(), threadpool != nullptr ? "true" : "false");
+    const int steps = produced > 1 ? produced - 1 : 1;
+    printf("{\"decodeTokensPerSecond\":%.3f,\"cpuMicrosecondsPerToken\":%.3f,\"decodeMicrosecondsPerToken\":%.3f,"
+           "\"sampleMicrosecondsPerToken\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s}\n",
+           seconds > 0 ? (produced - 1) / seconds : 0.0, cpu_seconds * 1e6 / steps, decode_seconds * 1e6 / steps,
+           sample_seconds * 1e6 / steps, produced, arguments.prompt.size(), threadpool != nullptr ? "true" : "false");
 
     llama_sampler_free(sampler);
     llama_free(context);
