@@ -2,7 +2,7 @@
 // checked against on its own (so an error names its source), and the merged schema with defaults.
 import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
-import { GPU_BACKENDS, MODEL_ENGINES, PROVIDER_PRESETS } from "./config-types.ts";
+import { DECODE_LOOPS, GPU_BACKENDS, MODEL_ENGINES, PROVIDER_PRESETS } from "./config-types.ts";
 
 const positiveInteger = z.int().positive();
 const nonNegativeInteger = z.int().nonnegative();
@@ -36,6 +36,7 @@ const modelLayerSchema = z.strictObject({
   sequences: positiveInteger.optional(),
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
+  decode_loop: z.enum(DECODE_LOOPS).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
   base_urls: z.array(httpUrl).min(1).optional(),
@@ -137,6 +138,7 @@ const llamaCppModelSchema = z.strictObject({
       error: "must contain {prefix} and {suffix}",
     })
     .optional(),
+  decode_loop: z.enum(DECODE_LOOPS).optional(),
 });
 
 const openAiCompatibleModelSchema = z

@@ -3,6 +3,8 @@
 import type { ServeConfig as GatewayServeConfig } from "../gateway/serve-config.ts";
 
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
+/** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
+export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
 
 export const PROVIDER_PRESETS = [
@@ -35,6 +37,8 @@ export interface LlamaCppModelConfig {
   speculative: boolean;
   /** FIM prompt with `{prefix}` and `{suffix}`, for a model without FIM tokens. */
   fimTemplate?: string;
+  /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
+  decodeLoop?: (typeof DECODE_LOOPS)[number];
 }
 
 export interface OpenAiCompatibleModelConfig {

@@ -244,6 +244,27 @@ path = "~/b.gguf"
     );
   });
 
+  it("reads a llama-cpp model's decode_loop and refuses an unknown one", async () => {
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndecode_loop = "node-llama-cpp"\n`,
+    );
+    const config = await loadConfig({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(config.models.code).toMatchObject({ decodeLoop: "node-llama-cpp" });
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndecode_loop = "fast"\n`,
+    );
+    const error = await directories.loadError({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(error.message).toContain("models.code.decode_loop");
+  });
+
   it("names the file for problems only visible after merging", async () => {
     await directories.writeUserConfig(`[serve]\nport = 1\n`);
     const projectFile = await directories.writeProjectConfig(

@@ -97,6 +97,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         sequences: model.sequences,
         speculative: model.speculative,
         ...(model.fim_template === undefined ? {} : { fimTemplate: model.fim_template }),
+        ...(model.decode_loop === undefined ? {} : { decodeLoop: model.decode_loop }),
       };
     case "openai-compatible": {
       const preset = model.preset ?? "custom";
