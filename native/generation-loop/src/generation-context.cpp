@@ -221,36 +221,37 @@ void GenerationContext::run() {
             }
         }
 
-        // One batch: every job's next tokens, prompt chunks up to the batch size.
+        // One batch: first every generating job's next token (a long prompt must not stall the
+        // streams already running), then prompt chunks in the room left.
         batch_.n_tokens = 0;
         entries.clear();
         for (auto & job : active) {
             if (job->abort_requested.load(std::memory_order_relaxed)) {
                 finish(job, "aborted");
-                continue;
+            } else if (job->prompt_cursor >= job->prompt.size()) {
+                if (job->next_token == LLAMA_TOKEN_NULL) {
+                    // Nothing left to evaluate: a prefill whose prompt was cached, or a clear.
+                    finish(job, "stop");
+                } else if (batch_.n_tokens < options_.batch_size) {
+                    entries.push_back(BatchEntry{job, 1, batch_.n_tokens});
+                    add_token(batch_, job->next_token, job->position, job->sequence, true);
+                }
             }
+        }
+        for (auto & job : active) {
             const int32_t room = options_.batch_size - batch_.n_tokens;
             if (room <= 0) break;
+            if (job->prompt_cursor >= job->prompt.size() || job->finished_flag()) continue;
             BatchEntry entry{job};
-            if (job->prompt_cursor < job->prompt.size()) {
-                const size_t left = job->prompt.size() - job->prompt_cursor;
-                const int32_t count = static_cast<int32_t>(std::min<size_t>(left, static_cast<size_t>(room)));
-                const bool last_chunk = static_cast<size_t>(count) == left;
-                for (int32_t offset = 0; offset < count; offset += 1) {
-                    const bool logits = last_chunk && offset == count - 1 && job->max_tokens > 0;
-                    if (logits) entry.logits_index = batch_.n_tokens;
-                    add_token(batch_, job->prompt[job->prompt_cursor + offset], job->position + offset, job->sequence, logits);
-                }
-                entry.tokens = count;
-            } else if (job->next_token != LLAMA_TOKEN_NULL) {
-                entry.logits_index = batch_.n_tokens;
-                add_token(batch_, job->next_token, job->position, job->sequence, true);
-                entry.tokens = 1;
-            } else {
-                // Nothing left to evaluate: a prefill whose prompt was cached, or a clear.
-                finish(job, "stop");
-                continue;
+            const size_t left = job->prompt.size() - job->prompt_cursor;
+            const int32_t count = static_cast<int32_t>(std::min<size_t>(left, static_cast<size_t>(room)));
+            const bool last_chunk = static_cast<size_t>(count) == left;
+            for (int32_t offset = 0; offset < count; offset += 1) {
+                const bool logits = last_chunk && offset == count - 1 && job->max_tokens > 0;
+                if (logits) entry.logits_index = batch_.n_tokens;
+                add_token(batch_, job->prompt[job->prompt_cursor + offset], job->position + offset, job->sequence, logits);
             }
+            entry.tokens = count;
             entries.push_back(std::move(entry));
         }
 

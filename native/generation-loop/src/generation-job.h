@@ -52,6 +52,11 @@ struct GenerationJob {
     /** Prompt tokens reused from the cache (reuse, or 0 when the cache could not be trimmed). */
     int32_t reused = 0;
 
+    bool finished_flag() {
+        std::lock_guard<std::mutex> lock(mutex);
+        return finished;
+    }
+
     ~GenerationJob() {
         if (sampler != nullptr) llama_sampler_free(sampler);
     }
