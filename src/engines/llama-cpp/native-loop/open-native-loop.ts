@@ -1,6 +1,6 @@
 // Chooses the embedded engine's decode loop for plain text: Spark's native loop when it is built
-// and loads (the default), node-llama-cpp's otherwise, with the reason kept for `spark doctor`-like
-// reports and logs. SPARK_DECODE_LOOP=node-llama-cpp forces the fallback.
+// and loads (the default), node-llama-cpp's otherwise, with the reason kept (the engine's
+// decodeLoopFallbackReason). SPARK_DECODE_LOOP=node-llama-cpp forces the fallback.
 import { SparkError } from "../../../protocol/spark-error.ts";
 import { loadGenerationLoop, type AddonContextOptions } from "./generation-loop-addon.ts";
 import { NativeContext } from "./native-context.ts";
