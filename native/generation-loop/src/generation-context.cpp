@@ -60,7 +60,8 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
 void schedule_call(const std::shared_ptr<GenerationJob> & job) {
     // Called with job->mutex held. At most one call is queued per job: tokens sampled while JS is
     // busy accumulate in `pending` and go over together.
-    if (job->call_scheduled) return;
+    // After the end went over, the thread-safe function is released: nothing may be queued on it.
+    if (job->call_scheduled || job->finish_delivered) return;
     job->call_scheduled = true;
     job->deliver.NonBlockingCall([job](Napi::Env env, Napi::Function callback) {
         call_javascript(env, callback, job);
@@ -181,7 +182,25 @@ void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const
 void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, llama_token token) {
     std::lock_guard<std::mutex> lock(job->mutex);
     job->pending.push_back(token);
-    schedule_call(job);
+    // The first token goes at once (time to first token); later ones wait up to
+    // kDeliveryInterval so a fast model wakes the JS thread once per few tokens, not per token.
+    if (job->generated == 0) {
+        schedule_call(job);
+    } else if (!job->has_pending) {
+        job->has_pending = true;
+        job->oldest_pending = std::chrono::steady_clock::now();
+    }
+}
+
+void GenerationContext::flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all) {
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto & job : jobs) {
+        // A finished job's last tokens went over with its end.
+        if (!job->has_pending || (!all && now - job->oldest_pending < kDeliveryInterval)) continue;
+        job->has_pending = false;
+        std::lock_guard<std::mutex> lock(job->mutex);
+        schedule_call(job);
+    }
 }
 
 namespace {
@@ -225,6 +244,7 @@ void GenerationContext::run() {
         // streams already running), then prompt chunks in the room left.
         batch_.n_tokens = 0;
         entries.clear();
+        bool prompt_in_batch = false;
         for (auto & job : active) {
             if (job->abort_requested.load(std::memory_order_relaxed)) {
                 finish(job, "aborted");
@@ -253,8 +273,11 @@ void GenerationContext::run() {
             }
             entry.tokens = count;
             entries.push_back(std::move(entry));
+            prompt_in_batch = true;
         }
 
+        // A step with prompt tokens may take long: hand over what is waiting first.
+        flush(active, prompt_in_batch);
         if (batch_.n_tokens > 0) {
             const int32_t status = llama_decode(context_, batch_);
             for (auto & entry : entries) {

@@ -3,6 +3,7 @@
 // tokens, samples each, and hands the tokens to JavaScript through a thread-safe function.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -48,6 +49,10 @@ class GenerationContext {
     llama_token sample(GenerationJob & job, int32_t logits_index);
     void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
     void deliver(const std::shared_ptr<GenerationJob> & job, llama_token token);
+    /** Hands over tokens waiting longer than kDeliveryInterval (all waiting ones when `all`). */
+    void flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all);
+
+    static constexpr std::chrono::microseconds kDeliveryInterval{1000};
 
     ContextOptions options_;
     llama_model * model_ = nullptr;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -38,6 +39,10 @@ struct GenerationJob {
     int32_t generated = 0;
 
     std::atomic<bool> abort_requested{false};
+
+    /** When the oldest token not yet handed to JS was sampled (decode thread only). */
+    std::chrono::steady_clock::time_point oldest_pending{};
+    bool has_pending = false;
 
     // Guarded by mutex: tokens not yet handed to JS, and how the job ended.
     std::mutex mutex;
