@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink";
 import { isScriptModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
 import { createCliContext } from "../cli/cli-context.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -95,16 +96,10 @@ async function openSession(
   if (flags.session !== undefined) {
     const wanted = flags.session;
     const { sessions } = await client.request("session/list", {});
-    const matches = sessions.filter((session) => session.sessionId.startsWith(wanted));
-    const exact = matches.find((session) => session.sessionId === wanted);
-    if (exact !== undefined) return exact.sessionId;
-    if (matches.length === 1 && matches[0] !== undefined) return matches[0].sessionId;
-    throw new SparkError(
-      "invalid_request",
-      matches.length === 0
-        ? `No session ${wanted}; \`spark sessions\` lists them.`
-        : `${matches.length} sessions start with ${wanted}; give more of the id.`,
-    );
+    const match = matchSessionId(sessions, wanted, (session) => session.sessionId);
+    if ("session" in match) return match.session.sessionId;
+    const problem = describeFailedMatch(wanted, match.candidates);
+    throw new SparkError("invalid_request", `${problem} \`spark sessions\` lists them.`);
   }
   if (flags.server === undefined) {
     // In-process, the app server's default model is already --model and its root is this cwd.

@@ -3,6 +3,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { matchSessionId } from "./match-session-id.ts";
 import { readSession, type SessionSummary } from "./read-session.ts";
 
 export function sessionsDirectory(sparkHome: string): string {
@@ -40,10 +41,9 @@ export async function findSession(directory: string, reference: string): Promise
       throw new SparkError("invalid_request", `There are no sessions in ${directory} yet.`);
     return last;
   }
-  const exact = sessions.find((session) => session.id === reference);
-  if (exact !== undefined) return exact;
-  const matches = sessions.filter((session) => session.id.startsWith(reference));
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+  const match = matchSessionId(sessions, reference, (session) => session.id);
+  if ("session" in match) return match.session;
+  const matches = match.candidates;
   throw new SparkError(
     "invalid_request",
     matches.length > 1
