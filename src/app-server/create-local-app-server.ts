@@ -17,6 +17,8 @@ export interface LocalAppServerOptions {
   allowCommands?: boolean;
   /** For tests: the system message of new sessions. */
   instructions?: string;
+  /** See AppServerOptions.unattendedSessionMs. */
+  unattendedSessionMs?: number;
 }
 
 export function createLocalAppServer(options: LocalAppServerOptions): Promise<AppServer> {
@@ -76,6 +78,9 @@ export function createLocalAppServer(options: LocalAppServerOptions): Promise<Ap
       models,
       ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.unattendedSessionMs === undefined
+        ? {}
+        : { unattendedSessionMs: options.unattendedSessionMs }),
     }),
   );
 }
