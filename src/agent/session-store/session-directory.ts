@@ -1,6 +1,6 @@
 // The sessions folder (`<sparkHome>/sessions`): lists logs newest first and finds one by id, id
 // prefix or "last".
-import { readdir } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { matchSessionId } from "./match-session-id.ts";
@@ -10,14 +10,34 @@ export function sessionsDirectory(sparkHome: string): string {
   return path.join(sparkHome, "sessions");
 }
 
+/** Summaries by log path, reused while the file's size and mtime are unchanged. */
+const summaryCache = new Map<string, { size: number; mtimeMs: number; summary: SessionSummary }>();
+
+/** Newest first. Only logs that changed since the last listing are read again. */
 export async function listSessions(directory: string): Promise<SessionSummary[]> {
   const names = await readdir(directory).catch(() => [] as string[]);
   const summaries: SessionSummary[] = [];
   for (const name of names.filter((entry) => entry.endsWith(".jsonl"))) {
-    const loaded = await readSession(path.join(directory, name)).catch(() => undefined);
-    if (loaded !== undefined) summaries.push(loaded.summary);
+    const summary = await cachedSummary(path.join(directory, name));
+    if (summary !== undefined) summaries.push(summary);
   }
   return summaries.sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : -1));
+}
+
+async function cachedSummary(file: string): Promise<SessionSummary | undefined> {
+  const stats = await stat(file).catch(() => undefined);
+  if (stats === undefined) {
+    summaryCache.delete(file);
+    return undefined;
+  }
+  const cached = summaryCache.get(file);
+  if (cached !== undefined && cached.size === stats.size && cached.mtimeMs === stats.mtimeMs)
+    return cached.summary;
+  const loaded = await readSession(file).catch(() => undefined);
+  if (loaded === undefined) summaryCache.delete(file);
+  else
+    summaryCache.set(file, { size: stats.size, mtimeMs: stats.mtimeMs, summary: loaded.summary });
+  return loaded?.summary;
 }
 
 /** The logged session with exactly this id (its file is `<date>-<id>.jsonl`): one file read. */
