@@ -81,8 +81,11 @@ async function runEvalCommand(flags: EvalFlags): Promise<number> {
     return EXIT_SUCCESS;
   }
   const invokedIn = process.cwd();
-  const labels = splitList(flags.models) ?? [await defaultModelLabel()];
-  const models = labels.map((label) => evalModelSource(label, invokedIn));
+  const named = splitList(flags.models);
+  const models =
+    named === undefined
+      ? [evalModelSource(undefined, await defaultModelLabel(), invokedIn)]
+      : named.map((model) => evalModelSource(model, model, invokedIn));
   const controller = new AbortController();
   let interrupts = 0;
   const onInterrupt = (): void => {
@@ -128,7 +131,7 @@ async function runEvalCommand(flags: EvalFlags): Promise<number> {
   }
 }
 
-/** What `spark exec` would use with no --model: the configured default's name. */
+/** How the report names what `spark exec` would use with no --model: the configured default. */
 async function defaultModelLabel(): Promise<string> {
   const context = await createCliContext();
   await context.registry.dispose();
