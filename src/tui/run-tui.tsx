@@ -3,7 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink";
-import { isScriptModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { isScriptModel, resolveScriptModel } from "../cli/open-agent-model.ts";
 import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
 import { createCliContext } from "../cli/cli-context.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
@@ -30,9 +30,7 @@ export async function runTui(flags: TuiFlags): Promise<number> {
     return EXIT_USAGE;
   }
   // A script path is relative to where spark was started, not to --cwd.
-  const model = isScriptModel(flags.model)
-    ? `${SCRIPT_MODEL_PREFIX}${path.resolve(flags.model.slice(SCRIPT_MODEL_PREFIX.length))}`
-    : flags.model;
+  const model = resolveScriptModel(flags.model, process.cwd());
   if (flags.cwd !== undefined && flags.server === undefined) {
     const cwd = path.resolve(flags.cwd);
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
