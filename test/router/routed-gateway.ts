@@ -1,6 +1,6 @@
 // A real gateway over the real router and registry, its models aimed at loopback fake upstreams,
 // configured from TOML through loadConfig (the same path `spark serve` takes); as in
-// create-engine.ts, a model with base_urls becomes an UpstreamPool.
+// create-engine.ts, a model with base_urls becomes an UpstreamPool (health-checked as configured).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { createGateway } from "../../src/gateway/index.ts";
 import { ModelRegistry } from "../../src/router/model-registry.ts";
 import { gatewayModelsFromRouter } from "../../src/router/router-gateway-models.ts";
 import { Router } from "../../src/router/router.ts";
-import { UpstreamPool } from "../../src/router/upstream-pool.ts";
+import { createUpstreamPool } from "../../src/router/create-upstream-pool.ts";
 import { engineFor } from "../openai-compatible/engine-for-replay.ts";
 
 export interface RoutedGateway {
@@ -45,7 +45,7 @@ export async function startRoutedGateway(
           timeouts: { connectMs: timeout, firstByteMs: timeout, idleMs: timeout },
         });
       if (model.baseUrls === undefined) return engineAt(model.baseUrl);
-      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
+      return createUpstreamPool(model, model.baseUrls, engineAt, undefined);
     },
   });
   const router = new Router({
