@@ -2,57 +2,38 @@
 // a third `spark serve` whose model is the pool: every session stays on one replica; SIGKILL that
 // replica while it streams and the streaming turn ends with a clear error and no repeated output,
 // while the session's next turn continues on the other replica with no error.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSparkServe, type SparkServeProcess } from "../clients/support/spark-serve-process.ts";
+import type { SparkServeProcess } from "../clients/support/spark-serve-process.ts";
 import { createResponse, type RoutedResponse } from "./routed-gateway.ts";
+import {
+  answeredBy as tagOf,
+  POOL_WORDS as WORDS,
+  REPLICA_TAGS as TAGS,
+  startSparkServePool,
+  type SparkServePool,
+} from "./spark-serve-pool.ts";
 
-/** Every scripted line answers "<replica tag> w0 … w29", one word per 20 ms: ~0.6 s to stream. */
-const WORDS = Array.from({ length: 30 }, (_, index) => `w${index}`).join(" ");
-const TAGS = ["replica-one", "replica-two"] as const;
 const SESSIONS = Array.from({ length: 8 }, (_, index) => `session-${index}`);
 const CHAIN = "chain";
 
-let scripts: string;
-let replicas: SparkServeProcess[] = [];
+let pool: SparkServePool;
+let replicas: SparkServeProcess[];
 let front: SparkServeProcess;
 /** The chained session continues from its last response. */
 let chainTail: string | undefined;
 
 beforeAll(async () => {
-  scripts = await mkdtemp(path.join(os.tmpdir(), "spark-pool-scripts-"));
-  replicas = await Promise.all(
-    TAGS.map(async (tag) => {
-      const script = path.join(scripts, `${tag}.jsonl`);
-      const line = JSON.stringify({ text: `${tag} ${WORDS}`, delayMs: 20 });
-      await writeFile(script, `${Array.from({ length: 80 }, () => line).join("\n")}\n`);
-      return startSparkServe(
-        `default_model = "replay"\n[models.replay]\nengine = "script"\npath = "${script}"\n`,
-      );
-    }),
-  );
-  front = await startSparkServe(`
-default_model = "pool"
-[models.pool]
-engine = "openai-compatible"
-base_urls = [${replicas.map((replica) => `"${replica.url}/v1"`).join(", ")}]
-model = "replay"
-health_check_interval_ms = 100
-health_check_timeout_ms = 1000
-`);
+  pool = await startSparkServePool();
+  ({ replicas, front } = pool);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all([front, ...replicas].map(async (server) => server?.stop()));
-  await rm(scripts, { recursive: true, force: true });
+  await pool?.close();
 });
 
-/** Which replica answered: its tag opens every scripted answer. */
 function answeredBy(result: RoutedResponse): string | undefined {
-  return TAGS.find((tag) => result.text.startsWith(tag));
+  return tagOf(result.text);
 }
 
 async function turn(
@@ -148,7 +129,7 @@ describe("a pool of two spark serve processes", () => {
       }
 
       // The front's probes see the dead replica: out of rotation in /metrics.
-      const victimUrl = `${replicas[victimIndex]!.url}/v1`;
+      const victimUrl = pool.baseUrlOf(replicas[victimIndex]!);
       const down = `spark_router_replica_up{model="pool",replica="${victimUrl}"} 0`;
       let metrics = await front.metrics();
       while (!metrics.includes(down)) {
@@ -156,7 +137,7 @@ describe("a pool of two spark serve processes", () => {
         metrics = await front.metrics();
       }
       expect(metrics).toContain(
-        `spark_router_replica_requests_total{model="pool",replica="${survivor.url}/v1"} ${servedInLog(survivor)}`,
+        `spark_router_replica_requests_total{model="pool",replica="${pool.baseUrlOf(survivor)}"} ${servedInLog(survivor)}`,
       );
     },
   );
