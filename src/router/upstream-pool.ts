@@ -67,14 +67,17 @@ export class UpstreamPool implements Engine {
     if (replicas.length === 0)
       throw new SparkError("invalid_config", "A pool needs at least one replica.");
     this.kind = replicas[0]?.engine.kind ?? "pool";
-    const checking = options.healthCheck !== undefined && options.healthCheck.intervalMs > 0;
+    const checks =
+      options.healthCheck !== undefined && options.healthCheck.intervalMs > 0
+        ? options.healthCheck
+        : undefined;
     this.replicas = replicas.map((replica) => {
       const health = new CircuitBreaker(options.health ?? DEFAULT_HEALTH, options.now, (state) =>
         options.onReplicaState?.(replica.name, state),
       );
       const check =
-        checking && replica.probe !== undefined && options.healthCheck !== undefined
-          ? new ReplicaHealthCheck(replica.probe, options.healthCheck, (up) => {
+        checks !== undefined && replica.probe !== undefined
+          ? new ReplicaHealthCheck(replica.probe, checks, (up) => {
               // Back after failed probes: its breaker's verdict is stale, so it gets requests again.
               if (up) health.success();
               options.onReplicaState?.(replica.name, up ? "up" : "down");
