@@ -27,7 +27,9 @@ export class UpstreamRequest implements AsyncIterableIterator<UpstreamEvent> {
   /**
    * The first-byte timeout on a native timer: undici's own `headersTimeout` runs on its 499 ms
    * tick clock (FastTimer, lib/util/timers.js), so a 400 ms timeout fired after about a second and
-   * a failover waited twice as long as configured. Undici's stays set, as a backstop.
+   * a failover waited twice as long as configured. Undici's stays set, as a backstop. This one
+   * counts from when the request got its connection, so the upload of the body is included
+   * (undici's skips a socket still writing); a request body takes milliseconds against seconds.
    */
   private headersTimer: NodeJS.Timeout | undefined;
   private readonly headersTimeoutMs: number | undefined;
