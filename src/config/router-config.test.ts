@@ -80,4 +80,45 @@ open_ms = "soon"
     });
     expect(config.providerKeys).toEqual({ OPENAI_API_KEY: "sk-test" });
   });
+
+  it("a pool's health checks default on, are read per model, and refuse a path without /", async () => {
+    const replicas = 'base_urls = ["http://10.0.0.1:8000/v1/", "http://10.0.0.2:8000/v1"]';
+    await directories.writeUserConfig(`
+[models.vllm]
+engine = "openai-compatible"
+${replicas}
+[models.tuned]
+engine = "openai-compatible"
+${replicas}
+health_check_interval_ms = 0
+health_check_timeout_ms = 500
+health_check_path = "/../health"
+`);
+    const config = await loadConfig({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(config.models.vllm).toMatchObject({
+      baseUrls: ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8000/v1"],
+      healthCheck: { intervalMs: 5_000, timeoutMs: 2_000, path: "/models" },
+    });
+    expect(config.models.tuned).toMatchObject({
+      healthCheck: { intervalMs: 0, timeoutMs: 500, path: "/../health" },
+    });
+    await directories.writeUserConfig(`
+[models.vllm]
+engine = "openai-compatible"
+${replicas}
+health_check_path = "health"
+`);
+    const error = await directories.loadError({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(error.message).toMatch(
+      /models\.vllm\.health_check_path: expected a path starting with "\/"/,
+    );
+  });
 });
