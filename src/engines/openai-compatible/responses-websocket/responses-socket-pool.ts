@@ -1,0 +1,149 @@
+// The engine's Responses WebSockets: one per session key (so the upstream's connection-local
+// chain is there on the session's next turn), a few spare ones for requests without a key or
+// while a session's own socket is busy. Bounded: least recently used sessions and idle sockets
+// are closed, and a socket is replaced before the upstream's connection lifetime runs out.
+import { ResponsesSocket, type ResponsesSocketOptions } from "./responses-socket.ts";
+
+export interface SocketPoolLimits {
+  /** Replace a socket this old before its next response (OpenAI closes them at 60 minutes). */
+  lifetimeMs: number;
+  /** Close a socket that ran no response for this long. */
+  idleMs: number;
+  /** Sessions holding a socket; the least recently used one is closed past this. */
+  maxSessions: number;
+  /** Idle sockets kept for requests without a session key. */
+  maxSpare: number;
+}
+
+export const defaultSocketPoolLimits: SocketPoolLimits = {
+  lifetimeMs: 55 * 60_000,
+  idleMs: 10 * 60_000,
+  maxSessions: 64,
+  maxSpare: 4,
+};
+
+export class ResponsesSocketPool {
+  /** Insertion order is recency: a used session moves to the end. */
+  private readonly sessions = new Map<string, ResponsesSocket>();
+  private readonly spare: ResponsesSocket[] = [];
+  private readonly idleTimers = new Map<ResponsesSocket, NodeJS.Timeout>();
+  private readonly all = new Set<ResponsesSocket>();
+  /** Sockets opened, for tests and metrics: a reused socket does not count again. */
+  opened = 0;
+
+  constructor(
+    private readonly socketOptions: ResponsesSocketOptions,
+    private readonly limits: SocketPoolLimits,
+  ) {}
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  /** A socket for one response, marked busy; the caller awaits `ready` and then `release`s it. */
+  acquire(sessionKey: string | undefined): ResponsesSocket {
+    if (sessionKey === undefined) return this.take(this.takeSpare() ?? this.open());
+    const existing = this.sessions.get(sessionKey);
+    if (existing !== undefined && !existing.busy && existing.usable(this.limits.lifetimeMs)) {
+      this.sessions.delete(sessionKey);
+      this.sessions.set(sessionKey, existing);
+      return this.take(existing);
+    }
+    // Two requests of one session at once: the second gets a socket of its own for this turn.
+    if (existing?.busy === true && existing.usable(this.limits.lifetimeMs))
+      return this.take(this.takeSpare() ?? this.open());
+    if (existing !== undefined) this.retire(existing);
+    // A new session starts on a warmed spare socket when there is one: its handshake is done.
+    const socket = this.takeSpare() ?? this.open();
+    this.sessions.set(sessionKey, socket);
+    this.evictSessions();
+    return this.take(socket);
+  }
+
+  /** Opens a spare socket ahead of the first request (engine warm-up); rejects if it cannot. */
+  async warm(): Promise<void> {
+    if (this.spare.some((socket) => socket.usable(this.limits.lifetimeMs))) return;
+    const socket = this.take(this.open());
+    try {
+      await socket.ready;
+    } catch (error) {
+      this.retire(socket);
+      throw error;
+    }
+    this.release(socket);
+  }
+
+  /** The response is over: the socket waits for the session's next turn, or is closed. */
+  release(socket: ResponsesSocket): void {
+    socket.busy = false;
+    socket.discardPending();
+    if (!socket.usable(this.limits.lifetimeMs)) {
+      this.retire(socket);
+      return;
+    }
+    const owned = [...this.sessions.values()].includes(socket);
+    if (!owned) {
+      if (this.spare.length >= this.limits.maxSpare) {
+        this.retire(socket);
+        return;
+      }
+      this.spare.push(socket);
+    }
+    const timer = setTimeout(() => this.retire(socket), this.limits.idleMs);
+    timer.unref();
+    this.idleTimers.set(socket, timer);
+  }
+
+  /** Closes the socket and forgets it (a failed read, the lifetime, eviction). */
+  retire(socket: ResponsesSocket, code = 1000, reason = "done"): void {
+    this.forget(socket);
+    if (!socket.closed) socket.close(code, reason);
+  }
+
+  dispose(): void {
+    for (const socket of [...this.all]) this.retire(socket, 1001, "engine disposed");
+  }
+
+  private open(): ResponsesSocket {
+    const socket = new ResponsesSocket(this.socketOptions);
+    this.opened += 1;
+    this.all.add(socket);
+    socket.onClose(() => this.forget(socket));
+    return socket;
+  }
+
+  private take(socket: ResponsesSocket): ResponsesSocket {
+    clearTimeout(this.idleTimers.get(socket));
+    this.idleTimers.delete(socket);
+    socket.busy = true;
+    socket.discardPending();
+    return socket;
+  }
+
+  private takeSpare(): ResponsesSocket | undefined {
+    for (;;) {
+      const socket = this.spare.pop();
+      if (socket === undefined) return undefined;
+      if (socket.usable(this.limits.lifetimeMs)) return socket;
+      this.retire(socket);
+    }
+  }
+
+  private evictSessions(): void {
+    for (const [key, socket] of this.sessions) {
+      if (this.sessions.size <= this.limits.maxSessions) return;
+      this.sessions.delete(key);
+      // A busy one finishes its response first; release() then finds it unowned and keeps or closes it.
+      if (!socket.busy) this.retire(socket);
+    }
+  }
+
+  private forget(socket: ResponsesSocket): void {
+    this.all.delete(socket);
+    clearTimeout(this.idleTimers.get(socket));
+    this.idleTimers.delete(socket);
+    const spareIndex = this.spare.indexOf(socket);
+    if (spareIndex >= 0) this.spare.splice(spareIndex, 1);
+    for (const [key, owned] of this.sessions) if (owned === socket) this.sessions.delete(key);
+  }
+}
