@@ -11,6 +11,8 @@ export interface ResponseChain {
   items: string[];
   /** Only a request of the same scope (the gateway's tenant) may continue the chain. */
   cacheScope: string | undefined;
+  /** A warm-up (`generate: false`): the upstream holds the conversation and has not answered it. */
+  prefilled: boolean;
 }
 
 export interface CreatePlan {
@@ -31,9 +33,11 @@ export function planCreate(
   cacheScope: string | undefined,
 ): CreatePlan {
   const full = { previousResponseId: undefined, input };
-  // A request with nothing new (a retry of the same turn) is sent whole: the API needs input.
-  if (chain === undefined || chain.cacheScope !== cacheScope || input.length <= chain.items.length)
-    return full;
+  if (chain === undefined || chain.cacheScope !== cacheScope) return full;
+  // Nothing new after a warm-up: generate from it (empty input). Nothing new after an answer is a
+  // retry of that turn, which must not continue after the answer: sent whole.
+  const shortest = chain.prefilled ? chain.items.length : chain.items.length + 1;
+  if (input.length < shortest) return full;
   for (let index = 0; index < chain.items.length; index += 1) {
     if (JSON.stringify(input[index]) !== chain.items[index]) return full;
   }
@@ -51,6 +55,7 @@ export function chainAfter(
   input: InputItem[],
   output: ResponseOutput,
   cacheScope: string | undefined,
+  prefilled: boolean,
 ): ResponseChain {
   const outputItems: InputItem[] =
     output.text === "" ? [] : [{ role: "assistant", content: output.text }];
@@ -66,5 +71,6 @@ export function chainAfter(
     responseId,
     items: [...input, ...outputItems].map((item) => JSON.stringify(item)),
     cacheScope,
+    prefilled,
   };
 }

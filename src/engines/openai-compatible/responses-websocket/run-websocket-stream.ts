@@ -127,7 +127,13 @@ export async function* runWebSocketStream(
       running = undefined;
       if (end.kind === "finished") {
         if (state.completed && state.responseId !== undefined)
-          socket.chain = chainAfter(state.responseId, input, state.output, request.cacheScope);
+          socket.chain = chainAfter(
+            state.responseId,
+            input,
+            state.output,
+            request.cacheScope,
+            request.prefillOnly === true,
+          );
         pool.release(socket);
         finish = end.finish;
         break;
