@@ -21,7 +21,10 @@ import {
 } from "./openai-compatible-options.ts";
 import { runChatStream } from "./run-chat-stream.ts";
 import { createSocketPool } from "./responses-websocket/create-socket-pool.ts";
-import type { ResponsesSocketPool } from "./responses-websocket/responses-socket-pool.ts";
+import type {
+  ResponsesSocketPool,
+  WebSocketStats,
+} from "./responses-websocket/responses-socket-pool.ts";
 import { runWebSocketStream } from "./responses-websocket/run-websocket-stream.ts";
 import { warmUpConnection } from "./warm-up-connection.ts";
 
@@ -30,8 +33,8 @@ export interface OpenAICompatibleEngine extends Engine {
   readonly options: ResolvedOpenAICompatibleOptions;
   /** Opens (or refreshes) a pooled connection; rejects with a SparkError if the upstream is unreachable. */
   warmUp(): Promise<void>;
-  /** The engine's WebSockets (websocket transport only): how many were opened, how many are held. */
-  readonly webSocketStats: { opened: number; open: number } | undefined;
+  /** The engine's WebSockets (websocket transport only): opened so far, held now, busy now. */
+  readonly webSocketStats: WebSocketStats | undefined;
 }
 
 /** Throws `invalid_config` for unusable options; never does I/O that can fail synchronously. */
@@ -95,11 +98,8 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     return runChatStream({ ...shared, dispatcher: this.lease.pool }, request, streamOptions.signal);
   }
 
-  /** The engine's WebSockets (websocket transport only): how many were opened, how many are held. */
-  get webSocketStats(): { opened: number; open: number } | undefined {
-    return this.sockets === undefined
-      ? undefined
-      : { opened: this.sockets.opened, open: this.sockets.size };
+  get webSocketStats(): WebSocketStats | undefined {
+    return this.sockets?.stats();
   }
 
   async listModels(): Promise<ModelInfo[]> {

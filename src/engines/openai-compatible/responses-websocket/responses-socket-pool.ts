@@ -15,6 +15,15 @@ export interface SocketPoolLimits {
   maxSpare: number;
 }
 
+export interface WebSocketStats {
+  /** Sockets opened since the engine was created: a reused socket does not count again. */
+  opened: number;
+  /** Sockets held now. */
+  open: number;
+  /** Sockets running (or draining a cancelled) response now. */
+  busy: number;
+}
+
 export const defaultSocketPoolLimits: SocketPoolLimits = {
   lifetimeMs: 55 * 60_000,
   idleMs: 10 * 60_000,
@@ -28,16 +37,16 @@ export class ResponsesSocketPool {
   private readonly spare: ResponsesSocket[] = [];
   private readonly idleTimers = new Map<ResponsesSocket, NodeJS.Timeout>();
   private readonly all = new Set<ResponsesSocket>();
-  /** Sockets opened, for tests and metrics: a reused socket does not count again. */
-  opened = 0;
+  private opened = 0;
 
   constructor(
     private readonly socketOptions: ResponsesSocketOptions,
     private readonly limits: SocketPoolLimits,
   ) {}
 
-  get size(): number {
-    return this.all.size;
+  stats(): WebSocketStats {
+    const busy = [...this.all].filter((socket) => socket.busy).length;
+    return { opened: this.opened, open: this.all.size, busy };
   }
 
   /** A socket for one response, marked busy; the caller awaits `ready` and then `release`s it. */
