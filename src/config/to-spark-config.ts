@@ -114,6 +114,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         baseUrl,
         ...(replicas === undefined || replicas.length < 2 ? {} : { baseUrls: replicas }),
         ...(model.api === "responses" ? { api: "responses" as const } : {}),
+        ...(model.transport === "websocket" ? { transport: "websocket" as const } : {}),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),
