@@ -191,6 +191,24 @@ describe("Responses WebSocket transport", () => {
   );
 
   it(
+    "lets a response outlive its socket's lifetime while the session moves to a new socket",
+    { timeout: promptly },
+    async () => {
+      await engine.dispose();
+      engine = engineWith({ webSocket: { lifetimeMs: 20 } });
+      upstream.respondInTurn([{ fixture: "text.jsonl", frameDelayMs: 15 }]);
+      const slow = turn(conversation());
+      await sleep(40);
+      const next = await turn(conversation());
+      expect(next.text).toBe("Hello from the socket.");
+      const finished = await slow;
+      expect(finished.error).toBeUndefined();
+      expect(finished.text).toBe("Hello from the socket.");
+      expect(creates().map(({ connection }) => connection)).toEqual([1, 2]);
+    },
+  );
+
+  it(
     "maps a 429 error frame to rate_limited with its retry-after, keeping the socket",
     { timeout: promptly },
     async () => {

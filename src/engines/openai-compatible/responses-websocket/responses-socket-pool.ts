@@ -53,15 +53,19 @@ export class ResponsesSocketPool {
   acquire(sessionKey: string | undefined): ResponsesSocket {
     if (sessionKey === undefined) return this.take(this.takeSpare() ?? this.open());
     const existing = this.sessions.get(sessionKey);
-    if (existing !== undefined && !existing.busy && existing.usable(this.limits.lifetimeMs)) {
+    if (existing !== undefined) {
+      const usable = existing.usable(this.limits.lifetimeMs);
+      if (usable && !existing.busy) {
+        this.sessions.delete(sessionKey);
+        this.sessions.set(sessionKey, existing);
+        return this.take(existing);
+      }
+      // Two requests of one session at once: the second gets a socket of its own for this turn.
+      if (usable) return this.take(this.takeSpare() ?? this.open());
+      // Expired or failed: a response still running there finishes first (release closes it).
       this.sessions.delete(sessionKey);
-      this.sessions.set(sessionKey, existing);
-      return this.take(existing);
+      if (!existing.busy) this.retire(existing);
     }
-    // Two requests of one session at once: the second gets a socket of its own for this turn.
-    if (existing?.busy === true && existing.usable(this.limits.lifetimeMs))
-      return this.take(this.takeSpare() ?? this.open());
-    if (existing !== undefined) this.retire(existing);
     // A new session starts on a warmed spare socket when there is one: its handshake is done.
     const socket = this.takeSpare() ?? this.open();
     this.sessions.set(sessionKey, socket);
