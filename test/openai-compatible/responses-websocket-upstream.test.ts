@@ -88,6 +88,18 @@ describe("Responses WebSocket transport", () => {
   );
 
   it(
+    "warms a socket up at creation, which the first request takes even mid-handshake",
+    { timeout: promptly },
+    async () => {
+      await engine.dispose();
+      engine = engineWith({ warmUp: true });
+      expect((await turn(conversation())).text).toBe("Hello from the socket.");
+      expect(engine.webSocketStats).toEqual({ opened: 1, open: 1, busy: 0 });
+      expect(upstream.handshakes).toHaveLength(1);
+    },
+  );
+
+  it(
     "sends only the new input after a warm-up, a tool call and its output",
     { timeout: promptly },
     async () => {

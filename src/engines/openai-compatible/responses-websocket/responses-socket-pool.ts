@@ -73,17 +73,23 @@ export class ResponsesSocketPool {
     return this.take(socket);
   }
 
-  /** Opens a spare socket ahead of the first request (engine warm-up); rejects if it cannot. */
+  /**
+   * Opens a spare socket ahead of the first request (engine warm-up); rejects if it cannot. The
+   * socket is spare at once, so a request that comes during the handshake takes it and waits.
+   */
   async warm(): Promise<void> {
-    if (this.spare.some((socket) => socket.usable(this.limits.lifetimeMs))) return;
-    const socket = this.take(this.open());
+    let socket = this.spare.find((spare) => spare.usable(this.limits.lifetimeMs));
+    if (socket === undefined) {
+      socket = this.open();
+      this.spare.push(socket);
+      this.armIdleTimer(socket);
+    }
     try {
       await socket.ready;
     } catch (error) {
       this.retire(socket);
       throw error;
     }
-    this.release(socket);
   }
 
   /** The response is over: the socket waits for the session's next turn, or is closed. */
@@ -102,9 +108,7 @@ export class ResponsesSocketPool {
       }
       this.spare.push(socket);
     }
-    const timer = setTimeout(() => this.retire(socket), this.limits.idleMs);
-    timer.unref();
-    this.idleTimers.set(socket, timer);
+    this.armIdleTimer(socket);
   }
 
   /** Closes the socket and forgets it (a failed read, the lifetime, eviction). */
@@ -115,6 +119,12 @@ export class ResponsesSocketPool {
 
   dispose(): void {
     for (const socket of [...this.all]) this.retire(socket, 1001, "engine disposed");
+  }
+
+  private armIdleTimer(socket: ResponsesSocket): void {
+    const timer = setTimeout(() => this.retire(socket), this.limits.idleMs);
+    timer.unref();
+    this.idleTimers.set(socket, timer);
   }
 
   private open(): ResponsesSocket {
