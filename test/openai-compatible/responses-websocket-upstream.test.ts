@@ -28,7 +28,7 @@ function engineWith(
     model: "gpt-5.3-codex-spark",
     apiKey: "sk-test-key",
     warmUp: false,
-    timeouts: { connectMs: 1_000, firstByteMs: 1_000, idleMs: 1_000 },
+    timeouts: { connectMs: 2_000, firstByteMs: 2_000, idleMs: 2_000 },
     ...overrides,
   });
 }
@@ -254,6 +254,27 @@ describe("Responses WebSocket transport", () => {
       expect(dropped.error).toMatchObject({ code: "network_error", retryable: true });
       expect(creates()).toHaveLength(1); // output was streamed: never sent again
       expect((await turn(conversation())).text).toBe("Hello from the socket.");
+    },
+  );
+
+  it(
+    "times out a silent or stalled upstream and replaces its socket",
+    { timeout: promptly },
+    async () => {
+      await engine.dispose();
+      engine = engineWith({ timeouts: { connectMs: 300, firstByteMs: 300, idleMs: 300 } });
+      upstream.respondInTurn([
+        { fixture: "text.jsonl", stallAfterFrames: 0 },
+        { fixture: "text.jsonl", stallAfterFrames: 6 },
+      ]);
+      const silent = await turn(conversation());
+      expect(silent.error).toMatchObject({ code: "upstream_timeout", retryable: true });
+      expect(silent.error?.message).toContain("sent no response within 300 ms");
+      const stalled = await turn(conversation());
+      expect(stalled.text).toBe("Hello from");
+      expect(stalled.error?.message).toContain("stalled: nothing arrived for 300 ms");
+      expect((await turn(conversation())).text).toBe("Hello from the socket.");
+      expect(creates().map(({ connection }) => connection)).toEqual([1, 2, 3]);
     },
   );
 

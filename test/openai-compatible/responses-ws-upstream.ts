@@ -2,7 +2,7 @@
 // replaying recorded frames (test/fixtures/responses-ws/*.jsonl, one frame a line, `{{response_id}}`
 // filled in), keeps each connection's finished response ids the way `store: false` does
 // (connection-local: a `previous_response_id` from another socket is not found), and breaks on
-// request: refused handshakes, drops mid-stream, closes. It records every handshake and frame.
+// request: refused handshakes, stalls and drops mid-stream, closes. It records every handshake and frame.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +13,8 @@ export interface FramePlan {
   fixture: string;
   /** Send this many frames, then drop the TCP connection (no close frame). */
   dropAfterFrames?: number;
+  /** Send this many frames, then go silent with the connection open. */
+  stallAfterFrames?: number;
   /** After the frames, close the socket with this code (e.g. after the connection limit error). */
   closeWith?: number;
   /** Wait this long between frames, so a reader can cancel mid-stream. */
@@ -132,6 +134,10 @@ export class ResponsesWsUpstream {
     for (const [index, frame] of frames.entries()) {
       if (plan.dropAfterFrames === index) {
         socket.terminate();
+        return;
+      }
+      if (plan.stallAfterFrames === index) {
+        await new Promise((resolve) => socket.once("close", resolve));
         return;
       }
       if (socket.readyState !== socket.OPEN) return;
