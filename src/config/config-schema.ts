@@ -51,6 +51,7 @@ const modelLayerSchema = z.strictObject({
   health_check_timeout_ms: positiveInteger.optional(),
   health_check_path: healthCheckPath.optional(),
   api: z.enum(["chat", "responses"]).optional(),
+  transport: z.enum(["http", "websocket"]).optional(),
 });
 
 const serveFields = {
@@ -162,6 +163,8 @@ const openAiCompatibleModelSchema = z
     api_key_env: environmentVariableName.optional(),
     /** "responses": the upstream speaks OpenAI's Responses API (POST /responses). */
     api: z.enum(["chat", "responses"]).default("chat"),
+    /** With api = "responses": "websocket" is OpenAI's WebSocket mode, one socket per session. */
+    transport: z.enum(["http", "websocket"]).default("http"),
     context_size: positiveInteger.optional(),
     max_event_bytes: positiveInteger.optional(),
   })
@@ -171,6 +174,14 @@ const openAiCompatibleModelSchema = z
         code: "custom",
         path: ["base_urls"],
         message: "set base_url or base_urls, not both",
+      });
+    }
+    if (model.transport === "websocket" && model.api !== "responses") {
+      context.addIssue({
+        code: "custom",
+        path: ["transport"],
+        message:
+          'transport = "websocket" needs api = "responses" (only that API has a WebSocket mode)',
       });
     }
     if (model.base_url !== undefined || model.base_urls !== undefined) return;

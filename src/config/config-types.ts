@@ -49,6 +49,8 @@ export interface OpenAiCompatibleModelConfig {
   healthCheck?: { intervalMs: number; timeoutMs: number; path: string };
   /** Which API the upstream speaks: Chat Completions (default) or OpenAI's Responses. */
   api?: "chat" | "responses";
+  /** With `api = "responses"`: OpenAI's WebSocket mode, one socket per session. */
+  transport?: "websocket";
   /** Upstream model id; unset lets the engine use the server's only/default model. */
   model?: string;
   /** Environment variable holding the API key (look it up in `providerKeys`). */

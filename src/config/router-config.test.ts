@@ -68,10 +68,12 @@ open_ms = "soon"
       model: "gpt-5.3-codex-spark",
       apiKeyEnv: "OPENAI_API_KEY",
       api: "responses",
+      transport: "websocket",
     });
     expect(config.models["gpt-5.3-codex"]).toMatchObject({
       model: "gpt-5.3-codex",
       api: "responses",
+      transport: "websocket",
     });
     expect(config.router.routes).toEqual({
       fast: ["gpt-5.3-codex-spark"],
@@ -119,6 +121,34 @@ health_check_path = "health"
     });
     expect(error.message).toMatch(
       /models\.vllm\.health_check_path: expected a path starting with "\/"/,
+    );
+  });
+
+  it('reads transport = "websocket", and refuses it without api = "responses"', async () => {
+    await directories.writeUserConfig(`
+[models.codex]
+engine = "openai-compatible"
+preset = "openai"
+model = "gpt-5.3-codex"
+api = "responses"
+transport = "websocket"
+`);
+    const options = {
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    };
+    const config = await loadConfig(options);
+    expect(config.models.codex).toMatchObject({ api: "responses", transport: "websocket" });
+
+    const file = await directories.writeUserConfig(
+      `[models.vllm]\nengine = "openai-compatible"\nbase_url = "http://127.0.0.1:8000/v1"\ntransport = "websocket"\n`,
+    );
+    const error = await directories.loadError(options);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(file)}: models\\.vllm\\.transport: transport = "websocket" needs api = "responses"`,
+      ),
     );
   });
 });

@@ -123,6 +123,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
               },
             }),
         ...(model.api === "responses" ? { api: "responses" as const } : {}),
+        ...(model.transport === "websocket" ? { transport: "websocket" as const } : {}),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),

@@ -34,6 +34,7 @@ export async function createEngine(
           baseUrl,
           model: model.model ?? name,
           ...(model.api === undefined ? {} : { api: model.api }),
+          ...(model.transport === undefined ? {} : { transport: model.transport }),
           ...(apiKey === undefined ? {} : { apiKey }),
           ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
           ...(model.maxEventBytes === undefined ? {} : { maxEventBytes: model.maxEventBytes }),

@@ -42,6 +42,8 @@ export async function startRoutedGateway(
       const engineAt = (baseUrl: string) =>
         engineFor(baseUrl, {
           ...(model.model === undefined ? {} : { model: model.model }),
+          ...(model.api === undefined ? {} : { api: model.api }),
+          ...(model.transport === undefined ? {} : { transport: model.transport }),
           timeouts: { connectMs: timeout, firstByteMs: timeout, idleMs: timeout },
         });
       if (model.baseUrls === undefined) return engineAt(model.baseUrl);
