@@ -33,15 +33,18 @@ export async function handleChatCompletionsPost(
   apiKey: string | undefined,
 ): Promise<void> {
   const receivedAt = performance.now();
-  const raw = await readJsonBody(request, context.config.maxFrameBytes);
   const clock = new GatewayClock();
+  const raw = await readJsonBody(request, context.config.maxFrameBytes, clock);
   let startedAt = performance.now();
   const parsed = chatCompletionRequestSchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
   const engineRequest = toEngineChatRequest(body, body.model ?? "");
-  // The router may look at the request (auto routing), so it is built before the model resolves.
+  // The router may look at the request (auto routing), so it is built before the model resolves;
+  // the wait for it is not the gateway's own time.
+  clock.addSince(startedAt);
   const resolved = await resolveModelOrThrow(context.models, body.model, engineRequest);
+  startedAt = performance.now();
   engineRequest.model = resolved.model;
   if (engineRequest.sessionKey !== undefined)
     engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
