@@ -25,6 +25,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     acceptance: { type: "string" },
     context: { type: "string", default: "1024" },
+    "flash-attention": { type: "boolean", default: false },
   },
 });
 const modelPath =
@@ -50,6 +51,7 @@ const model = await llama.loadModel({ modelPath });
 const context = await model.createContext({
   contextSize: contextTokens + 256,
   sequences: 1,
+  flashAttention: values["flash-attention"],
   ...(values.gpu ? {} : { threads }),
 });
 const sequence = context.getSequence();
@@ -125,7 +127,7 @@ const plain = best.get("plain") as StepCost;
 const verify = batchSizes.map((size) => best.get(`verify ${size}`) as StepCost);
 
 console.log(
-  `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu})`}, ${contextTokens} tokens in the KV cache, best of ${rounds} rounds\n`,
+  `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu})`}, ${contextTokens} tokens in the KV cache${values["flash-attention"] ? ", flash attention" : ""}, best of ${rounds} rounds\n`,
 );
 printTable(
   "Per step",
