@@ -72,12 +72,8 @@ describe("doctor findings", () => {
 
   it("warns when nvidia-smi sees a GPU but the CPU backend loaded", () => {
     const findings = findingsOf(report({ backend: "CPU", devices: [], cudaLibrary: undefined }));
-    expect(findings).toEqual([
-      expect.objectContaining({
-        status: "warning",
-        message: expect.stringContaining("loaded the CPU backend"),
-      }),
-    ]);
+    expect(findings.map((finding) => finding.status)).toEqual(["warning"]);
+    expect(findings[0]?.message).toContain("loaded the CPU backend");
   });
 
   it("turns an unsupported Node and a failing model into errors", () => {
