@@ -87,7 +87,7 @@ describe("spark doctor", () => {
     expect(result.stdout).toMatch(
       /^node-llama-cpp 3\.\d+\.\d+ \(llama\.cpp .+, prebuilt binaries\)$/m,
     );
-    expect(result.stdout).toMatch(/^backend: CPU$/m);
+    expect(result.stdout).toMatch(/^backend: CPU \(loaded in \d+ ms\)$/m);
     expect(result.stdout).toContain("no GPU in use: none found");
     expect(result.stdout).toMatch(/^threads: \d+ by default on the CPU/m);
     expect(result.stdout).toContain(`ok   *local (llama-cpp): qwen2, 4 layers × 256, F32`);

@@ -25,6 +25,7 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
       devices: ["NVIDIA H100 80GB HBM3"],
       vram: { totalBytes: 80 * 1024 ** 3, freeBytes: 79 * 1024 ** 3 },
       cpuMathCores: 16,
+      loadMs: 950,
       cudaLibrary: {
         path: "/x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libggml-cuda.so",
         architectures: { sass: [86, 89, 120, 121], ptx: [75, 80, 90] },
@@ -49,7 +50,7 @@ describe("doctor findings", () => {
       "CMAKE_CUDA_ARCHITECTURES=90 npx --no node-llama-cpp source build --gpu cuda",
     );
     const text = formatDoctorReport({ ...report({}), findings });
-    expect(text).toContain("backend: CUDA on NVIDIA H100 80GB HBM3, VRAM");
+    expect(text).toMatch(/^backend: CUDA on NVIDIA H100 80GB HBM3, VRAM .+ \(loaded in 950 ms\)$/m);
     expect(text).toContain(
       "machine code (SASS) for sm_86, sm_89, sm_120, sm_121; PTX for compute_75, compute_80, compute_90",
     );

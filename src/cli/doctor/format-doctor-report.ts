@@ -9,7 +9,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   const lines = [
     `Node ${report.node.version}${report.node.supported ? "" : " (unsupported)"}`,
     `node-llama-cpp ${report.nodeLlamaCpp.version ?? "not found"}${llama.llamaCppRelease === undefined ? "" : ` (llama.cpp ${llama.llamaCppRelease}, ${llama.buildType === "localBuild" ? "local build" : "prebuilt binaries"})`}`,
-    `backend: ${llama.backend}${llama.devices.length === 0 ? "" : ` on ${llama.devices.join(", ")}`}${llama.vram === undefined || llama.backend === "CPU" ? "" : `, VRAM ${formatBytes(llama.vram.freeBytes)} free of ${formatBytes(llama.vram.totalBytes)}`}`,
+    `backend: ${llama.backend}${llama.devices.length === 0 ? "" : ` on ${llama.devices.join(", ")}`}${llama.vram === undefined || llama.backend === "CPU" ? "" : `, VRAM ${formatBytes(llama.vram.freeBytes)} free of ${formatBytes(llama.vram.totalBytes)}`}${llama.loadMs === undefined ? "" : ` (loaded in ${llama.loadMs} ms)`}`,
   ];
   if (llama.backend === "CPU") {
     lines.push(

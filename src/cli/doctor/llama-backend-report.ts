@@ -20,6 +20,8 @@ export interface LlamaBackendReport {
   devices: string[];
   vram: { totalBytes: number; freeBytes: number } | undefined;
   cpuMathCores: number | undefined;
+  /** getLlama() in this process: loading the native backend (and with CUDA, initializing it). */
+  loadMs: number | undefined;
   /** The ggml CUDA library this process mapped, and what it carries; only with CUDA. */
   cudaLibrary: { path: string; architectures: CudaArchitectures | undefined } | undefined;
   nvidiaGpus: NvidiaGpu[];
@@ -31,6 +33,7 @@ const backendNames = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal" } as const
 
 export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
   const nvidiaGpus = queryNvidiaGpus();
+  const startedAt = performance.now();
   try {
     // The same settings as the embedded engine (load-model.ts): prebuilt or local binaries, never a build.
     const llama = await getLlama({
@@ -39,6 +42,7 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
       logLevel: LlamaLogLevel.error,
       progressLogs: false,
     });
+    const loadMs = Math.round(performance.now() - startedAt);
     const gpu = llama.gpu;
     const [devices, vram] =
       gpu === false
@@ -53,6 +57,7 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
       devices,
       vram: vram === undefined ? undefined : { totalBytes: vram.total, freeBytes: vram.free },
       cpuMathCores: llama.cpuMathCores,
+      loadMs,
       cudaLibrary:
         cudaLibraryPath === undefined
           ? undefined
@@ -72,6 +77,7 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
       devices: [],
       vram: undefined,
       cpuMathCores: undefined,
+      loadMs: undefined,
       cudaLibrary: undefined,
       nvidiaGpus: await nvidiaGpus,
       error: String(error),
