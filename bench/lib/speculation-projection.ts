@@ -2,6 +2,7 @@
 // model and the drafts and acceptance measured on another (scenario 4 with a real model): the
 // same output, draft steps and plain steps, each priced at the measured cost of its batch size.
 import { readFile } from "node:fs/promises";
+import { SparkError } from "../../src/protocol/spark-error.ts";
 
 export interface StepCost {
   /** Tokens evaluated in the step (1 for a plain token; 1 + drafted for a verification). */
@@ -44,7 +45,11 @@ export async function readAcceptance(path: string): Promise<MeasuredAcceptance> 
   const runs = (result.data?.runs ?? []).filter(
     (run) => run.mode === "speculative" && run.kind === "rename" && run.speculation !== null,
   );
-  if (runs.length === 0) throw new Error(`${path} holds no scenario 4 rename run with lookup.`);
+  if (runs.length === 0)
+    throw new SparkError(
+      "invalid_request",
+      `${path} holds no scenario 4 rename run with prompt lookup (run: npm run bench -- --scenario 4 --model <gguf>).`,
+    );
   return summedAcceptance(
     runs.map((run) => run.speculation as NonNullable<ScenarioRun["speculation"]>),
   );
