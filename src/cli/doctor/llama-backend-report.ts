@@ -1,6 +1,7 @@
 // What node-llama-cpp loads on this machine: backend, devices and VRAM, the CUDA library it
 // mapped and the architectures that library carries code for, next to what nvidia-smi reports.
 import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import {
   readCudaArchitectures,
@@ -90,9 +91,10 @@ async function mappedLibrary(namePrefix: string): Promise<string | undefined> {
   try {
     const maps = await readFile("/proc/self/maps", "utf8");
     for (const line of maps.split("\n")) {
-      const path = line.slice(line.indexOf("/"));
-      const fileName = path.slice(path.lastIndexOf("/") + 1);
-      if (line.includes("/") && fileName.startsWith(namePrefix)) return path;
+      const pathStart = line.indexOf("/");
+      if (pathStart === -1) continue;
+      const path = line.slice(pathStart);
+      if (basename(path).startsWith(namePrefix)) return path;
     }
   } catch {
     // Not Linux: the library cannot be told apart, so no architecture check.
