@@ -8,6 +8,8 @@ export default tseslint.config(
       "node_modules",
       "dist",
       "bench/results",
+      // The eval tasks are fixture repositories (some deliberately buggy), run by node alone.
+      "evals/tasks",
       "coverage",
       "**/*.gguf",
       "bin",

@@ -1,11 +1,20 @@
 // Scenario 6: GPU. A 1.5B-shape test model (Qwen2.5-1.5B's matrix sizes, random weights) on the
 // GPU through the gateway: single-stream decode tokens/s and time to first token at 8k context.
-// Without a GPU it is skipped, or with --gpu runs a short CPU stand-in that says so.
+// Without a GPU it is skipped, or with --gpu runs a short CPU stand-in that says so; a GPU that
+// nvidia-smi sees but the CUDA backend did not load fails the run instead (gpu-run-decision.ts).
+import { queryNvidiaGpus } from "../../src/engines/llama-cpp/device/nvidia-gpus.ts";
+import {
+  describeModelFile,
+  formatModelFile,
+  type ModelFileDescription,
+} from "../../src/engines/llama-cpp/describe-model-file.ts";
+import { SparkError } from "../../src/protocol/spark-error.ts";
 import { ensureTestModel } from "../../test/support/test-model.ts";
 import { BenchServer } from "../lib/bench-server.ts";
 import { readCorpus } from "../lib/conversation-corpus.ts";
 import { detectGpu } from "../lib/detect-gpu.ts";
 import { ensureGpuTestModel } from "../lib/ensure-gpu-test-model.ts";
+import { decideGpuRun } from "../lib/gpu-run-decision.ts";
 import { rateOverTime } from "../lib/rate-over-time.ts";
 import type { BenchSettings, Scenario } from "../lib/scenario.ts";
 import { figure, skippedResult, type ScenarioResult } from "../lib/scenario-result.ts";
@@ -23,22 +32,28 @@ const scenario = { number: 6, id: "gpu-decode", title: "GPU decode" };
 export const gpuDecode: Scenario = {
   ...scenario,
   async run(settings) {
-    const gpu = await detectGpu();
-    const where =
-      gpu.backend === false ? "no GPU found" : `${gpu.backend}: ${gpu.devices.join(", ")}`;
+    const [gpu, nvidiaGpus] = await Promise.all([detectGpu(), queryNvidiaGpus()]);
+    const decision = decideGpuRun(nvidiaGpus, gpu);
     if (!settings.gpu) {
       return skippedResult(
         scenario,
-        `Pass --gpu to run it (${where}; it writes a 2.9 GiB model first).`,
+        `Pass --gpu to run it (${decision.description}; it writes a 2.9 GiB model first).`,
       );
     }
+    if (decision.kind === "backend-missing") {
+      throw new SparkError("model_load_failed", decision.message);
+    }
     const startedAt = new Date();
-    const onCpu = gpu.backend === false;
+    const onCpu = decision.kind === "cpu-stand-in";
     if (onCpu)
-      settings.log(`  ${where}: a short CPU stand-in with the tiny test model, not the GPU figure`);
+      settings.log(
+        `  ${decision.description}: a short CPU stand-in with the tiny test model, not the GPU figure`,
+      );
     const modelPath =
       settings.modelPath ??
       (onCpu ? await ensureTestModel() : await ensureGpuTestModel(settings.log));
+    const modelFile = await describeModelFile(modelPath);
+    settings.log(`  model: ${formatModelFile(modelFile)}`);
     const promptTokens = onCpu ? 3000 : 8192;
     const decodeTokens = onCpu ? 64 : settings.size === "full" ? 1024 : 256;
     const contextSize = onCpu ? 4096 : promptTokens + decodeTokens * 2 + 1024;
@@ -63,7 +78,7 @@ export const gpuDecode: Scenario = {
         decodeTokens,
         onCpu,
         startedAt,
-        modelPath,
+        modelFile,
       });
     } finally {
       await server.close();
@@ -79,7 +94,7 @@ async function measure(
     decodeTokens: number;
     onCpu: boolean;
     startedAt: Date;
-    modelPath: string;
+    modelFile: ModelFileDescription;
   },
 ): Promise<ScenarioResult> {
   const tokensPerByte = await warmUpServer(server, settings.signal);
@@ -123,7 +138,8 @@ async function measure(
     startedAt: run.startedAt.toISOString(),
     durationMs: Date.now() - run.startedAt.getTime(),
     configuration: {
-      model: run.modelPath,
+      model: formatModelFile(run.modelFile),
+      modelFile: run.modelFile,
       device: server.device,
       promptTokens: long?.inputTokens ?? run.promptTokens,
       decodeTokens: run.decodeTokens,
@@ -189,6 +205,7 @@ async function measure(
       },
     ],
     notes: [
+      `Model file: ${formatModelFile(run.modelFile)}${run.modelFile.name === undefined ? "" : ` (general.name "${run.modelFile.name}")`}.`,
       run.onCpu
         ? "No GPU was found, so this ran on the CPU with the tiny test model as a stand-in: it shows the scenario works, not the GPU figure (the target is informational). Run `npm run bench -- --gpu` on a CUDA machine."
         : "The 1.5B-shape test model has Qwen2.5-1.5B's layer sizes and f16 weights (random), so its speed is that class of model's; its text is noise. Pass --model for a real GGUF.",

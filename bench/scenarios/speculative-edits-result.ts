@@ -12,6 +12,8 @@ export interface EditRun {
   outputTokens: number;
   decodeMs: number;
   decodeTokensPerSecond: number;
+  /** The serving process's CPU time over the turn (prompt cached: its decode) per output token. */
+  cpuMsPerToken: number;
   totalMs: number;
   timeToFirstTokenMs: number;
   accepted: number;
@@ -46,6 +48,12 @@ function bestRuns(runs: readonly EditRun[]): TaskSummary[] {
 
 const percent = (part: number, whole: number): number =>
   round((part / Math.max(1, whole)) * 100, 1);
+
+/** Output tokens per second of serving-process CPU: what a loaded machine's wall clock hides. */
+function cpuRate(runs: readonly EditRun[]): number {
+  const tokens = runs.reduce((sum, run) => sum + run.outputTokens, 0);
+  return (tokens * 1000) / runs.reduce((sum, run) => sum + run.cpuMsPerToken * run.outputTokens, 0);
+}
 
 function rate(runs: readonly EditRun[]): number {
   const tokens = runs.reduce((sum, run) => sum + run.outputTokens - 1, 0);
@@ -96,6 +104,15 @@ export function buildSpeculativeEditsResult(
         "×",
         { comparison: ">=", value: 0.95, binding },
       ),
+      figure(
+        "speed-up in serving-process CPU time per output token (renames)",
+        round(
+          cpuRate(renames.map((task) => task.speculative)) /
+            cpuRate(renames.map((task) => task.plain)),
+          2,
+        ),
+        "×",
+      ),
       figure("end-to-end speed-up (renames)", endToEnd(renames), "×"),
       figure("plain decode", round(rate(renames.map((task) => task.plain)), 1), "tokens/s"),
       figure(
@@ -118,6 +135,8 @@ export function buildSpeculativeEditsResult(
           "plain tokens/s",
           "lookup tokens/s",
           "speed-up",
+          "plain CPU ms/token",
+          "lookup CPU ms/token",
           "exact edit",
         ],
         rows: tasks.map(({ task, plain, speculative }) => {
@@ -132,6 +151,8 @@ export function buildSpeculativeEditsResult(
             round(plain.decodeTokensPerSecond, 1),
             round(speculative.decodeTokensPerSecond, 1),
             round(speculative.decodeTokensPerSecond / plain.decodeTokensPerSecond, 2),
+            round(plain.cpuMsPerToken, 3),
+            round(speculative.cpuMsPerToken, 3),
             speculative.kind === "prose" ? "–" : speculative.exactEdit ? "yes" : "no",
           ];
         }),
@@ -145,6 +166,7 @@ export function buildSpeculativeEditsResult(
           "mode",
           "output tokens",
           "decode tokens/s",
+          "CPU ms/token",
           "total ms",
           "TTFT ms",
           "accepted",
@@ -156,6 +178,7 @@ export function buildSpeculativeEditsResult(
           run.mode,
           run.outputTokens,
           round(run.decodeTokensPerSecond, 1),
+          round(run.cpuMsPerToken, 3),
           round(run.totalMs, 1),
           round(run.timeToFirstTokenMs, 1),
           run.accepted,
@@ -170,6 +193,7 @@ export function buildSpeculativeEditsResult(
         : "A real model: the acceptance and speed-up are the real figures for this model and machine.",
       "Plain = no prediction; prompt lookup = the file passed as Chat Completions `prediction`: the embedded engine drafts from prompt + prediction with its own lookup (src/engines/llama-cpp/prompt-lookup/) and verifies each draft in one batch (up to 16 tokens). Same engine, sequence and prompt, temperature 0; the order alternates per task and round, and each mode's fastest round counts (best of N: the machine's noise only ever slows a run).",
       "Ceiling = output tokens a perfect lookup drafts correctly: replaying the output step by step, it takes the longest suffix of the text so far that occurs in prompt + prediction and, among occurrences that long, the one whose continuation is right (an oracle), drafting up to 16 tokens; each step also samples one token itself. Accepted = tokens Spark's lookup drafted that the model confirmed. Prose = a chat turn unrelated to the file ('Hi'), the file passed as prediction all the same: the output copies neither, so lookup must cost nothing.",
+      "CPU ms/token = the serving process's CPU time (every thread: llama.cpp's, Node's) over the turn ÷ its output tokens; the prompt is prefilled by a 1-token request first, so that time is decode. On a shared machine the wall clock counts other processes' load; CPU time does not.",
       "Decode tokens/s = (output tokens − 1) / (first → last token) as the engine timed it, summed over tasks; 'exact edit' says whether the reply is exactly the file with the rename applied (code fences ignored).",
     ],
     data: { runs },

@@ -78,13 +78,23 @@ export const speculativeEdits: Scenario = {
           const modes: Array<EditRun["mode"]> =
             (index + roundIndex) % 2 === 0 ? ["plain", "speculative"] : ["speculative", "plain"];
           const records = new Map<EditRun["mode"], TurnRecord>();
+          // Prefill the prompt once, so both modes start from the cached prompt and the serving
+          // process's CPU time over a turn is its decode.
+          await runChatCompletionsTurn(
+            server.url,
+            { ...body, max_tokens: 1 },
+            { signal: settings.signal },
+          );
+          await server.probeRecords(true);
           for (const mode of modes) {
             settings.signal.throwIfAborted();
+            const cpuMicrosBefore = await server.cpuMicros();
             const record = await runChatCompletionsTurn(
               server.url,
               mode === "plain" ? body : { ...body, prediction: { type: "content", content: file } },
               { signal: settings.signal },
             );
+            const cpuMicros = (await server.cpuMicros()) - cpuMicrosBefore;
             records.set(mode, record);
             const probe = (await server.probeRecords(true))[0];
             const outputTokens = probe?.usage?.outputTokens ?? record.outputTokens ?? 0;
@@ -97,6 +107,7 @@ export const speculativeEdits: Scenario = {
               outputTokens,
               decodeMs,
               decodeTokensPerSecond: ((outputTokens - 1) * 1000) / decodeMs,
+              cpuMsPerToken: cpuMicros / 1000 / Math.max(1, outputTokens),
               totalMs: record.endedAt - record.sentAt,
               timeToFirstTokenMs: (record.firstDeltaAt ?? record.endedAt) - record.sentAt,
               accepted: probe?.usage?.acceptedPredictionTokens ?? 0,

@@ -54,6 +54,8 @@ export type AgentEventListener = (event: AgentEvent) => void;
 export class AgentSession {
   readonly id: string;
   readonly logPath: string;
+  /** When the session first started (its log header), however often it was resumed. */
+  readonly startedAt: string;
   readonly workspaceRoot: string;
   private readonly listeners = new Set<AgentEventListener>();
   private readonly host: TurnHost;
@@ -72,6 +74,7 @@ export class AgentSession {
   ) {
     this.id = log.id;
     this.logPath = log.path;
+    this.startedAt = log.startedAt;
     this.workspaceRoot = workspaceRoot;
     this.messages = transcript;
     this.host = {
@@ -128,7 +131,7 @@ export class AgentSession {
     const loaded = await readSession(logPath);
     const workspaceRoot = realpathSync(options.workspaceRoot ?? loaded.summary.cwd);
     await removeTempFilesOfDeadWriters();
-    const log = SessionLog.open(logPath, loaded.summary.id);
+    const log = SessionLog.open(loaded.summary);
     const session = new AgentSession(
       log,
       options,

@@ -32,4 +32,9 @@ export interface AppServerOptions {
   replayEvents?: number;
   /** A frame longer than this is answered with invalid_request and not parsed (default 4 MiB). */
   maxFrameBytes?: number;
+  /**
+   * A live session that is idle, has no client attached and no open question for this long is
+   * closed (its log stays; session/attach resumes it). Default 30 minutes; 0 keeps them forever.
+   */
+  unattendedSessionMs?: number;
 }

@@ -1,9 +1,8 @@
 // The app server over this process's models: what `spark serve` hosts at /v1/agent and what the
 // terminal UI runs in-process. Sessions reach their engines directly (InProcessModelClient).
-import path from "node:path";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import type { CliContext } from "../cli/cli-context.ts";
-import { isScriptModel, openAgentModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { isScriptModel, openAgentModel, resolveScriptModel } from "../cli/open-agent-model.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { createAppServer, type AppServer, type AppServerModels } from "./app-server.ts";
 
@@ -17,6 +16,8 @@ export interface LocalAppServerOptions {
   allowCommands?: boolean;
   /** For tests: the system message of new sessions. */
   instructions?: string;
+  /** See AppServerOptions.unattendedSessionMs. */
+  unattendedSessionMs?: number;
 }
 
 export function createLocalAppServer(options: LocalAppServerOptions): Promise<AppServer> {
@@ -27,9 +28,7 @@ export function createLocalAppServer(options: LocalAppServerOptions): Promise<Ap
     options.defaultModel === undefined || options.defaultModel.toLowerCase().endsWith(".gguf")
       ? context.registry.defaultModelName
       : options.defaultModel;
-  const defaultReference = isScriptModel(defaultModel)
-    ? `${SCRIPT_MODEL_PREFIX}${path.resolve(invokedIn, defaultModel.slice(SCRIPT_MODEL_PREFIX.length))}`
-    : defaultModel;
+  const defaultReference = resolveScriptModel(defaultModel, invokedIn);
   const isOffered = (name: string): boolean =>
     name === defaultModel ||
     name === defaultReference ||
@@ -76,6 +75,9 @@ export function createLocalAppServer(options: LocalAppServerOptions): Promise<Ap
       models,
       ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.unattendedSessionMs === undefined
+        ? {}
+        : { unattendedSessionMs: options.unattendedSessionMs }),
     }),
   );
 }

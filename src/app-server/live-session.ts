@@ -34,7 +34,7 @@ const TITLE_LENGTH = 80;
 
 export class LiveSession {
   readonly id: string;
-  readonly startedAt = new Date().toISOString();
+  readonly startedAt: string;
   private status: SessionStatus = "idle";
   private title: string | undefined;
   private turnId: string | undefined;
@@ -57,6 +57,7 @@ export class LiveSession {
     title: string | undefined,
   ) {
     this.id = agent.id;
+    this.startedAt = agent.startedAt;
     this.model = options.model;
     this.title = title;
     this.events = new SessionEventBuffer(
@@ -145,6 +146,11 @@ export class LiveSession {
 
   isAttached(subscriber: SessionSubscriber): boolean {
     return this.subscribers.has(subscriber);
+  }
+
+  /** Idle, no client attached and no question open: nothing would notice it closing. */
+  get isUnattended(): boolean {
+    return this.subscribers.size === 0 && this.status === "idle" && this.openApprovals.size === 0;
   }
 
   /** Emits `session-started` once, as the first event every client of this session sees. */

@@ -12,17 +12,35 @@ import type { WorkspaceRoots } from "./workspace-roots.ts";
 
 /** Session ids are log file names; anything else could walk out of the sessions folder. */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
+const DEFAULT_UNATTENDED_SESSION_MS = 30 * 60_000;
+const LONGEST_SWEEP_INTERVAL_MS = 60_000;
+
+/** How a session being opened is numbered and titled. */
+interface OpeningSession {
+  firstSequenceAfter: number;
+  title?: string;
+}
 
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
   /** Resumes under way, so two clients attaching at once share one AgentSession. */
   private readonly resuming = new Map<string, Promise<LiveSession>>();
+  /** When each live session was first seen unattended by the sweep. */
+  private readonly unattendedSince = new Map<string, number>();
+  private readonly sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: AppServerOptions,
     private readonly roots: WorkspaceRoots,
     private readonly onUpdated: (session: SessionSummary) => void,
-  ) {}
+  ) {
+    const unattendedMs = options.unattendedSessionMs ?? DEFAULT_UNATTENDED_SESSION_MS;
+    if (unattendedMs > 0) {
+      const interval = Math.min(Math.max(unattendedMs / 2, 10), LONGEST_SWEEP_INTERVAL_MS);
+      this.sweepTimer = setInterval(() => this.closeUnattended(unattendedMs), interval);
+      this.sweepTimer.unref();
+    }
+  }
 
   liveSession(sessionId: string): LiveSession | undefined {
     return this.live.get(sessionId);
@@ -43,7 +61,7 @@ export class SessionRegistry {
   async start(cwd: string | undefined, modelName: string | undefined): Promise<LiveSession> {
     const workspaceRoot = this.roots.resolve(cwd);
     const model = await this.options.models.open(modelName);
-    const session = await this.open(model, 0, undefined, (approval) =>
+    const session = await this.open(model, { firstSequenceAfter: 0 }, (approval) =>
       AgentSession.create(this.agentOptions(model, workspaceRoot, approval)),
     );
     session.announce(false);
@@ -85,6 +103,7 @@ export class SessionRegistry {
   }
 
   async closeAll(): Promise<void> {
+    clearInterval(this.sweepTimer);
     const sessions = [...this.live.values()];
     this.live.clear();
     await Promise.allSettled(sessions.map((session) => session.close()));
@@ -105,8 +124,10 @@ export class SessionRegistry {
     const model = await this.openLoggedModel(logged.model);
     const session = await this.open(
       model,
-      firstSequenceAfter,
-      logged.firstInstruction === "" ? undefined : logged.firstInstruction,
+      {
+        firstSequenceAfter,
+        ...(logged.firstInstruction === "" ? {} : { title: logged.firstInstruction }),
+      },
       (approval) =>
         AgentSession.resume(logged.path, this.agentOptions(model, workspaceRoot, approval)),
     );
@@ -127,8 +148,7 @@ export class SessionRegistry {
 
   private async open(
     model: SessionModel,
-    firstSequenceAfter: number,
-    title: string | undefined,
+    { firstSequenceAfter, title }: OpeningSession,
     createAgent: (approval: CommandApproval) => Promise<AgentSession>,
   ): Promise<LiveSession> {
     let session: LiveSession;
@@ -153,6 +173,27 @@ export class SessionRegistry {
     this.live.set(session.id, session);
     this.onUpdated(session.summary());
     return session;
+  }
+
+  /** Closes sessions unattended for `unattendedMs`; their logs stay, so attach resumes them. */
+  private closeUnattended(unattendedMs: number): void {
+    const now = Date.now();
+    for (const [sessionId, session] of this.live) {
+      if (!session.isUnattended) {
+        this.unattendedSince.delete(sessionId);
+        continue;
+      }
+      const since = this.unattendedSince.get(sessionId);
+      if (since === undefined) this.unattendedSince.set(sessionId, now);
+      else if (now - since >= unattendedMs) {
+        this.unattendedSince.delete(sessionId);
+        this.live.delete(sessionId);
+        void session
+          .close()
+          .catch(() => undefined)
+          .then(() => this.onUpdated({ ...session.summary(), live: false }));
+      }
+    }
   }
 
   private agentOptions(

@@ -9,6 +9,8 @@ import { registerSessionsCommand } from "./commands/sessions-command.ts";
 import { registerUndoCommand } from "./commands/undo-command.ts";
 import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerTuiCommand } from "./commands/tui-command.ts";
+import { registerEvalCommand } from "./commands/eval-command.ts";
+import { registerDoctorCommand } from "./commands/doctor-command.ts";
 
 const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -27,6 +29,8 @@ registerSessionsCommand(program);
 registerUndoCommand(program);
 registerServeCommand(program);
 registerTuiCommand(program);
+registerEvalCommand(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(process.argv);

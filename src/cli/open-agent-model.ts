@@ -23,6 +23,15 @@ export function isScriptModel(model: string | undefined): model is string {
   return model?.startsWith(SCRIPT_MODEL_PREFIX) === true;
 }
 
+/** script:<relative path> with its path made absolute against `base`; other names unchanged. */
+export function resolveScriptModel<Model extends string | undefined>(
+  model: Model,
+  base: string,
+): Model {
+  if (!isScriptModel(model)) return model;
+  return `${SCRIPT_MODEL_PREFIX}${path.resolve(base, model.slice(SCRIPT_MODEL_PREFIX.length))}` as Model;
+}
+
 /**
  * `model`: a configured name, script:<file.jsonl>, or undefined for the configured default.
  * A script path is resolved against `invokedIn` (where spark was started, not the session's cwd).
@@ -33,7 +42,7 @@ export async function openAgentModel(
   invokedIn: string,
 ): Promise<OpenedAgentModel> {
   if (isScriptModel(model)) {
-    const file = path.resolve(invokedIn, model.slice(SCRIPT_MODEL_PREFIX.length));
+    const file = resolveScriptModel(model, invokedIn).slice(SCRIPT_MODEL_PREFIX.length);
     const { createScriptEngine } = await import("../engines/script/script-engine.ts");
     const engine = await createScriptEngine({ path: file });
     return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };

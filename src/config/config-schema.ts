@@ -17,6 +17,11 @@ const httpUrl = z.url({
   error: "expected an http(s) URL such as http://127.0.0.1:8000/v1",
 });
 
+/** Appended to a replica's base_url, e.g. "/models" → http://10.0.0.1:8000/v1/models. */
+const healthCheckPath = z.string().regex(/^\/[^?#\s]*$/, {
+  error: 'expected a path starting with "/", such as "/models"',
+});
+
 const environmentVariableName = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" });
@@ -43,7 +48,11 @@ const modelLayerSchema = z.strictObject({
   model: nonEmptyString.optional(),
   api_key_env: environmentVariableName.optional(),
   max_event_bytes: positiveInteger.optional(),
+  health_check_interval_ms: nonNegativeInteger.optional(),
+  health_check_timeout_ms: positiveInteger.optional(),
+  health_check_path: healthCheckPath.optional(),
   api: z.enum(["chat", "responses"]).optional(),
+  transport: z.enum(["http", "websocket"]).optional(),
 });
 
 const serveFields = {
@@ -148,10 +157,16 @@ const openAiCompatibleModelSchema = z
     base_url: httpUrl.optional(),
     /** Replicas of one model (a pool): sessions stick to one, failing over when it dies. */
     base_urls: z.array(httpUrl).min(1).optional(),
+    /** Active health checks of a pool's replicas: GET {base_url}{path} every interval (0: off). */
+    health_check_interval_ms: nonNegativeInteger.optional(),
+    health_check_timeout_ms: positiveInteger.optional(),
+    health_check_path: healthCheckPath.optional(),
     model: nonEmptyString.optional(),
     api_key_env: environmentVariableName.optional(),
     /** "responses": the upstream speaks OpenAI's Responses API (POST /responses). */
     api: z.enum(["chat", "responses"]).default("chat"),
+    /** With api = "responses": "websocket" is OpenAI's WebSocket mode, one socket per session. */
+    transport: z.enum(["http", "websocket"]).default("http"),
     context_size: positiveInteger.optional(),
     max_event_bytes: positiveInteger.optional(),
   })
@@ -161,6 +176,14 @@ const openAiCompatibleModelSchema = z
         code: "custom",
         path: ["base_urls"],
         message: "set base_url or base_urls, not both",
+      });
+    }
+    if (model.transport === "websocket" && model.api !== "responses") {
+      context.addIssue({
+        code: "custom",
+        path: ["transport"],
+        message:
+          'transport = "websocket" needs api = "responses" (only that API has a WebSocket mode)',
       });
     }
     if (model.base_url !== undefined || model.base_urls !== undefined) return;

@@ -49,8 +49,12 @@ export interface OpenAiCompatibleModelConfig {
   baseUrl: string;
   /** Several replicas of the model (`base_urls`): served as one pool with session affinity. */
   baseUrls?: string[];
+  /** With baseUrls: probe each replica, taking one out while its probe fails. */
+  healthCheck?: { intervalMs: number; timeoutMs: number; path: string };
   /** Which API the upstream speaks: Chat Completions (default) or OpenAI's Responses. */
   api?: "chat" | "responses";
+  /** With `api = "responses"`: OpenAI's WebSocket mode, one socket per session. */
+  transport?: "websocket";
   /** Upstream model id; unset lets the engine use the server's only/default model. */
   model?: string;
   /** Environment variable holding the API key (look it up in `providerKeys`). */

@@ -68,10 +68,12 @@ open_ms = "soon"
       model: "gpt-5.3-codex-spark",
       apiKeyEnv: "OPENAI_API_KEY",
       api: "responses",
+      transport: "websocket",
     });
     expect(config.models["gpt-5.3-codex"]).toMatchObject({
       model: "gpt-5.3-codex",
       api: "responses",
+      transport: "websocket",
     });
     expect(config.router.routes).toEqual({
       fast: ["gpt-5.3-codex-spark"],
@@ -79,5 +81,74 @@ open_ms = "soon"
       review: ["deep"],
     });
     expect(config.providerKeys).toEqual({ OPENAI_API_KEY: "sk-test" });
+  });
+
+  it("a pool's health checks default on, are read per model, and refuse a path without /", async () => {
+    const replicas = 'base_urls = ["http://10.0.0.1:8000/v1/", "http://10.0.0.2:8000/v1"]';
+    await directories.writeUserConfig(`
+[models.vllm]
+engine = "openai-compatible"
+${replicas}
+[models.tuned]
+engine = "openai-compatible"
+${replicas}
+health_check_interval_ms = 0
+health_check_timeout_ms = 500
+health_check_path = "/../health"
+`);
+    const config = await loadConfig({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(config.models.vllm).toMatchObject({
+      baseUrls: ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8000/v1"],
+      healthCheck: { intervalMs: 5_000, timeoutMs: 2_000, path: "/models" },
+    });
+    expect(config.models.tuned).toMatchObject({
+      healthCheck: { intervalMs: 0, timeoutMs: 500, path: "/../health" },
+    });
+    await directories.writeUserConfig(`
+[models.vllm]
+engine = "openai-compatible"
+${replicas}
+health_check_path = "health"
+`);
+    const error = await directories.loadError({
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    });
+    expect(error.message).toMatch(
+      /models\.vllm\.health_check_path: expected a path starting with "\/"/,
+    );
+  });
+
+  it('reads transport = "websocket", and refuses it without api = "responses"', async () => {
+    await directories.writeUserConfig(`
+[models.codex]
+engine = "openai-compatible"
+preset = "openai"
+model = "gpt-5.3-codex"
+api = "responses"
+transport = "websocket"
+`);
+    const options = {
+      cwd: directories.project,
+      env: {},
+      homeDirectory: directories.homeDirectory,
+    };
+    const config = await loadConfig(options);
+    expect(config.models.codex).toMatchObject({ api: "responses", transport: "websocket" });
+
+    const file = await directories.writeUserConfig(
+      `[models.vllm]\nengine = "openai-compatible"\nbase_url = "http://127.0.0.1:8000/v1"\ntransport = "websocket"\n`,
+    );
+    const error = await directories.loadError(options);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(file)}: models\\.vllm\\.transport: transport = "websocket" needs api = "responses"`,
+      ),
+    );
   });
 });

@@ -113,8 +113,18 @@ function toModelConfig(model: MergedModel): ModelConfig {
         engine: "openai-compatible",
         preset,
         baseUrl,
-        ...(replicas === undefined || replicas.length < 2 ? {} : { baseUrls: replicas }),
+        ...(replicas === undefined || replicas.length < 2
+          ? {}
+          : {
+              baseUrls: replicas,
+              healthCheck: {
+                intervalMs: model.health_check_interval_ms ?? 5_000,
+                timeoutMs: model.health_check_timeout_ms ?? 2_000,
+                path: model.health_check_path ?? "/models",
+              },
+            }),
         ...(model.api === "responses" ? { api: "responses" as const } : {}),
+        ...(model.transport === "websocket" ? { transport: "websocket" as const } : {}),
         ...(model.model === undefined ? {} : { model: model.model }),
         ...(apiKeyEnv === undefined ? {} : { apiKeyEnv }),
         ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),

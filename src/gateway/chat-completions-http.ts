@@ -19,6 +19,7 @@ import type { GatewayContext } from "./gateway-context.ts";
 import { statusOfFinish } from "./metrics.ts";
 import { readJsonBody, sendError, sendJson } from "./http-io.ts";
 import { checkContextLimit } from "./limits.ts";
+import { ChatChunkStream } from "./chat-chunk-stream.ts";
 import { newId } from "./new-id.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
@@ -33,15 +34,18 @@ export async function handleChatCompletionsPost(
   apiKey: string | undefined,
 ): Promise<void> {
   const receivedAt = performance.now();
-  const raw = await readJsonBody(request, context.config.maxFrameBytes);
   const clock = new GatewayClock();
+  const raw = await readJsonBody(request, context.config.maxFrameBytes, clock);
   let startedAt = performance.now();
   const parsed = chatCompletionRequestSchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
   const body = parsed.data;
   const engineRequest = toEngineChatRequest(body, body.model ?? "");
-  // The router may look at the request (auto routing), so it is built before the model resolves.
+  // The router may look at the request (auto routing), so it is built before the model resolves;
+  // the wait for it is not the gateway's own time.
+  clock.addSince(startedAt);
   const resolved = await resolveModelOrThrow(context.models, body.model, engineRequest);
+  startedAt = performance.now();
   engineRequest.model = resolved.model;
   if (engineRequest.sessionKey !== undefined)
     engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
@@ -56,20 +60,10 @@ export async function handleChatCompletionsPost(
   });
   const id = newId("chatcmpl-");
   const created = Math.floor(Date.now() / 1000);
-  const stream = body.stream === true;
-  const chunk = (
-    delta: ChatCompletionChunk["choices"][number]["delta"],
-    finishReason: ChatFinishReason | null = null,
-  ): void => {
-    const payload: ChatCompletionChunk = {
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: resolved.model,
-      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
-    };
-    response.write(`data: ${JSON.stringify(payload)}\n\n`);
-  };
+  const chunks =
+    body.stream === true
+      ? new ChatChunkStream(response, { id, created, model: resolved.model }, clock)
+      : undefined;
 
   const outcome = emptyStreamOutcome();
   const toolIndexes = new Map<string, number>();
@@ -79,9 +73,9 @@ export async function handleChatCompletionsPost(
   const run = new Promise<void>((resolve) => (endRun = resolve));
   context.runs.add(run);
   try {
-    if (stream) {
+    if (chunks !== undefined) {
       startEventStream(response);
-      chunk({ role: "assistant", content: "" });
+      chunks.chunk({ role: "assistant", content: "" });
     }
     for await (const event of resolved.engine.stream(engineRequest, {
       signal: controller.signal,
@@ -90,26 +84,24 @@ export async function handleChatCompletionsPost(
       applyStreamEvent(outcome, event);
       if (event.type === "text-delta") {
         firstTokenAt ??= startedAt;
-        if (stream) chunk({ content: event.text });
+        chunks?.content(event.text);
       } else if (event.type === "tool-call-start") {
         firstTokenAt ??= startedAt;
         const index = toolIndexes.size;
         toolIndexes.set(event.id, index);
-        if (stream)
-          chunk({
-            tool_calls: [
-              {
-                index,
-                id: event.id,
-                type: "function",
-                function: { name: event.name, arguments: "" },
-              },
-            ],
-          });
+        chunks?.chunk({
+          tool_calls: [
+            {
+              index,
+              id: event.id,
+              type: "function",
+              function: { name: event.name, arguments: "" },
+            },
+          ],
+        });
       } else if (event.type === "tool-call-delta") {
         const index = toolIndexes.get(event.id) ?? 0;
-        if (stream)
-          chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
+        chunks?.chunk({ tool_calls: [{ index, function: { arguments: event.argumentsDelta } }] });
       }
       // A client that cannot keep up is dropped rather than buffered for without bound.
       if (response.writableLength > context.config.sendBufferHardBytes) {
@@ -148,7 +140,8 @@ export async function handleChatCompletionsPost(
     );
     context.metrics.countError(failure.code);
     logEngineError(context, failure);
-    if (!stream) return sendError(response, failure);
+    if (chunks === undefined) return sendError(response, failure);
+    chunks.flushContent();
     const wire = describeWireError(failure);
     // The SDK turns a `data: {"error": …}` chunk into a thrown APIError.
     response.end(
@@ -160,8 +153,8 @@ export async function handleChatCompletionsPost(
   clock.addSince(startedAt);
   const timingsExtension = sparkTimings(usage, timings, timeToFirstTokenMs, clock.overheadMs);
   const finish = toChatFinishReason(finishReason);
-  if (stream) {
-    chunk({}, finish);
+  if (chunks !== undefined) {
+    chunks.chunk({}, finish);
     if (body.stream_options?.include_usage === true) {
       const usageChunk: ChatCompletionChunk = {
         id,
@@ -172,7 +165,7 @@ export async function handleChatCompletionsPost(
         usage: chatUsage,
         spark_timings: timingsExtension,
       };
-      response.write(`data: ${JSON.stringify(usageChunk)}\n\n`);
+      chunks.data(usageChunk);
     }
     response.end("data: [DONE]\n\n");
     return;

@@ -53,16 +53,17 @@ export class DeltaCoalescer {
     private readonly limits: CoalescerLimits,
   ) {}
 
-  push(event: ResponseServerEvent): void {
+  /** `json`: the event's wire text when it was already written (never for deltas, which merge). */
+  push(event: ResponseServerEvent, json?: string): void {
     if (this.stopped) return;
     if (this.waiting.length === 0 && this.transport.bufferedBytes() < this.limits.softBytes) {
-      this.transport.write(event, undefined);
+      this.transport.write(event, json);
       return;
     }
     if (!this.mergeIntoLast(event)) {
-      const json = isDelta(event) ? undefined : JSON.stringify(event);
-      const bytes = json === undefined ? deltaBytes(event) : json.length;
-      this.waiting.push({ event, json, bytes });
+      const text = isDelta(event) ? undefined : (json ?? JSON.stringify(event));
+      const bytes = text === undefined ? deltaBytes(event) : text.length;
+      this.waiting.push({ event, json: text, bytes });
       this.waitingBytes += bytes;
     }
     // Only deltas can arrive without bound; the few other events of a response are bounded by its

@@ -19,6 +19,26 @@ describe("clientFacingEngineError", () => {
     expect(describeWireError(original)).toMatchObject({ status: 502, code: "upstream_error" });
   });
 
+  it("tells a refused connection from one that dropped, without the address", () => {
+    const refused = clientFacingEngineError(
+      new SparkError("network_error", "Could not connect to http://10.0.0.5:8000/v1.", {
+        cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:8000"), {
+          code: "ECONNREFUSED",
+        }),
+      }),
+    );
+    const dropped = clientFacingEngineError(
+      new SparkError("network_error", "The connection to http://10.0.0.5:8000/v1 closed.", {
+        cause: Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }),
+      }),
+    );
+    expect(refused.message).toBe("The model server behind this gateway could not be reached.");
+    expect(dropped.message).toBe(
+      "The model server behind this gateway closed the connection unexpectedly.",
+    );
+    expect(dropped.code).toBe("network_error");
+  });
+
   it("does not blame the client's key for the gateway's upstream credentials", () => {
     const sent = clientFacingEngineError(
       new SparkError("authentication_failed", "https://api.example/v1 rejected the API key (401)."),

@@ -33,7 +33,9 @@ export function clientFacingEngineError(error: SparkError): SparkError {
       // Transport messages carry addresses and ports ("connect ECONNREFUSED 10.0.0.5:8000").
       return new SparkError(
         "network_error",
-        "The model server behind this gateway could not be reached.",
+        CLOSED_CONNECTION_CODES.has(causeCode(error) ?? "")
+          ? "The model server behind this gateway closed the connection unexpectedly."
+          : "The model server behind this gateway could not be reached.",
         options,
       );
     default: {
@@ -41,6 +43,14 @@ export function clientFacingEngineError(error: SparkError): SparkError {
       return message === error.message ? error : new SparkError(error.code, message, options);
     }
   }
+}
+
+/** A connection that was up and then dropped (e.g. the server died mid-stream), not a refusal. */
+const CLOSED_CONNECTION_CODES = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+
+function causeCode(error: SparkError): string | undefined {
+  const cause = error.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === "string" ? cause.code : undefined;
 }
 
 function redact(message: string): string {

@@ -3,18 +3,31 @@
 import { describe, expect, it } from "vitest";
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import { mergeDeltas, type TransportEvent } from "./delta-coalescer.ts";
-import { eventJson } from "./event-json.ts";
+import { eventJson, withStreamId } from "./event-json.ts";
 import { ReplayBuffer } from "./replay-buffer.ts";
 import { ResponseEventWriter } from "./response-event-writer.ts";
 
-function writtenEvents(texts: string[]): ResponseServerEvent[] {
-  const events: ResponseServerEvent[] = [];
-  const skeleton = { id: "resp_1", object: "response", status: "in_progress" } as never;
-  const writer = new ResponseEventWriter(skeleton, (event) => events.push(event));
+/** The events a response is written as, each with the wire text the writer gave it (if any). */
+function writtenWithJson(texts: string[]): Array<{ event: ResponseServerEvent; json?: string }> {
+  const written: Array<{ event: ResponseServerEvent; json?: string }> = [];
+  const skeleton = {
+    id: "resp_1",
+    object: "response",
+    status: "in_progress",
+    instructions: 'say "hi" \u2028 漢字',
+    tools: [{ type: "function", name: "f", parameters: { type: "object" } }],
+  } as never;
+  const writer = new ResponseEventWriter(skeleton, (event, json) =>
+    written.push(json === undefined ? { event } : { event, json }),
+  );
   writer.started();
   for (const text of texts) writer.textDelta(text);
   writer.finish({ status: "completed", usage: undefined, sparkTimings: undefined as never });
-  return events;
+  return written;
+}
+
+function writtenEvents(texts: string[]): ResponseServerEvent[] {
+  return writtenWithJson(texts).map((entry) => entry.event);
 }
 
 const awkward = [
@@ -31,6 +44,20 @@ describe("eventJson", () => {
       expect(eventJson(event)).toBe(JSON.stringify(event));
       const tagged: TransportEvent = { ...event, stream_id: "lane:1" };
       expect(eventJson(tagged)).toBe(JSON.stringify(tagged));
+    }
+  });
+
+  it("hands on wire text written once that is JSON.stringify's, and tags it with a lane", () => {
+    const written = writtenWithJson(awkward).filter((entry) => entry.json !== undefined);
+    expect(written.map((entry) => entry.event.type)).toEqual([
+      "response.created",
+      "response.in_progress",
+    ]);
+    for (const { event, json } of written) {
+      expect(json).toBe(JSON.stringify(event));
+      expect(withStreamId(json ?? "", 'lane"1')).toBe(
+        JSON.stringify({ ...event, stream_id: 'lane"1' }),
+      );
     }
   });
 

@@ -17,3 +17,9 @@ export function eventJson(event: TransportEvent): string {
     `,"logprobs":[]${lane}}`
   );
 }
+
+/** The wire text of `{ ...event, stream_id }` from the event's own (which has no stream_id): the
+ * spread puts the new key last, so it is appended before the closing brace. */
+export function withStreamId(json: string, streamId: string): string {
+  return `${json.slice(0, -1)},"stream_id":${JSON.stringify(streamId)}}`;
+}

@@ -2,10 +2,16 @@
 // JSON and error replies.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SparkError } from "../protocol/spark-error.ts";
+import type { GatewayClock } from "./gateway-clock.ts";
 import { checkJsonDepth } from "./json-depth.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 
-export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** `clock`, when given, takes the time of checking and parsing the body once it has arrived. */
+export async function readJsonBody(
+  request: IncomingMessage,
+  maxBytes: number,
+  clock?: GatewayClock,
+): Promise<unknown> {
   requireJsonContentType(request);
   const declared = Number(request.headers["content-length"] ?? "0");
   if (declared > maxBytes) throw tooLarge(declared, maxBytes);
@@ -17,10 +23,13 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     if (total > maxBytes) throw tooLarge(total, maxBytes);
     chunks.push(buffer);
   }
+  const startedAt = performance.now();
   const text = Buffer.concat(chunks).toString("utf8");
   checkJsonDepth(text);
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    clock?.addSince(startedAt);
+    return value;
   } catch {
     throw new WireError(
       "invalid_request",

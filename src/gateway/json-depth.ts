@@ -12,17 +12,16 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Throws a 400 when `text` nests objects and arrays deeper than `maxDepth`; one linear scan. */
+/**
+ * Throws a 400 when `text` nests objects and arrays deeper than `maxDepth`; one linear scan. It
+ * runs before JSON.parse because V8 parses deep nesting about a hundred times slower per byte.
+ */
 export function checkJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
   let depth = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
+    if (code === QUOTE) {
+      index = closingQuote(text, index);
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       if (depth > maxDepth) {
@@ -35,5 +34,22 @@ export function checkJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth -= 1;
     }
+  }
+}
+
+/**
+ * The index of the quote that ends the string opened at `openQuote` (text.length when none).
+ * Strings are most of a request's bytes (its input text): indexOf skips them an order of
+ * magnitude faster than a character loop. A quote ends the string when an even number of
+ * backslashes precedes it.
+ */
+function closingQuote(text: string, openQuote: number): number {
+  let index = openQuote;
+  for (;;) {
+    index = text.indexOf('"', index + 1);
+    if (index === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(index - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return index;
   }
 }

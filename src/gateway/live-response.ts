@@ -3,10 +3,13 @@
 // another can take over (resume) while generation goes on.
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody, ResponseInput } from "../protocol/responses-requests.ts";
+import { isDelta } from "./delta-coalescer.ts";
 import { ReplayBuffer } from "./replay-buffer.ts";
+import type { EmitEvent } from "./response-event-writer.ts";
 import type { ResponseRunResult, StopReason } from "./response-runner.ts";
 
-export type EventSink = (event: ResponseServerEvent) => void;
+/** Receives a response's events with their wire text (absent for deltas, written per transport). */
+export type EventSink = EmitEvent;
 
 export class LiveResponse {
   readonly replay: ReplayBuffer;
@@ -42,9 +45,11 @@ export class LiveResponse {
     return this.sink !== undefined;
   }
 
-  emit(event: ResponseServerEvent): void {
-    this.replay.append(event);
-    this.sink?.(event);
+  emit(event: ResponseServerEvent, json?: string): void {
+    // Written once, here: the replay log counts its bytes and the connection sends the same text.
+    const text = json ?? (isDelta(event) ? undefined : JSON.stringify(event));
+    this.replay.append(event, text);
+    this.sink?.(event, text);
   }
 
   /** Sends future events to `sink`, replacing any earlier connection. */

@@ -5,6 +5,7 @@ import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../eng
 import type { ResponseEchoedTool, ResponseObject } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
 import { inputToMessages } from "./conversation.ts";
+import type { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
@@ -18,6 +19,8 @@ export interface TurnSource {
   apiKey: string | undefined;
   /** performance.now() when the request arrived: time to first token counts from here. */
   receivedAt: number;
+  /** Takes the time of this preparation's own work (not the wait for the model resolver). */
+  clock?: GatewayClock;
 }
 
 export interface PreparedTurn {
@@ -50,6 +53,7 @@ export async function prepareTurn(
   source: TurnSource,
   dependencies: TurnDependencies,
 ): Promise<PreparedTurn> {
+  let startedAt = performance.now();
   const { body } = source;
   const responseId = newId("resp_");
   const previousId = body.previous_response_id ?? undefined;
@@ -114,12 +118,15 @@ export async function prepareTurn(
     if (choice !== undefined)
       engineRequest.toolChoice = typeof choice === "string" ? choice : { name: choice.name };
   }
-  // Resolved last: the router's `auto` rules read the request it would serve.
+  // Resolved last: the router's `auto` rules read the request it would serve. Whatever else the
+  // event loop runs while it is awaited is not this turn's work, so the clock stops around it.
+  source.clock?.addSince(startedAt);
   const resolved = await resolveModelOrThrow(dependencies.models, body.model, engineRequest);
+  startedAt = performance.now();
   engineRequest.model = resolved.model;
   const skeleton = responseSkeleton(responseId, resolved.model, body, offered.echoed);
   if (resolved.route !== undefined) skeleton.spark_route = resolved.route;
-
+  source.clock?.addSince(startedAt);
   return {
     responseId,
     engine: resolved.engine,

@@ -34,7 +34,8 @@ export class ReplayBuffer {
 
   constructor(private readonly maxBytes: number) {}
 
-  append(event: ResponseServerEvent): void {
+  /** `json`, when given, is the event's wire text (its size is what it costs to send again). */
+  append(event: ResponseServerEvent, json?: string): void {
     this.lastSequenceNumber = event.sequence_number;
     const last = this.entries.at(-1);
     if (isDelta(event)) {
@@ -60,9 +61,11 @@ export class ReplayBuffer {
     } else {
       // Lifecycle events carry the whole response; their size is what they cost to send again.
       const bytes =
-        event.type.startsWith("response.") && "response" in event
-          ? JSON.stringify(event).length
-          : 256;
+        json !== undefined
+          ? json.length
+          : event.type.startsWith("response.") && "response" in event
+            ? JSON.stringify(event).length
+            : 256;
       this.entries.push({ kind: "event", event, bytes });
       this.totalBytes += bytes;
     }

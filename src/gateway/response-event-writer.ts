@@ -37,6 +37,10 @@ interface OpenCall {
   engineArguments: string;
 }
 
+/** Hands an event on; `json` is its wire text when the writer already wrote it (written once, it
+ * is reused by the replay log and the socket). */
+export type EmitEvent = (event: ResponseServerEvent, json?: string) => void;
+
 export interface ResponseEnding {
   status: Exclude<ResponseStatus, "in_progress">;
   incompleteReason?: IncompleteReason;
@@ -69,7 +73,7 @@ export class ResponseEventWriter {
 
   constructor(
     private readonly skeleton: ResponseObject,
-    private readonly emit: (event: ResponseServerEvent) => void,
+    private readonly emit: EmitEvent,
     /** Engine-side tool names → the client's tools; a name not in it is a plain function. */
     private readonly clientTools: ReadonlyMap<string, ClientTool> = new Map(),
     /** Takes the time of the tick-end flushes, which run outside the caller's own timing. */
@@ -80,17 +84,16 @@ export class ResponseEventWriter {
     return this.sequenceNumber;
   }
 
+  /** response.created and response.in_progress: one snapshot of the skeleton, written once. */
   started(): void {
-    this.emit({
-      type: "response.created",
-      sequence_number: this.sequenceNumber++,
-      response: { ...this.skeleton },
-    });
-    this.emit({
-      type: "response.in_progress",
-      sequence_number: this.sequenceNumber++,
-      response: { ...this.skeleton },
-    });
+    const response = { ...this.skeleton };
+    const responseJson = JSON.stringify(response);
+    for (const type of ["response.created", "response.in_progress"] as const) {
+      const sequenceNumber = this.sequenceNumber++;
+      // The keys in the order of the event object, so the text is JSON.stringify's.
+      const json = `{"type":"${type}","sequence_number":${sequenceNumber},"response":${responseJson}}`;
+      this.emit({ type, sequence_number: sequenceNumber, response }, json);
+    }
   }
 
   textDelta(delta: string): void {
@@ -159,12 +162,18 @@ export class ResponseEventWriter {
     this.closeCall(callId, call, "completed");
   }
 
-  /** Closes whatever is open and emits the final lifecycle event; returns the final response. */
-  finish(ending: ResponseEnding): ResponseObject {
+  /** Sends held text and closes the open output items (their done events); finish() does it too
+   * when it was not called first. */
+  closeOutput(status: ResponseEnding["status"]): void {
     this.flushPending();
-    const itemStatus = ending.status === "completed" ? "completed" : "incomplete";
+    const itemStatus = status === "completed" ? "completed" : "incomplete";
     this.closeMessage(itemStatus);
     for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
+  }
+
+  /** Closes whatever is open and emits the final lifecycle event; returns the final response. */
+  finish(ending: ResponseEnding): ResponseObject {
+    this.closeOutput(ending.status);
     const response: ResponseObject = {
       ...(ending.usage === undefined ? {} : { usage: ending.usage }),
       ...this.skeleton,

@@ -6,13 +6,16 @@ import type {
   IncompleteReason,
   ResponseFailure,
   ResponseObject,
-  ResponseServerEvent,
 } from "../protocol/responses-events.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
 import { clientFacingEngineError } from "./engine-error.ts";
-import { ResponseEventWriter, type ResponseEnding } from "./response-event-writer.ts";
+import {
+  ResponseEventWriter,
+  type EmitEvent,
+  type ResponseEnding,
+} from "./response-event-writer.ts";
 import { sparkTimings } from "./spark-timings.ts";
 
 /** Why a response was stopped early; passed as the AbortSignal's reason. */
@@ -21,7 +24,7 @@ export type StopReason = "cancelled" | "steered" | "disconnected";
 export interface ResponseRunOptions {
   turn: PreparedTurn;
   signal: AbortSignal;
-  emit: (event: ResponseServerEvent) => void;
+  emit: EmitEvent;
   clock: GatewayClock;
 }
 
@@ -93,6 +96,9 @@ export async function runResponse(options: ResponseRunOptions): Promise<Response
     writer.firstOutputAt === undefined ? null : round(writer.firstOutputAt - turn.receivedAt);
   const ending = endingFor(finishReason, error, signal, turn.generate);
   if (usage !== undefined) ending.usage = responseUsage(usage);
+  // The output items' done events are counted; only the final event, which carries the figure,
+  // is written after it.
+  writer.closeOutput(ending.status);
   clock.addSince(startedAt);
   ending.sparkTimings = sparkTimings(usage, timings, timeToFirstTokenMs, clock.overheadMs);
   const response = writer.finish(ending);

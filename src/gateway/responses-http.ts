@@ -18,20 +18,20 @@ export async function handleResponsesPost(
   apiKey: string | undefined,
 ): Promise<void> {
   const receivedAt = performance.now();
-  const raw = await readJsonBody(request, context.config.maxFrameBytes);
   const clock = new GatewayClock();
+  const raw = await readJsonBody(request, context.config.maxFrameBytes, clock);
   const startedAt = performance.now();
   const parsed = responseCreateBodySchema.safeParse(raw);
   if (!parsed.success) throw schemaError(parsed.error, "The request body");
+  clock.addSince(startedAt);
   const turn = await prepareTurn(
-    { body: parsed.data, apiKey, receivedAt },
+    { body: parsed.data, apiKey, receivedAt, clock },
     {
       models: context.models,
       store: context.store,
       contextLimitTokens: context.config.contextLimitTokens,
     },
   );
-  clock.addSince(startedAt);
 
   const controller = new AbortController();
   // A client that hangs up frees the engine: HTTP has no resume.
@@ -65,12 +65,12 @@ export async function handleResponsesPost(
   let started = false;
   await executeTurn(context, turn, {
     signal: controller.signal,
-    emit: (event) => {
+    emit: (event, json) => {
       if (!started) {
         startEventStream(response);
         started = true;
       }
-      coalescer.push(event);
+      coalescer.push(event, json);
     },
     clock,
     transport: "http",

@@ -32,6 +32,19 @@ const CONTENT_TYPES: Record<string, string> = {
   ".map": "application/json",
 };
 
+// Vite puts a content hash in every asset's name: an asset never changes under its name, so it is
+// read once and kept (up to a bound), and only index.html must be re-checked by browsers.
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const KEPT_ASSET_BYTES = 16 * 1024 * 1024;
+const keptAssets = new Map<string, Buffer>();
+let keptAssetBytes = 0;
+
+function keepAsset(filePath: string, body: Buffer): void {
+  if (keptAssets.has(filePath) || keptAssetBytes + body.length > KEPT_ASSET_BYTES) return;
+  keptAssets.set(filePath, body);
+  keptAssetBytes += body.length;
+}
+
 export interface StaticAppOptions {
   directory?: string;
   apiKeyRequired: boolean;
@@ -69,6 +82,12 @@ export async function serveStaticApp(
   ) {
     return false;
   }
+  const hashedAsset = relative.startsWith("assets/");
+  const kept = hashedAsset ? keptAssets.get(filePath) : undefined;
+  if (kept !== undefined) {
+    send(response, method, 200, CONTENT_TYPES[extension] ?? "", IMMUTABLE, kept);
+    return true;
+  }
   const found = await stat(filePath).then(
     (stats) => stats.isFile(),
     () => false,
@@ -88,9 +107,15 @@ export async function serveStaticApp(
     return true;
   }
   const body = await readFile(filePath);
-  // Vite puts a content hash in every asset's name, so only index.html must be re-checked.
-  const cache = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache";
-  send(response, method, 200, CONTENT_TYPES[extension] ?? "", cache, body);
+  if (hashedAsset) keepAsset(filePath, body);
+  send(
+    response,
+    method,
+    200,
+    CONTENT_TYPES[extension] ?? "",
+    hashedAsset ? IMMUTABLE : "no-cache",
+    body,
+  );
   return true;
 }
 

@@ -1,15 +1,15 @@
 // One turn from prepared request to stored response: takes the API key's concurrency slot, runs
 // the engine, stores the result for `previous_response_id`, and records metrics.
-import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import { logEngineError } from "./engine-error.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
+import type { EmitEvent } from "./response-event-writer.ts";
 import { runResponse, type ResponseRunResult } from "./response-runner.ts";
 
 export interface TurnExecution {
   signal: AbortSignal;
-  emit: (event: ResponseServerEvent) => void;
+  emit: EmitEvent;
   clock: GatewayClock;
   transport: "ws" | "http";
 }

@@ -189,16 +189,14 @@ export class WsLane {
     this.cancelWhilePreparing = false;
     let live: LiveResponse | undefined;
     try {
-      const startedAt = performance.now();
       const turn = await prepareTurn(
-        { body, apiKey, receivedAt },
+        { body, apiKey, receivedAt, clock },
         {
           models: context.models,
           store: context.store,
           contextLimitTokens: context.config.contextLimitTokens,
         },
       );
-      clock.addSince(startedAt);
       if (this.host.closed) return;
       live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
       const started = live;
@@ -210,7 +208,7 @@ export class WsLane {
       void started.finished.then((result) => this.afterResponse(started, result));
       const result = await executeTurn(context, turn, {
         signal: started.signal,
-        emit: (event) => started.emit(event),
+        emit: (event, json) => started.emit(event, json),
         clock,
         transport: "ws",
       });

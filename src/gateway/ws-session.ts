@@ -3,13 +3,14 @@
 // lanes at once. Bad frames get an error event; the connection and the server keep going. Its
 // responses outlive it for the resume grace period.
 import type { RawData, WebSocket } from "ws";
-import type { ResponseConnectionEvent, ResponseServerEvent } from "../protocol/responses-events.ts";
+import type { ResponseConnectionEvent } from "../protocol/responses-events.ts";
 import type { ResponsesClientEvent } from "../protocol/responses-requests.ts";
 import { DeltaCoalescer, type TransportEvent } from "./delta-coalescer.ts";
-import { eventJson } from "./event-json.ts";
+import { eventJson, withStreamId } from "./event-json.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import type { EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
@@ -185,10 +186,14 @@ export class WsSession implements LaneHost {
   }
 
   private newLane(streamId: string | undefined): WsLane {
-    const sink =
+    const sink: EventSink =
       streamId === undefined
-        ? (event: ResponseServerEvent) => this.coalescer.push(event)
-        : (event: ResponseServerEvent) => this.coalescer.push({ ...event, stream_id: streamId });
+        ? (event, json) => this.coalescer.push(event, json)
+        : (event, json) =>
+            this.coalescer.push(
+              { ...event, stream_id: streamId },
+              json === undefined ? undefined : withStreamId(json, streamId),
+            );
     return new WsLane(streamId, this, sink);
   }
 

@@ -35,13 +35,14 @@ export async function createEngine(
           baseUrl,
           model: model.model ?? name,
           ...(model.api === undefined ? {} : { api: model.api }),
+          ...(model.transport === undefined ? {} : { transport: model.transport }),
           ...(apiKey === undefined ? {} : { apiKey }),
           ...(model.apiKeyEnv === undefined ? {} : { apiKeyEnv: model.apiKeyEnv }),
           ...(model.maxEventBytes === undefined ? {} : { maxEventBytes: model.maxEventBytes }),
         });
       if (model.baseUrls === undefined) return engineAt(model.baseUrl);
-      const { UpstreamPool } = await import("./upstream-pool.ts");
-      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
+      const { createUpstreamPool } = await import("./create-upstream-pool.ts");
+      return createUpstreamPool(model, model.baseUrls, engineAt, apiKey);
     }
     case "script": {
       const { createScriptEngine } = await import("../engines/script/script-engine.ts");

@@ -1,7 +1,9 @@
 // The router's Prometheus metrics, appended to the gateway's /metrics: attempts by outcome,
-// retries, fallbacks, deadlines, route decisions, and each upstream's circuit-breaker state.
+// retries, fallbacks, deadlines, route decisions, each upstream's circuit-breaker state, and each
+// pool replica's health (probe and breaker) and requests served.
 import { Counter, formatLabels } from "../metrics/prometheus-text.ts";
 import type { BreakerState } from "./circuit-breaker.ts";
+import type { ReplicaState } from "./upstream-pool.ts";
 
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, "half-open": 1, open: 2 };
 
@@ -31,6 +33,7 @@ export class RouterMetrics {
     "Circuit-breaker state changes by upstream and new state.",
   );
   private readonly breakerStates = new Map<string, () => BreakerState>();
+  private readonly pools = new Map<string, () => ReplicaState[]>();
 
   countAttempt(model: string, outcome: "ok" | "error" | "skipped"): void {
     this.attempts.add({ model, outcome });
@@ -61,6 +64,11 @@ export class RouterMetrics {
     this.breakerStates.set(upstream, state);
   }
 
+  /** A pool model's replicas, read at render time like the breakers. */
+  watchPool(model: string, replicas: () => ReplicaState[]): void {
+    this.pools.set(model, replicas);
+  }
+
   render(): string {
     let states =
       "# HELP spark_router_breaker_state Circuit state per upstream: 0 closed, 1 half-open, 2 open.\n# TYPE spark_router_breaker_state gauge\n";
@@ -76,7 +84,32 @@ export class RouterMetrics {
         this.transitions,
       ]
         .map((counter) => counter.render())
-        .join("") + states
+        .join("") +
+      states +
+      this.renderPools()
     );
+  }
+
+  private renderPools(): string {
+    if (this.pools.size === 0) return "";
+    const series = {
+      up: "# HELP spark_router_replica_up Pool replicas in rotation: 0 while the health probe fails.\n# TYPE spark_router_replica_up gauge\n",
+      breaker:
+        "# HELP spark_router_replica_breaker_state Passive health per replica: 0 closed, 1 half-open, 2 open.\n# TYPE spark_router_replica_breaker_state gauge\n",
+      served:
+        "# HELP spark_router_replica_requests_total Requests each replica served without an error.\n# TYPE spark_router_replica_requests_total counter\n",
+      probes:
+        "# HELP spark_router_replica_probes_total Health probes by outcome (passed, failed).\n# TYPE spark_router_replica_probes_total counter\n",
+    };
+    for (const [model, replicas] of this.pools)
+      for (const replica of replicas()) {
+        const labels = { model, replica: replica.name };
+        series.up += `spark_router_replica_up${formatLabels(labels)} ${replica.up ? 1 : 0}\n`;
+        series.breaker += `spark_router_replica_breaker_state${formatLabels(labels)} ${BREAKER_STATE_VALUE[replica.breaker]}\n`;
+        series.served += `spark_router_replica_requests_total${formatLabels(labels)} ${replica.served}\n`;
+        series.probes += `spark_router_replica_probes_total${formatLabels({ ...labels, outcome: "passed" })} ${replica.probesPassed}\n`;
+        series.probes += `spark_router_replica_probes_total${formatLabels({ ...labels, outcome: "failed" })} ${replica.probesFailed}\n`;
+      }
+    return series.up + series.breaker + series.served + series.probes;
   }
 }

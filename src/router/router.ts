@@ -16,6 +16,7 @@ import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from "./retry-policy.ts";
 import { routeSignals } from "./route-signals.ts";
 import { AUTO_ROUTE, RouteTable } from "./route-table.ts";
 import { RouterMetrics } from "./router-metrics.ts";
+import { UpstreamPool } from "./upstream-pool.ts";
 
 export interface RouteDecision {
   /** The name the client sent (undefined: it named none and the default applied). */
@@ -153,12 +154,14 @@ export class Router {
     const registry = this.options.registry;
     return {
       name,
-      engine: async () =>
-        (
-          await registry.engineFor(
-            name === REGISTRY_DEFAULT && registry.entries().length === 0 ? undefined : name,
-          )
-        ).engine,
+      engine: async () => {
+        const { engine } = await registry.engineFor(
+          name === REGISTRY_DEFAULT && registry.entries().length === 0 ? undefined : name,
+        );
+        if (engine instanceof UpstreamPool)
+          this.metrics.watchPool(name, () => engine.replicaStates());
+        return engine;
+      },
       breaker: this.breaker(name),
     };
   }

@@ -3,6 +3,8 @@
 // rendezvous hashing over the healthy replicas; a replica that fails before any output is marked by
 // its breaker (passive health checking) and the request moves to the next replica in that
 // session's order, so only the dead replica's sessions move and they come back when it recovers.
+// With active health checks a replica that fails its probe is put last in every order before a
+// user request finds it dead, and back in place once a probe passes.
 import { createHash } from "node:crypto";
 import type {
   Engine,
@@ -13,17 +15,26 @@ import type {
 } from "../engines/engine.ts";
 import { refusedStream } from "../engines/end-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import { CircuitBreaker, type BreakerSettings } from "./circuit-breaker.ts";
+import { CircuitBreaker, type BreakerSettings, type BreakerState } from "./circuit-breaker.ts";
+import {
+  ReplicaHealthCheck,
+  type HealthCheckSettings,
+  type ReplicaProbe,
+} from "./replica-health-check.ts";
 
 export interface PoolReplica {
   /** What it is called in errors and metrics: its base URL. */
   name: string;
   engine: Engine;
+  /** How active health checks ask whether it is up; none: passive checking only. */
+  probe?: ReplicaProbe;
 }
 
 export interface PoolOptions {
   /** A replica is out after this many failures in the window, and probed again after `openMs`. */
   health?: BreakerSettings;
+  /** Probes each replica with a `probe`; off when absent or its interval is 0. */
+  healthCheck?: HealthCheckSettings;
   now?: () => number;
   onReplicaState?: (replica: string, state: string) => void;
 }
@@ -32,7 +43,19 @@ const DEFAULT_HEALTH: BreakerSettings = { failures: 1, windowMs: 10_000, openMs:
 
 interface PooledReplica extends PoolReplica {
   health: CircuitBreaker;
+  check: ReplicaHealthCheck | undefined;
   served: number;
+}
+
+/** One replica's state for /metrics. */
+export interface ReplicaState {
+  name: string;
+  /** False while its health probe fails. */
+  up: boolean;
+  breaker: BreakerState;
+  served: number;
+  probesPassed: number;
+  probesFailed: number;
 }
 
 export class UpstreamPool implements Engine {
@@ -44,12 +67,35 @@ export class UpstreamPool implements Engine {
     if (replicas.length === 0)
       throw new SparkError("invalid_config", "A pool needs at least one replica.");
     this.kind = replicas[0]?.engine.kind ?? "pool";
-    this.replicas = replicas.map((replica) => ({
-      ...replica,
-      served: 0,
-      health: new CircuitBreaker(options.health ?? DEFAULT_HEALTH, options.now, (state) =>
+    const checks =
+      options.healthCheck !== undefined && options.healthCheck.intervalMs > 0
+        ? options.healthCheck
+        : undefined;
+    this.replicas = replicas.map((replica) => {
+      const health = new CircuitBreaker(options.health ?? DEFAULT_HEALTH, options.now, (state) =>
         options.onReplicaState?.(replica.name, state),
-      ),
+      );
+      const check =
+        checks !== undefined && replica.probe !== undefined
+          ? new ReplicaHealthCheck(replica.probe, checks, (up) => {
+              // Back after failed probes: its breaker's verdict is stale, so it gets requests again.
+              if (up) health.success();
+              options.onReplicaState?.(replica.name, up ? "up" : "down");
+            })
+          : undefined;
+      return { ...replica, served: 0, health, check };
+    });
+    for (const replica of this.replicas) replica.check?.start();
+  }
+
+  replicaStates(): ReplicaState[] {
+    return this.replicas.map((replica) => ({
+      name: replica.name,
+      up: replica.check?.up ?? true,
+      breaker: replica.health.state,
+      served: replica.served,
+      probesPassed: replica.check?.passed ?? 0,
+      probesFailed: replica.check?.failed ?? 0,
     }));
   }
 
@@ -104,16 +150,23 @@ export class UpstreamPool implements Engine {
     yield* refusedStream(exhausted);
   }
 
-  /** Rendezvous order for a session key; requests without one rotate through the replicas. */
+  /**
+   * Rendezvous order for a session key; requests without one rotate through the replicas. Replicas
+   * failing their probe come last: tried only when every other one failed too.
+   */
   private order(sessionKey: string | undefined): PooledReplica[] {
+    let ordered: PooledReplica[];
     if (sessionKey === undefined) {
       const start = this.nextUnkeyed++ % this.replicas.length;
-      return [...this.replicas.slice(start), ...this.replicas.slice(0, start)];
+      ordered = [...this.replicas.slice(start), ...this.replicas.slice(0, start)];
+    } else {
+      ordered = [...this.replicas]
+        .map((replica) => ({ replica, weight: rendezvousWeight(sessionKey, replica.name) }))
+        .sort((left, right) => right.weight - left.weight)
+        .map(({ replica }) => replica);
     }
-    return [...this.replicas]
-      .map((replica) => ({ replica, weight: rendezvousWeight(sessionKey, replica.name) }))
-      .sort((left, right) => right.weight - left.weight)
-      .map(({ replica }) => replica);
+    const isUp = (replica: PooledReplica): boolean => replica.check?.up !== false;
+    return [...ordered.filter(isUp), ...ordered.filter((replica) => !isUp(replica))];
   }
 
   async listModels(): Promise<ModelInfo[]> {
@@ -121,6 +174,7 @@ export class UpstreamPool implements Engine {
   }
 
   async dispose(): Promise<void> {
+    for (const replica of this.replicas) replica.check?.stop();
     await Promise.all(this.replicas.map((replica) => replica.engine.dispose()));
   }
 

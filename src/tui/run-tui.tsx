@@ -3,7 +3,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink";
-import { isScriptModel, SCRIPT_MODEL_PREFIX } from "../cli/open-agent-model.ts";
+import { isScriptModel, resolveScriptModel } from "../cli/open-agent-model.ts";
+import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
 import { createCliContext } from "../cli/cli-context.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -29,9 +30,7 @@ export async function runTui(flags: TuiFlags): Promise<number> {
     return EXIT_USAGE;
   }
   // A script path is relative to where spark was started, not to --cwd.
-  const model = isScriptModel(flags.model)
-    ? `${SCRIPT_MODEL_PREFIX}${path.resolve(flags.model.slice(SCRIPT_MODEL_PREFIX.length))}`
-    : flags.model;
+  const model = resolveScriptModel(flags.model, process.cwd());
   if (flags.cwd !== undefined && flags.server === undefined) {
     const cwd = path.resolve(flags.cwd);
     if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
@@ -95,16 +94,10 @@ async function openSession(
   if (flags.session !== undefined) {
     const wanted = flags.session;
     const { sessions } = await client.request("session/list", {});
-    const matches = sessions.filter((session) => session.sessionId.startsWith(wanted));
-    const exact = matches.find((session) => session.sessionId === wanted);
-    if (exact !== undefined) return exact.sessionId;
-    if (matches.length === 1 && matches[0] !== undefined) return matches[0].sessionId;
-    throw new SparkError(
-      "invalid_request",
-      matches.length === 0
-        ? `No session ${wanted}; \`spark sessions\` lists them.`
-        : `${matches.length} sessions start with ${wanted}; give more of the id.`,
-    );
+    const match = matchSessionId(sessions, wanted, (session) => session.sessionId);
+    if ("session" in match) return match.session.sessionId;
+    const problem = describeFailedMatch(wanted, match.candidates);
+    throw new SparkError("invalid_request", `${problem} \`spark sessions\` lists them.`);
   }
   if (flags.server === undefined) {
     // In-process, the app server's default model is already --model and its root is this cwd.

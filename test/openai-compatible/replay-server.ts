@@ -47,6 +47,9 @@ export class ReplayServer {
   /** TCP connections accepted, to tell reused keep-alive connections from new ones. */
   connectionCount = 0;
   models: unknown[] = [{ id: "replay-model", object: "model", owned_by: "spark-tests" }];
+  /** How GET /v1/models answers (health probes): its status, after an optional delay. */
+  modelsStatus = 200;
+  modelsDelayMs = 0;
   private response: ReplayResponse = { fixture: "openai-text.sse" };
   private readonly queued: ReplayResponse[] = [];
   private readonly sockets = new Set<Socket>();
@@ -86,6 +89,10 @@ export class ReplayServer {
     this.queued.splice(0, this.queued.length, ...responses);
   }
 
+  modelsRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => request.url === "/v1/models");
+  }
+
   chatRequests(): RecordedRequest[] {
     return this.requests.filter((request) => request.url.endsWith("/chat/completions"));
   }
@@ -108,7 +115,9 @@ export class ReplayServer {
     });
     response.on("close", () => closedEarly(!response.writableFinished));
     if (request.method === "GET" && request.url === "/v1/models") {
-      response.writeHead(200, { "content-type": "application/json" });
+      if (this.modelsDelayMs > 0) await sleepUnlessClosed(this.modelsDelayMs, response);
+      if (response.destroyed) return;
+      response.writeHead(this.modelsStatus, { "content-type": "application/json" });
       response.end(JSON.stringify({ object: "list", data: this.models }));
       return;
     }

@@ -1,6 +1,6 @@
 // A real gateway over the real router and registry, its models aimed at loopback fake upstreams,
 // configured from TOML through loadConfig (the same path `spark serve` takes); as in
-// create-engine.ts, a model with base_urls becomes an UpstreamPool.
+// create-engine.ts, a model with base_urls becomes an UpstreamPool (health-checked as configured).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,7 +10,7 @@ import { createGateway } from "../../src/gateway/index.ts";
 import { ModelRegistry } from "../../src/router/model-registry.ts";
 import { gatewayModelsFromRouter } from "../../src/router/router-gateway-models.ts";
 import { Router } from "../../src/router/router.ts";
-import { UpstreamPool } from "../../src/router/upstream-pool.ts";
+import { createUpstreamPool } from "../../src/router/create-upstream-pool.ts";
 import { engineFor } from "../openai-compatible/engine-for-replay.ts";
 
 export interface RoutedGateway {
@@ -42,10 +42,12 @@ export async function startRoutedGateway(
       const engineAt = (baseUrl: string) =>
         engineFor(baseUrl, {
           ...(model.model === undefined ? {} : { model: model.model }),
+          ...(model.api === undefined ? {} : { api: model.api }),
+          ...(model.transport === undefined ? {} : { transport: model.transport }),
           timeouts: { connectMs: timeout, firstByteMs: timeout, idleMs: timeout },
         });
       if (model.baseUrls === undefined) return engineAt(model.baseUrl);
-      return new UpstreamPool(model.baseUrls.map((url) => ({ name: url, engine: engineAt(url) })));
+      return createUpstreamPool(model, model.baseUrls, engineAt, undefined);
     },
   });
   const router = new Router({
@@ -72,6 +74,7 @@ export async function startRoutedGateway(
 }
 
 interface ResponseBody {
+  id: string;
   status: string;
   model: string;
   error: { code: string; message: string; spark_code: string } | null;
@@ -97,10 +100,18 @@ export interface RoutedResponse extends ResponseBody {
   elapsedMs: number;
 }
 
+export interface CreateResponseOptions {
+  /** Called once, when the first text delta arrives (e.g. to kill the upstream mid-stream). */
+  onFirstDelta?: () => void | Promise<void>;
+}
+
+type StreamedEvent = { type: string; delta?: string; response?: ResponseBody };
+
 /** POST /v1/responses streamed over SSE; the final response, what streamed, and the time taken. */
 export async function createResponse(
   url: string,
   body: Record<string, unknown>,
+  options: CreateResponseOptions = {},
 ): Promise<RoutedResponse> {
   const startedAt = performance.now();
   const reply = await fetch(`${url}/v1/responses`, {
@@ -108,14 +119,28 @@ export async function createResponse(
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ ...body, stream: true }),
   });
-  const events = (await reply.text())
-    .split("\n\n")
-    .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
-    .filter((line): line is string => line !== undefined)
-    .map(
-      (line) =>
-        JSON.parse(line.slice(6)) as { type: string; delta?: string; response?: ResponseBody },
-    );
+  const events: StreamedEvent[] = [];
+  let buffered = "";
+  let sawDelta = false;
+  const decoder = new TextDecoder();
+  const reader = reply.body?.getReader();
+  for (;;) {
+    const chunk = await reader?.read();
+    if (chunk === undefined || chunk.done) break;
+    buffered += decoder.decode(chunk.value, { stream: true });
+    const blocks = buffered.split("\n\n");
+    buffered = blocks.pop() ?? "";
+    for (const block of blocks) {
+      const data = block.split("\n").find((line) => line.startsWith("data: "));
+      if (data === undefined) continue;
+      const event = JSON.parse(data.slice(6)) as StreamedEvent;
+      events.push(event);
+      if (event.type === "response.output_text.delta" && !sawDelta) {
+        sawDelta = true;
+        await options.onFirstDelta?.();
+      }
+    }
+  }
   const created = events.find((event) => event.type === "response.created")?.response;
   const final = events.findLast((event) =>
     ["response.completed", "response.failed", "response.incomplete"].includes(event.type),

@@ -171,7 +171,8 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
 
   it("queues: the Queue button sends the message after the running turn", async () => {
     const page = await open([
-      { text: slowText(60), delayMs: 20 },
+      // Long enough (3 s) that a loaded machine still clicks Queue while it runs.
+      { text: slowText(150), delayMs: 20 },
       { text: "Queued one done.", expect: { lastMessageIncludes: "then the queued task" } },
     ]);
     await send(page, "First task");
@@ -183,7 +184,7 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     await page.locator(".transcript", { hasText: "Queued one done." }).waitFor();
     await waitForIdle(page);
     // The first reply ran to its end: queueing did not interrupt it.
-    expect(await page.getByTestId("assistant-message").first().textContent()).toContain("word59");
+    expect(await page.getByTestId("assistant-message").first().textContent()).toContain("word149");
     expect(await page.locator(".assistant .badge", { hasText: "interrupted" }).count()).toBe(0);
     // A new session in the workspace root appears in the list and opens empty.
     await page.locator("#new-session-button").click();

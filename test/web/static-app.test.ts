@@ -39,8 +39,9 @@ describe("the browser app over a real gateway", () => {
 describe("serveStaticApp", () => {
   let server: Server;
   let url: string;
+  let directory: string;
   beforeAll(async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-web-"));
+    directory = mkdtempSync(path.join(os.tmpdir(), "spark-web-"));
     mkdirSync(path.join(directory, "assets"));
     writeFileSync(path.join(directory, "index.html"), "<!doctype html><title>app</title>");
     writeFileSync(path.join(directory, "assets", "index-abc.js"), "console.log(1);");
@@ -74,6 +75,14 @@ describe("serveStaticApp", () => {
     const head = await fetch(`${url}/`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
+  });
+
+  it("reads a hashed asset once, and index.html on every request", async () => {
+    expect(await (await fetch(`${url}/assets/index-abc.js`)).text()).toBe("console.log(1);");
+    writeFileSync(path.join(directory, "assets", "index-abc.js"), "changed under its hash");
+    writeFileSync(path.join(directory, "index.html"), "<!doctype html><title>new</title>");
+    expect(await (await fetch(`${url}/assets/index-abc.js`)).text()).toBe("console.log(1);");
+    expect(await (await fetch(`${url}/`)).text()).toContain("<title>new</title>");
   });
 
   it("serves nothing outside the folder, no dotfiles and no unknown kinds", async () => {

@@ -1,6 +1,6 @@
 // Session logs read back: transcript rewrites, undo entries minus undone ones, a torn last line,
 // tool calls left open by a crash, and lookup by id prefix or "last".
-import { appendFileSync, mkdtempSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -67,5 +67,21 @@ describe("session logs", () => {
     expect((await findSession(directory, "last")).id).toBe(newer.id);
     expect((await findSession(directory, older.id)).cwd).toBe("/a");
     await expect(findSession(directory, "zzzz")).rejects.toThrow('No session "zzzz"');
+  });
+});
+
+describe("listing sessions", () => {
+  it("reads a log again once it grew, and drops one that was removed", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const log = SessionLog.create(directory, { cwd: "/repo" });
+    expect((await listSessions(directory))[0]).toMatchObject({ id: log.id, turns: 0 });
+    log.append({ type: "turn-started", turnId: "t1", text: "Later ask" });
+    expect((await listSessions(directory))[0]).toMatchObject({
+      turns: 1,
+      firstInstruction: "Later ask",
+    });
+    log.close();
+    rmSync(log.path);
+    expect(await listSessions(directory)).toEqual([]);
   });
 });

@@ -12,6 +12,8 @@ export class SessionLog {
   private constructor(
     readonly id: string,
     readonly path: string,
+    /** The header's time: when the session first started, however often it was resumed. */
+    readonly startedAt: string,
     descriptor: number,
   ) {
     this.descriptor = descriptor;
@@ -23,7 +25,7 @@ export class SessionLog {
     const startedAt = new Date();
     const id = randomBytes(4).toString("hex");
     const file = path.join(directory, `${startedAt.toISOString().slice(0, 10)}-${id}.jsonl`);
-    const log = new SessionLog(id, file, openSync(file, "a"));
+    const log = new SessionLog(id, file, startedAt.toISOString(), openSync(file, "a"));
     const record: SessionHeader = {
       type: "session",
       version: SESSION_LOG_VERSION,
@@ -37,8 +39,8 @@ export class SessionLog {
   }
 
   /** Reopens an existing log to append to it (resume, undo). */
-  static open(file: string, id: string): SessionLog {
-    return new SessionLog(id, file, openSync(file, "a"));
+  static open(summary: { path: string; id: string; startedAt: string }): SessionLog {
+    return new SessionLog(summary.id, summary.path, summary.startedAt, openSync(summary.path, "a"));
   }
 
   append(record: SessionRecord): void {

@@ -37,7 +37,7 @@ async function runUndo(flags: UndoFlags): Promise<number> {
   }
   const loaded = await readSession(summary.path);
   const stack = new UndoStack({ entries: loaded.undoEntries });
-  const log = SessionLog.open(summary.path, summary.id);
+  const log = SessionLog.open(summary);
   try {
     const result = await stack.undo({
       workspaceRoot: summary.cwd,

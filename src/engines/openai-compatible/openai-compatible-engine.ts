@@ -1,6 +1,7 @@
 // The OpenAI-compatible Engine: one upstream (a preset or a base URL) and one model over a shared
 // keep-alive pool, warmed at creation. Streams run in run-chat-stream.ts; this file owns the
-// lifecycle (warm-up, models, dispose).
+// lifecycle (warm-up, models, dispose). With `transport = "websocket"` streams run over the
+// engine's Responses WebSockets instead (responses-websocket/).
 import type {
   Engine,
   EngineEvent,
@@ -19,6 +20,12 @@ import {
   type ResolvedOpenAICompatibleOptions,
 } from "./openai-compatible-options.ts";
 import { runChatStream } from "./run-chat-stream.ts";
+import { createSocketPool } from "./responses-websocket/create-socket-pool.ts";
+import type {
+  ResponsesSocketPool,
+  WebSocketStats,
+} from "./responses-websocket/responses-socket-pool.ts";
+import { runWebSocketStream } from "./responses-websocket/run-websocket-stream.ts";
 import { warmUpConnection } from "./warm-up-connection.ts";
 
 export interface OpenAICompatibleEngine extends Engine {
@@ -26,6 +33,8 @@ export interface OpenAICompatibleEngine extends Engine {
   readonly options: ResolvedOpenAICompatibleOptions;
   /** Opens (or refreshes) a pooled connection; rejects with a SparkError if the upstream is unreachable. */
   warmUp(): Promise<void>;
+  /** The engine's WebSockets (websocket transport only): opened so far, held now, busy now. */
+  readonly webSocketStats: WebSocketStats | undefined;
 }
 
 /** Throws `invalid_config` for unusable options; never does I/O that can fail synchronously. */
@@ -44,6 +53,8 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
   readonly options: ResolvedOpenAICompatibleOptions;
   private readonly lease: HttpPoolLease;
   private readonly errorContext: UpstreamErrorContext;
+  /** Only with transport = "websocket". */
+  private readonly sockets: ResponsesSocketPool | undefined;
   private readonly running = new Set<(error: SparkError) => void>();
   private disposed = false;
   private warming: Promise<void> | undefined;
@@ -62,6 +73,8 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
       apiKeySent: options.apiKey !== undefined,
       timeouts: options.timeouts,
     };
+    this.sockets =
+      options.transport === "websocket" ? createSocketPool(options, this.errorContext) : undefined;
   }
 
   stream(
@@ -69,22 +82,24 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     streamOptions: EngineStreamOptions = {},
   ): AsyncIterable<EngineEvent> {
     if (this.disposed) return refusedStream(disposedError());
-    return runChatStream(
-      {
-        dispatcher: this.lease.pool,
-        options: this.options,
-        errorContext: this.errorContext,
-        resolveModel: async () => this.resolveModel(),
-        track: (stop) => {
-          // A stream created before dispose but first read after it must not touch the closed pool.
-          if (this.disposed) stop(disposedError());
-          this.running.add(stop);
-          return () => this.running.delete(stop);
-        },
+    const shared = {
+      options: this.options,
+      errorContext: this.errorContext,
+      resolveModel: async () => this.resolveModel(),
+      track: (stop: (error: SparkError) => void) => {
+        // A stream created before dispose but first read after it must not touch the closed pool.
+        if (this.disposed) stop(disposedError());
+        this.running.add(stop);
+        return () => this.running.delete(stop);
       },
-      request,
-      streamOptions.signal,
-    );
+    };
+    if (this.sockets !== undefined)
+      return runWebSocketStream({ ...shared, pool: this.sockets }, request, streamOptions.signal);
+    return runChatStream({ ...shared, dispatcher: this.lease.pool }, request, streamOptions.signal);
+  }
+
+  get webSocketStats(): WebSocketStats | undefined {
+    return this.sockets?.stats();
   }
 
   async listModels(): Promise<ModelInfo[]> {
@@ -116,11 +131,13 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
   /** Concurrent calls share one in-flight warm-up, so awaiting it after creation sends nothing new. */
   async warmUp(): Promise<void> {
     if (this.disposed) throw disposedError();
-    this.warming ??= warmUpConnection(this.lease.pool, this.options, this.errorContext).finally(
-      () => {
-        this.warming = undefined;
-      },
-    );
+    const warm = (): Promise<void> =>
+      this.sockets === undefined
+        ? warmUpConnection(this.lease.pool, this.options, this.errorContext)
+        : this.sockets.warm();
+    this.warming ??= warm().finally(() => {
+      this.warming = undefined;
+    });
     return this.warming;
   }
 
@@ -130,6 +147,7 @@ class OpenAICompatibleChatEngine implements OpenAICompatibleEngine {
     const error = disposedError();
     for (const stop of this.running) stop(error);
     this.running.clear();
+    this.sockets?.dispose();
     await this.lease.release();
   }
 

@@ -98,4 +98,30 @@ describe("presets", () => {
       "openai",
     ]);
   });
+
+  it("takes transport = websocket only with the Responses API, with OpenAI's limits by default", () => {
+    const resolved = resolveOpenAICompatibleOptions({
+      preset: "openai",
+      model: "gpt-5.3-codex",
+      api: "responses",
+      transport: "websocket",
+      webSocket: { maxSessions: 8 },
+      env: {},
+    });
+    expect(resolved.transport).toBe("websocket");
+    expect(resolved.webSocket).toMatchObject({ maxSessions: 8, lifetimeMs: 55 * 60_000 });
+    expect(() =>
+      resolveOpenAICompatibleOptions({
+        baseUrl: "http://127.0.0.1:8000/v1",
+        transport: "websocket",
+      }),
+    ).toThrow(/needs api = "responses"/);
+    expect(() =>
+      resolveOpenAICompatibleOptions({
+        baseUrl: "http://127.0.0.1:8000/v1",
+        api: "responses",
+        transport: "grpc" as "http",
+      }),
+    ).toThrow(/transport = "grpc" is not supported/);
+  });
 });

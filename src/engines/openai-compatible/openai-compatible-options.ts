@@ -1,6 +1,10 @@
 // The engine's options as a user writes them, and their resolution against a preset and the
 // environment into one checked, complete shape; bad options are an `invalid_config` error here.
 import { SparkError } from "../../protocol/spark-error.ts";
+import {
+  defaultSocketPoolLimits,
+  type SocketPoolLimits,
+} from "./responses-websocket/responses-socket-pool.ts";
 import { isPresetName, openAICompatiblePresets, type PresetName } from "./presets.ts";
 
 export interface OpenAICompatibleTimeouts {
@@ -29,6 +33,13 @@ export interface OpenAICompatibleEngineOptions {
   timeouts?: Partial<OpenAICompatibleTimeouts>;
   /** "responses": the upstream speaks OpenAI's Responses API (POST /responses, its SSE events). */
   api?: "chat" | "responses";
+  /**
+   * With `api = "responses"`: "websocket" keeps one socket per session in OpenAI's WebSocket mode
+   * (`previous_response_id` with only the new input); "http" (default) posts each request.
+   */
+  transport?: "http" | "websocket";
+  /** WebSocket mode's bounds (lifetime, idle sockets, sessions); defaults suit OpenAI. */
+  webSocket?: Partial<WebSocketTransportOptions>;
   /** Overrides the preset's answer, for a custom server that accepts predicted outputs. */
   supportsPrediction?: boolean;
   supportsStreamUsage?: boolean;
@@ -41,8 +52,15 @@ export interface OpenAICompatibleEngineOptions {
   env?: Record<string, string | undefined>;
 }
 
+export interface WebSocketTransportOptions extends SocketPoolLimits {
+  /** After `response.cancel`, how long the rest of the response may take before the socket is closed. */
+  cancelDrainMs: number;
+}
+
 export interface ResolvedOpenAICompatibleOptions {
   api: "chat" | "responses";
+  transport: "http" | "websocket";
+  webSocket: WebSocketTransportOptions;
   presetName: PresetName;
   /** Without a trailing slash, e.g. https://api.cerebras.ai/v1 */
   baseUrl: string;
@@ -66,6 +84,11 @@ export interface ResolvedOpenAICompatibleOptions {
 
 /** Far above any real chunk; a line longer than this is a broken or hostile upstream. */
 export const defaultMaxEventBytes = 8 * 1024 * 1024;
+
+export const defaultWebSocketOptions: WebSocketTransportOptions = {
+  ...defaultSocketPoolLimits,
+  cancelDrainMs: 5_000,
+};
 
 export const defaultTimeouts: OpenAICompatibleTimeouts = {
   connectMs: 5_000,
@@ -93,6 +116,20 @@ export function resolveOpenAICompatibleOptions(
       `api = "${String(options.api)}" is not supported by the OpenAI-compatible engine; use "chat" or "responses".`,
     );
   }
+  const transport = options.transport ?? "http";
+  if ((transport as string) !== "http" && transport !== "websocket") {
+    throw new SparkError(
+      "invalid_config",
+      `transport = "${String(options.transport)}" is not supported; use "http" or "websocket".`,
+    );
+  }
+  if (transport === "websocket" && api !== "responses") {
+    throw new SparkError(
+      "invalid_config",
+      `transport = "websocket" needs api = "responses": only the Responses API has a WebSocket mode.`,
+    );
+  }
+  const webSocket = { ...defaultWebSocketOptions, ...definedOnly(options.webSocket ?? {}) };
   const model = options.model?.trim() === "" ? undefined : options.model;
   // A hosted provider serves hundreds of models; guessing one would surprise and cost money.
   if (model === undefined && preset.apiKeyEnv !== undefined) {
@@ -126,6 +163,8 @@ export function resolveOpenAICompatibleOptions(
   return {
     presetName,
     api,
+    transport,
+    webSocket,
     baseUrl: `${url.origin}${basePath}`,
     origin: url.origin,
     basePath,

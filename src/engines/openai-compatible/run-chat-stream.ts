@@ -246,7 +246,7 @@ async function* pump(
   );
 }
 
-function missingKeyError(options: ResolvedOpenAICompatibleOptions): SparkError | undefined {
+export function missingKeyError(options: ResolvedOpenAICompatibleOptions): SparkError | undefined {
   if (options.apiKey !== undefined || options.apiKeyEnv === undefined) return undefined;
   return new SparkError(
     "authentication_failed",

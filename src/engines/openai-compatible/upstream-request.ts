@@ -2,7 +2,7 @@
 // sent, response headers, body chunks, end or error. Dispatching with our own handler (rather than
 // `request()`) tells us when the request got its connection, which is where queueing ends, and
 // lets an abort destroy the upstream body at once. Backpressure pauses the socket.
-import type { Dispatcher } from "undici";
+import { errors, type Dispatcher } from "undici";
 
 export type UpstreamEvent =
   | { type: "request-sent" }
@@ -24,8 +24,18 @@ export class UpstreamRequest implements AsyncIterableIterator<UpstreamEvent> {
   private controller: Dispatcher.DispatchController | undefined;
   private abortReason: Error | undefined;
   private finished = false;
+  /**
+   * The first-byte timeout on a native timer: undici's own `headersTimeout` runs on its 499 ms
+   * tick clock (FastTimer, lib/util/timers.js), so a 400 ms timeout fired after about a second and
+   * a failover waited twice as long as configured. Undici's stays set, as a backstop. This one
+   * counts from when the request got its connection, so the upload of the body is included
+   * (undici's skips a socket still writing); a request body takes milliseconds against seconds.
+   */
+  private headersTimer: NodeJS.Timeout | undefined;
+  private readonly headersTimeoutMs: number | undefined;
 
   constructor(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions) {
+    this.headersTimeoutMs = options.headersTimeout ?? undefined;
     try {
       dispatcher.dispatch(options, this.handler());
     } catch (error) {
@@ -40,6 +50,7 @@ export class UpstreamRequest implements AsyncIterableIterator<UpstreamEvent> {
   abort(reason: Error): void {
     if (this.abortReason !== undefined) return;
     this.abortReason = reason;
+    clearTimeout(this.headersTimer);
     this.controller?.abort(reason);
     if (!this.finished) this.push({ type: "error", error: reason });
     this.finished = true;
@@ -76,7 +87,10 @@ export class UpstreamRequest implements AsyncIterableIterator<UpstreamEvent> {
   private push(event: UpstreamEvent): void {
     if (this.finished) return;
     this.queue.push(event);
-    if (event.type === "end" || event.type === "error") this.finished = true;
+    if (event.type === "end" || event.type === "error") {
+      this.finished = true;
+      clearTimeout(this.headersTimer);
+    }
     const wake = this.wake;
     this.wake = undefined;
     wake?.();
@@ -87,11 +101,21 @@ export class UpstreamRequest implements AsyncIterableIterator<UpstreamEvent> {
       onRequestStart: (controller) => {
         this.controller = controller;
         // Aborted while waiting for a connection: never send it.
-        if (this.abortReason !== undefined) controller.abort(this.abortReason);
-        else this.push({ type: "request-sent" });
+        if (this.abortReason !== undefined) {
+          controller.abort(this.abortReason);
+          return;
+        }
+        this.push({ type: "request-sent" });
+        const timeoutMs = this.headersTimeoutMs;
+        if (timeoutMs !== undefined && timeoutMs > 0)
+          this.headersTimer = setTimeout(
+            () => this.abort(new errors.HeadersTimeoutError()),
+            timeoutMs,
+          ).unref();
       },
       onResponseStart: (_controller, status, headers) => {
         if (status < 200) return; // 1xx informational responses precede the real one
+        clearTimeout(this.headersTimer);
         this.push({ type: "response-start", status, headers });
       },
       onResponseData: (controller, chunk) => {

@@ -22,6 +22,7 @@ import {
   syntheticToken,
 } from "./synthetic-tokens.ts";
 import { StopMatcher } from "./stop-matcher.ts";
+import { TokenPacer } from "./token-pacer.ts";
 
 export interface SyntheticEngineOptions {
   /** Output rate; Infinity (the default) emits as fast as the event loop allows. */
@@ -55,6 +56,7 @@ const YIELD_EVERY_TOKENS = 32;
 export function createSyntheticEngine(options: SyntheticEngineOptions = {}): SyntheticEngine {
   const fixedTokens = options.text === undefined ? undefined : splitIntoTokens(options.text);
   const cache = new SyntheticPrefixCache();
+  const pacer = new TokenPacer();
   const requests: EngineRequest[] = [];
   let activeStreams = 0;
   let disposed = false;
@@ -88,7 +90,7 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
         (options.prefillMsPerUncachedToken ?? 0) * (inputTokens - cachedInputTokens);
       if (prefillMs > 0) await sleep(prefillMs, undefined, { signal }).catch(() => undefined);
 
-      const generation = new SyntheticGeneration(request, options, fixedTokens, clock);
+      const generation = new SyntheticGeneration(request, options, fixedTokens, clock, pacer);
       let reason: FinishReason;
       let error: SparkError | undefined;
       if (signal?.aborted === true) reason = "cancelled";
@@ -147,6 +149,7 @@ class SyntheticGeneration {
     private readonly options: SyntheticEngineOptions,
     private readonly fixedTokens: string[] | undefined,
     private readonly clock: StreamClock,
+    private readonly pacer: TokenPacer,
   ) {
     const lastMessage = request.messages.at(-1);
     this.promptHash = hashText(lastMessage?.content ?? "");
@@ -237,7 +240,7 @@ class SyntheticGeneration {
     if (isAborted(signal)) return false;
     const dueAt = this.startedAt + this.outputTokens * this.intervalMs;
     const delay = dueAt - performance.now();
-    if (delay >= 1) await sleep(delay, undefined, { signal }).catch(() => undefined);
+    if (delay >= 1) await this.pacer.wait(dueAt, signal);
     else if (this.outputTokens % YIELD_EVERY_TOKENS === 0) await yieldToEventLoop();
     return !isAborted(signal);
   }

@@ -1,6 +1,7 @@
 // /resume: picks a session from session/list (or takes an id or id prefix) and attaches to it;
 // the attach shows its history.
 import { errorAction } from "../hooks/use-agent-session.ts";
+import { describeFailedMatch, matchSessionId } from "../../agent/session-store/match-session-id.ts";
 import { describeSession } from "./describe-session.ts";
 import { notice, type SlashCommand } from "./slash-command.ts";
 
@@ -13,17 +14,9 @@ export const resumeCommand: SlashCommand = {
       const { sessions } = await context.client.request("session/list", {});
       const others = sessions.filter((session) => session.sessionId !== context.sessionId);
       if (args !== "") {
-        const matches = others.filter((session) => session.sessionId.startsWith(args));
-        const only = matches[0];
-        if (matches.length === 1 && only !== undefined) context.switchSession(only.sessionId);
-        else
-          notice(
-            context,
-            matches.length === 0
-              ? `No session starts with ${args}.`
-              : `${matches.length} sessions start with ${args}; give more of the id.`,
-            "warning",
-          );
+        const match = matchSessionId(others, args, (session) => session.sessionId);
+        if ("session" in match) context.switchSession(match.session.sessionId);
+        else notice(context, describeFailedMatch(args, match.candidates), "warning");
         return;
       }
       context.pick({

@@ -51,7 +51,7 @@ export function createScriptedWorkspace(): ScriptedWorkspace {
 export async function startInProcessAppServer(
   workspace: ScriptedWorkspace,
   defaultModel: string,
-  options: { allowCommands?: boolean } = {},
+  options: { allowCommands?: boolean; unattendedSessionMs?: number } = {},
 ): Promise<AppServer> {
   return createLocalAppServer({
     context: await workspace.context(),

@@ -17,6 +17,8 @@ export interface SparkServeProcess {
   /** GET /metrics as text. */
   metrics: () => Promise<string>;
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies at once, mid-stream, closing nothing gracefully. */
+  kill: () => Promise<void>;
 }
 
 /** `configToml` is the whole of SPARK_HOME/config.toml; `args` go after `spark serve --port 0`. */
@@ -50,13 +52,14 @@ export async function startSparkServe(
     log: () => stderr,
     metrics: async () => (await fetch(`${url}/metrics`)).text(),
     stop: () => stopChild(child),
+    kill: () => stopChild(child, "SIGKILL"),
   };
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }

@@ -1,0 +1,186 @@
+// What one speculative step costs against one plain token, on one GGUF: the plain evaluate loop
+// per token vs verifying a batch of k tokens with a sample at every position (what
+// src/engines/llama-cpp/speculative-decode.ts sends), interleaved, best of N rounds, wall and
+// process CPU time. With --acceptance (a scenario 4 JSON) it projects prompt lookup's effective
+// tokens/s on this model from that run's drafts and acceptance: a projection, not a measurement.
+// Usage: npx tsx bench/speculative-step-cost.ts [--model f.gguf | --shape 1.5b --type q8_0]
+//        [--threads 1] [--gpu] [--rounds 3] [--acceptance bench/results/…-speculative-edits.json]
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { getLlama, LlamaLogLevel, type LlamaContextSequence, type Token } from "node-llama-cpp";
+import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
+import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import { ensureTestModel } from "../test/support/test-model.ts";
+import { formatTable } from "./lib/print-table.ts";
+import { readAcceptance, projectSpeedUp, type StepCost } from "./lib/speculation-projection.ts";
+import { round } from "./lib/stats.ts";
+
+const { values } = parseArgs({
+  options: {
+    model: { type: "string" },
+    shape: { type: "string" },
+    type: { type: "string" },
+    threads: { type: "string", default: "1" },
+    gpu: { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
+    acceptance: { type: "string" },
+    context: { type: "string", default: "1024" },
+    "flash-attention": { type: "boolean", default: false },
+  },
+});
+const modelPath =
+  values.model ??
+  (await ensureTestModel({
+    shape: (values.shape ?? "tiny") as TestModelShapeName,
+    ...(values.type === undefined ? {} : { type: values.type as GgufTensorType }),
+  }));
+const rounds = Number(values.rounds);
+const threads = Number(values.threads);
+/** Tokens already in the KV cache when a step runs: an edit's prompt is about this long. */
+const contextTokens = Number(values.context);
+const batchSizes = [1, 2, 3, 5, 9, 17, 33];
+const plainTokens = 32;
+
+const llama = await getLlama({
+  gpu: values.gpu ? "auto" : false,
+  build: "never",
+  logLevel: LlamaLogLevel.error,
+  progressLogs: false,
+});
+const model = await llama.loadModel({ modelPath });
+const context = await model.createContext({
+  contextSize: contextTokens + 256,
+  sequences: 1,
+  flashAttention: values["flash-attention"],
+  ...(values.gpu ? {} : { threads }),
+});
+const sequence = context.getSequence();
+const filler = model.tokenize(
+  (await readFile(new URL("fixtures/edit-tasks/stop-matcher.ts.txt", import.meta.url), "utf8"))
+    .repeat(8)
+    .slice(0, contextTokens * 8),
+);
+await sequence.controlledEvaluate(filler.slice(0, contextTokens));
+const options = { temperature: 0, seed: 1 };
+
+const cpuMilliseconds = (): number => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+async function eraseBackTo(sequence: LlamaContextSequence, length: number): Promise<void> {
+  await sequence.eraseContextTokenRanges([{ start: length, end: sequence.nextTokenIndex }]);
+}
+
+/** One plain token: node-llama-cpp's evaluate loop (decode, then sample), as the engine runs it. */
+async function plainStep(): Promise<StepCost> {
+  let produced = 0;
+  let startedAt = 0;
+  let cpuAtStart = 0;
+  for await (const _token of sequence.evaluate([filler[contextTokens] as Token], options)) {
+    if (produced === 0) {
+      startedAt = performance.now();
+      cpuAtStart = cpuMilliseconds();
+    }
+    produced += 1;
+    if (produced > plainTokens) break;
+  }
+  const cost = {
+    tokens: 1,
+    wallMs: (performance.now() - startedAt) / plainTokens,
+    cpuMs: (cpuMilliseconds() - cpuAtStart) / plainTokens,
+  };
+  await eraseBackTo(sequence, contextTokens);
+  return cost;
+}
+
+/** One verification batch of `size` tokens (the pending token + size − 1 drafted), sampled at each. */
+async function verifyStep(size: number): Promise<StepCost> {
+  const batch = filler.slice(contextTokens, contextTokens + size);
+  const repeats = 4;
+  const startedAt = performance.now();
+  const cpuAtStart = cpuMilliseconds();
+  for (let repeat = 0; repeat < repeats; repeat += 1) {
+    await sequence.controlledEvaluate(
+      batch.map((token) => [token, { generateNext: { token: true, options } }] as const),
+    );
+    await eraseBackTo(sequence, contextTokens);
+  }
+  return {
+    tokens: size,
+    wallMs: (performance.now() - startedAt) / repeats,
+    cpuMs: (cpuMilliseconds() - cpuAtStart) / repeats,
+  };
+}
+
+const best = new Map<string, StepCost>();
+const keep = (key: string, cost: StepCost) => {
+  const previous = best.get(key);
+  if (previous === undefined || cost.wallMs < previous.wallMs) best.set(key, cost);
+};
+for (let roundIndex = 0; roundIndex < rounds; roundIndex += 1) {
+  keep("plain", await plainStep());
+  for (const size of batchSizes) keep(`verify ${size}`, await verifyStep(size));
+  process.stderr.write(`round ${roundIndex + 1} of ${rounds} done\n`);
+}
+const plain = best.get("plain") as StepCost;
+const verify = batchSizes.map((size) => best.get(`verify ${size}`) as StepCost);
+
+console.log(
+  `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu})`}, ${contextTokens} tokens in the KV cache${values["flash-attention"] ? ", flash attention" : ""}, best of ${rounds} rounds\n`,
+);
+printTable(
+  "Per step",
+  ["step", "tokens", "wall ms", "CPU ms", "wall ms per token", "× one plain token (wall)"],
+  [plain, ...verify].map((cost, index) => [
+    index === 0 ? "plain decode (per token)" : `verify batch of ${cost.tokens}`,
+    cost.tokens,
+    round(cost.wallMs, 3),
+    round(cost.cpuMs, 3),
+    round(cost.wallMs / cost.tokens, 3),
+    round(cost.wallMs / plain.wallMs, 2),
+  ]),
+);
+
+if (values.acceptance !== undefined) {
+  const acceptance = await readAcceptance(values.acceptance);
+  console.log(
+    `\nPROJECTION (not measured): prompt lookup priced at this model's step costs, with the drafts and acceptance of ${values.acceptance}`,
+  );
+  printTable(
+    "Projection",
+    [
+      "clock",
+      "output tokens",
+      "draft steps",
+      "plain steps",
+      "mean draft",
+      "accepted",
+      "tokens/step",
+      "plain tokens/s",
+      "projected tokens/s",
+      "speed-up",
+    ],
+    (["wallMs", "cpuMs"] as const).map((clock) => {
+      const projection = projectSpeedUp(acceptance, plain, verify, clock);
+      return [
+        clock === "wallMs" ? "wall" : "CPU",
+        acceptance.outputTokens,
+        acceptance.drafts,
+        projection.plainSteps,
+        round(projection.meanDraftTokens, 1),
+        acceptance.acceptedTokens,
+        round(projection.tokensPerStep, 2),
+        round(1000 / plain[clock], 1),
+        round(projection.tokensPerSecond, 1),
+        round(projection.speedUp, 2),
+      ];
+    }),
+  );
+}
+await context.dispose();
+await model.dispose();
+
+function printTable(title: string, columns: string[], rows: Array<Array<string | number>>): void {
+  console.log(formatTable({ title, columns, rows }));
+}

@@ -1,0 +1,3 @@
+export function greet(name, greeting = "Hello") {
+  return `${greeting}, ${name}!`;
+}

@@ -1,0 +1,3 @@
+export function formatUser(user) {
+  return user.name;
+}

@@ -1,0 +1,3 @@
+export function formatUser(user) {
+  return user.email ? `${user.name} <${user.email}>` : user.name;
+}

@@ -1,0 +1,3 @@
+export function renderComment(comment) {
+  return `<li class="comment"><b>${comment.author}</b>: ${comment.text}</li>`;
+}

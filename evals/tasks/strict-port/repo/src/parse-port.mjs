@@ -1,0 +1,3 @@
+export function parsePort(text) {
+  return parseInt(text);
+}

@@ -1,0 +1,29 @@
+// `spark doctor`: what this machine runs Spark with, and what is wrong with it (exit code 1 when
+// something is: a model that cannot load or be reached, an unsupported Node, a GPU with no code).
+import type { Command } from "commander";
+import { loadConfig } from "../../config/load-config.ts";
+import { buildDoctorReport } from "../doctor/doctor-report.ts";
+import { formatDoctorReport } from "../doctor/format-doctor-report.ts";
+import { probeLlamaBackend } from "../doctor/llama-backend-report.ts";
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command("doctor")
+    .description(
+      "Check Node, node-llama-cpp's backend and GPU, thread defaults and every configured model",
+    )
+    .option("--json", "print JSON")
+    .option("--offline", "skip reaching upstream servers")
+    .option("--timeout <ms>", "how long to wait for each upstream", "3000")
+    .action(async (flags: { json?: boolean; offline?: boolean; timeout: string }) => {
+      const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
+      const report = await buildDoctorReport(config, await probeLlamaBackend(), {
+        offline: flags.offline === true,
+        timeoutMs: Math.max(1, Number(flags.timeout) || 3000),
+      });
+      process.stdout.write(
+        flags.json === true ? JSON.stringify(report, null, 2) + "\n" : formatDoctorReport(report),
+      );
+      if (report.findings.some((finding) => finding.status === "error")) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,77 @@
+// `spark doctor`'s report for people: runtime, backend and devices, threads, models, then the
+// problems with what to do about them.
+import { formatBytes } from "../../models/render-progress-bar.ts";
+import type { DoctorReport } from "./doctor-report.ts";
+import type { LlamaBackendReport } from "./llama-backend-report.ts";
+
+const statusMarks = { ok: "ok", warning: "WARN", error: "FAIL", skipped: "skip" } as const;
+
+export function formatDoctorReport(report: DoctorReport): string {
+  const lines = [
+    `Node ${report.node.version}${report.node.supported ? "" : " (unsupported)"}`,
+    nodeLlamaCppLine(report),
+    ...backendLines(report.llama),
+    `threads: ${report.threads.cpuDefault} by default on the CPU (${report.threads.availableParallelism} cores, one left to Node; a model's \`threads\` overrides it)`,
+    "",
+    report.configSources.length === 0
+      ? "config: no config file"
+      : `config: ${report.configSources.join(", ")}`,
+    report.models.length === 0 ? "models: none configured (see README: Configuration)" : "models:",
+    ...report.models.map(
+      (model) =>
+        `  ${statusMarks[model.status].padEnd(4)} ${model.isDefault ? "*" : " "}${model.name} (${model.engine}): ${model.detail}`,
+    ),
+    "",
+  ];
+  if (report.findings.length === 0) lines.push("No problems found.");
+  for (const finding of report.findings) {
+    lines.push(`${finding.status === "error" ? "error" : "warning"}: ${finding.message}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function nodeLlamaCppLine(report: DoctorReport): string {
+  const { llama } = report;
+  const build = llama.buildType === "localBuild" ? "local build" : "prebuilt binaries";
+  const release =
+    llama.llamaCppRelease === undefined ? "" : ` (llama.cpp ${llama.llamaCppRelease}, ${build})`;
+  return `node-llama-cpp ${report.nodeLlamaCpp.version ?? "not found"}${release}`;
+}
+
+function backendLines(llama: LlamaBackendReport): string[] {
+  const devices = llama.devices.length === 0 ? "" : ` on ${llama.devices.join(", ")}`;
+  const vram =
+    llama.vram === undefined || llama.backend === "CPU"
+      ? ""
+      : `, VRAM ${formatBytes(llama.vram.freeBytes)} free of ${formatBytes(llama.vram.totalBytes)}`;
+  const load = llama.loadMs === undefined ? "" : ` (loaded in ${llama.loadMs} ms)`;
+  const lines = [`backend: ${llama.backend}${devices}${vram}${load}`];
+  if (llama.backend === "CPU") {
+    lines.push(
+      llama.nvidiaGpus.length === 0
+        ? "  no GPU in use: none found (nvidia-smi lists none; no Vulkan or Metal device)"
+        : "  no GPU in use, although nvidia-smi lists one (see the warnings)",
+    );
+  }
+  for (const gpu of llama.nvidiaGpus) {
+    lines.push(
+      `  nvidia-smi: ${gpu.name}, compute capability ${gpu.computeCapability}, ${gpu.memoryMiB} MiB, driver ${gpu.driverVersion}`,
+    );
+  }
+  if (llama.cudaLibrary !== undefined) {
+    const architectures = llama.cudaLibrary.architectures;
+    const list = (values: number[], prefix: string) =>
+      values.map((value) => `${prefix}${value}`).join(", ") || "none";
+    lines.push(
+      `  CUDA library: ${llama.cudaLibrary.path}`,
+      architectures === undefined
+        ? "    (its architectures could not be read)"
+        : `    machine code (SASS) for ${list(architectures.sass, "sm_")}; PTX for ${list(architectures.ptx, "compute_")}`,
+    );
+  }
+  const cudaArchitectures = llama.cmakeOptions.CMAKE_CUDA_ARCHITECTURES;
+  if (cudaArchitectures !== undefined) {
+    lines.push(`  built with CMAKE_CUDA_ARCHITECTURES=${cudaArchitectures}`);
+  }
+  return lines;
+}

@@ -1,0 +1,98 @@
+// What `spark doctor` warns about, from a report as a CUDA machine would produce it: the JIT of a
+// CUDA library without machine code for the device, a GPU the CUDA backend did not load, and
+// model problems carried into the findings.
+import { describe, expect, it } from "vitest";
+import { findingsOf, type DoctorReport } from "../../src/cli/doctor/doctor-report.ts";
+import { formatDoctorReport } from "../../src/cli/doctor/format-doctor-report.ts";
+import type { LlamaBackendReport } from "../../src/cli/doctor/llama-backend-report.ts";
+
+const h100 = {
+  name: "NVIDIA H100 80GB HBM3",
+  computeCapability: "9.0",
+  memoryMiB: 81559,
+  driverVersion: "570.124.06",
+};
+
+function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "findings"> {
+  return {
+    node: { version: "20.19.0", supported: true },
+    nodeLlamaCpp: { version: "3.22.1" },
+    llama: {
+      backend: "CUDA",
+      buildType: "prebuilt",
+      llamaCppRelease: "b6000",
+      cmakeOptions: {},
+      devices: ["NVIDIA H100 80GB HBM3"],
+      vram: { totalBytes: 80 * 1024 ** 3, freeBytes: 79 * 1024 ** 3 },
+      cpuMathCores: 16,
+      loadMs: 950,
+      cudaLibrary: {
+        path: "/x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libggml-cuda.so",
+        architectures: { sass: [86, 89, 120, 121], ptx: [75, 80, 90] },
+      },
+      nvidiaGpus: [h100],
+      error: undefined,
+      ...llama,
+    },
+    threads: { cpuDefault: 15, availableParallelism: 16 },
+    configSources: [],
+    models: [],
+  };
+}
+
+describe("doctor findings", () => {
+  it("warns that the prebuilt CUDA library is JIT-compiled on an H100, and how to build for it", () => {
+    const findings = findingsOf(report({}));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.status).toBe("warning");
+    expect(findings[0]?.message).toContain("no machine code for sm_90, only PTX for compute_90");
+    expect(findings[0]?.message).toContain(
+      "CMAKE_CUDA_ARCHITECTURES=90 npx --no node-llama-cpp source build --gpu cuda",
+    );
+    const text = formatDoctorReport({ ...report({}), findings });
+    expect(text).toMatch(/^backend: CUDA on NVIDIA H100 80GB HBM3, VRAM .+ \(loaded in 950 ms\)$/m);
+    expect(text).toContain(
+      "machine code (SASS) for sm_86, sm_89, sm_120, sm_121; PTX for compute_75, compute_80, compute_90",
+    );
+  });
+
+  it("has nothing to say when the library carries machine code for the card", () => {
+    const built = report({
+      buildType: "localBuild",
+      cmakeOptions: { CMAKE_CUDA_ARCHITECTURES: "90" },
+      cudaLibrary: {
+        path: "/x/localBuilds/linux-x64-cuda/Release/libggml-cuda.so",
+        architectures: { sass: [90], ptx: [] },
+      },
+    });
+    expect(findingsOf(built)).toEqual([]);
+    expect(formatDoctorReport({ ...built, findings: [] })).toContain(
+      "built with CMAKE_CUDA_ARCHITECTURES=90",
+    );
+  });
+
+  it("warns when nvidia-smi sees a GPU but the CPU backend loaded", () => {
+    const findings = findingsOf(report({ backend: "CPU", devices: [], cudaLibrary: undefined }));
+    expect(findings.map((finding) => finding.status)).toEqual(["warning"]);
+    expect(findings[0]?.message).toContain("loaded the CPU backend");
+  });
+
+  it("turns an unsupported Node and a failing model into errors", () => {
+    const findings = findingsOf({
+      ...report({ nvidiaGpus: [], cudaLibrary: undefined, backend: "CPU", devices: [] }),
+      node: { version: "18.20.0", supported: false },
+      models: [
+        {
+          name: "gone",
+          engine: "llama-cpp",
+          isDefault: true,
+          target: "/m.gguf",
+          status: "error",
+          detail: "Model file not found: /m.gguf.",
+        },
+      ],
+    });
+    expect(findings.map((finding) => finding.status)).toEqual(["error", "error"]);
+    expect(findings[1]?.message).toBe("model gone: Model file not found: /m.gguf.");
+  });
+});
