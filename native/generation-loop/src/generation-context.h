@@ -52,7 +52,7 @@ class GenerationContext {
     /** Hands over tokens waiting longer than kDeliveryInterval (all waiting ones when `all`). */
     void flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all);
 
-    static constexpr std::chrono::microseconds kDeliveryInterval{1000};
+    static constexpr std::chrono::microseconds kDeliveryInterval{4000};
 
     ContextOptions options_;
     llama_model * model_ = nullptr;
