@@ -58,10 +58,7 @@ export async function* runChatStream(
     yield* endStream(clock, usage, finish.reason, finish.error);
   };
 
-  const invalid =
-    refuseCompletion("openai-compatible", request) ??
-    validateEngineRequest(request) ??
-    missingKeyError(context.options);
+  const invalid = refuseRequest(context.options, request);
   if (invalid !== undefined) {
     yield* ending({ reason: "error", error: invalid });
     return;
@@ -246,7 +243,19 @@ async function* pump(
   );
 }
 
-export function missingKeyError(options: ResolvedOpenAICompatibleOptions): SparkError | undefined {
+/** Why a request cannot be sent upstream at all (either transport), or undefined. */
+export function refuseRequest(
+  options: ResolvedOpenAICompatibleOptions,
+  request: EngineRequest,
+): SparkError | undefined {
+  return (
+    refuseCompletion("openai-compatible", request) ??
+    validateEngineRequest(request) ??
+    missingKeyError(options)
+  );
+}
+
+function missingKeyError(options: ResolvedOpenAICompatibleOptions): SparkError | undefined {
   if (options.apiKey !== undefined || options.apiKeyEnv === undefined) return undefined;
   return new SparkError(
     "authentication_failed",

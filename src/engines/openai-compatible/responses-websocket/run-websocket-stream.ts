@@ -5,7 +5,6 @@
 import type { EngineEvent, EngineRequest } from "../../engine.ts";
 import { endStream } from "../../end-stream.ts";
 import { StreamClock } from "../../stream-clock.ts";
-import { refuseCompletion, validateEngineRequest } from "../../validate-request.ts";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import { buildResponsesRequestBody } from "../build-responses-request-body.ts";
 import { completeUsage } from "../estimate-usage.ts";
@@ -13,7 +12,7 @@ import type { MappedFinishReason } from "../map-finish-reason.ts";
 import type { UpstreamErrorContext } from "../map-http-error.ts";
 import type { ResolvedOpenAICompatibleOptions } from "../openai-compatible-options.ts";
 import { ResponsesStreamDecoder } from "../responses-stream-decoder.ts";
-import { missingKeyError } from "../run-chat-stream.ts";
+import { refuseRequest } from "../run-chat-stream.ts";
 import { cancelResponse } from "./cancel-response.ts";
 import { readResponseFrames, type AttemptEnd, type AttemptState } from "./read-response-frames.ts";
 import { chainAfter, planCreate, type InputItem } from "./response-chain.ts";
@@ -40,10 +39,7 @@ export async function* runWebSocketStream(
     const usage = completeUsage(decoder.usage, request.messages, decoder);
     yield* endStream(clock, usage, finish.reason, finish.error);
   };
-  const invalid =
-    refuseCompletion("openai-compatible", request) ??
-    validateEngineRequest(request) ??
-    missingKeyError(context.options);
+  const invalid = refuseRequest(context.options, request);
   if (invalid !== undefined) {
     yield* ending({ reason: "error", error: invalid });
     return;
