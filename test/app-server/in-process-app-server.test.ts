@@ -1,33 +1,22 @@
 // The app server in-process (what the terminal UI runs): a client over the in-memory transport
 // starts a session, streams a turn, answers an approval, undoes an edit, and attaches a second client.
 import { afterEach, describe, expect, it } from "vitest";
-import type { AppServer } from "../../src/app-server/app-server.ts";
-import type { AgentProtocolClient } from "../../src/protocol/agent/index.ts";
 import {
-  connectInProcess,
   createScriptedWorkspace,
   EventRecorder,
-  startInProcessAppServer,
+  startInProcessHarness,
+  type InProcessHarness,
   type ScriptedWorkspace,
 } from "./support/app-server-harness.ts";
 
 let workspace: ScriptedWorkspace;
-let appServer: AppServer | undefined;
-const clients: AgentProtocolClient[] = [];
+let harness: InProcessHarness | undefined;
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await appServer?.close();
-  appServer = undefined;
+  await harness?.close();
+  harness = undefined;
   workspace.remove();
 });
-
-function connect(): AgentProtocolClient {
-  if (appServer === undefined) throw new Error("no app server");
-  const client = connectInProcess(appServer);
-  clients.push(client);
-  return client;
-}
 
 describe("in-process app server", () => {
   it("starts a session, streams a turn with an approved command and an edit, and undoes the edit", async () => {
@@ -52,8 +41,8 @@ describe("in-process app server", () => {
       },
       { text: "Done." },
     ]);
-    appServer = await startInProcessAppServer(workspace, model);
-    const client = connect();
+    harness = await startInProcessHarness(workspace, model);
+    const client = harness.connect();
     const recorder = new EventRecorder(client);
     const { session } = await client.request("session/start", { cwd: workspace.root });
     expect(session).toMatchObject({ cwd: workspace.root, live: true, status: "idle" });

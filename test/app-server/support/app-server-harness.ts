@@ -48,10 +48,15 @@ export function createScriptedWorkspace(): ScriptedWorkspace {
   };
 }
 
+export interface InProcessAppServerOptions {
+  allowCommands?: boolean;
+  unattendedSessionMs?: number;
+}
+
 export async function startInProcessAppServer(
   workspace: ScriptedWorkspace,
   defaultModel: string,
-  options: { allowCommands?: boolean; unattendedSessionMs?: number } = {},
+  options: InProcessAppServerOptions = {},
 ): Promise<AppServer> {
   return createLocalAppServer({
     context: await workspace.context(),
@@ -66,6 +71,35 @@ export function connectInProcess(appServer: AppServer): AgentProtocolClient {
   const [clientEnd, serverEnd] = createInMemoryTransportPair();
   appServer.connect(serverEnd);
   return new AgentProtocolClient(clientEnd);
+}
+
+export interface InProcessHarness {
+  appServer: AppServer;
+  /** A client over the in-memory transport; closed by `close`. */
+  connect(): AgentProtocolClient;
+  close(): Promise<void>;
+}
+
+/** The in-process app server with the clients a test opens, all closed by one `close`. */
+export async function startInProcessHarness(
+  workspace: ScriptedWorkspace,
+  defaultModel: string,
+  options: InProcessAppServerOptions = {},
+): Promise<InProcessHarness> {
+  const appServer = await startInProcessAppServer(workspace, defaultModel, options);
+  const clients: AgentProtocolClient[] = [];
+  return {
+    appServer,
+    connect() {
+      const client = connectInProcess(appServer);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.close();
+      await appServer.close();
+    },
+  };
 }
 
 /** Every session event a client receives, in order. */
