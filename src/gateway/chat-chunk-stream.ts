@@ -6,28 +6,24 @@ import type { ServerResponse } from "node:http";
 import type { ChatCompletionChunk, ChatFinishReason } from "../protocol/chat-completions.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import { createTickCorker } from "./tick-corker.ts";
+import { createTickEndFlush } from "./tick-end-flush.ts";
 
 type ChunkDelta = ChatCompletionChunk["choices"][number]["delta"];
 
 export class ChatChunkStream {
   private pendingContent = "";
-  private flushScheduled = false;
+  private readonly scheduleFlush: () => void;
   private readonly beforeWrite: () => void;
   /** A content chunk's text up to its content string (the keys in JSON.stringify's order). */
   private readonly contentPrefix: string;
-  private readonly flushAtTickEnd = (): void => {
-    this.flushScheduled = false;
-    const startedAt = performance.now();
-    this.flushContent();
-    this.clock.addSince(startedAt);
-  };
 
   constructor(
     private readonly response: ServerResponse,
     private readonly base: Pick<ChatCompletionChunk, "id" | "created" | "model">,
     /** Takes the time of the tick-end flushes, which run outside the caller's own timing. */
-    private readonly clock: GatewayClock,
+    clock: GatewayClock,
   ) {
+    this.scheduleFlush = createTickEndFlush(() => this.flushContent(), clock);
     this.beforeWrite = createTickCorker(response);
     this.contentPrefix =
       `data: {"id":${JSON.stringify(base.id)},"object":"chat.completion.chunk","created":${base.created}` +
@@ -38,10 +34,7 @@ export class ChatChunkStream {
   content(text: string): void {
     if (text === "") return;
     this.pendingContent += text;
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // nextTick runs once the engine's burst (its microtasks included) is done, before any I/O.
-    process.nextTick(this.flushAtTickEnd);
+    this.scheduleFlush();
   }
 
   /** A chunk other than content: held content goes first, so the order is kept. */

@@ -21,6 +21,7 @@ import {
   engineToolName,
   type ClientTool,
 } from "./request-tools.ts";
+import { createTickEndFlush } from "./tick-end-flush.ts";
 
 const NO_LOGPROBS: never[] = [];
 
@@ -58,13 +59,7 @@ interface PendingDelta {
 export class ResponseEventWriter {
   private sequenceNumber = 0;
   private pending: PendingDelta | undefined;
-  private flushScheduled = false;
-  private readonly flushAtTickEnd = (): void => {
-    this.flushScheduled = false;
-    const startedAt = performance.now();
-    this.flushPending();
-    this.clock?.addSince(startedAt);
-  };
+  private readonly scheduleFlush: () => void;
   private readonly output: ResponseOutputItem[] = [];
   private openMessage: OpenMessage | undefined;
   private readonly openCalls = new Map<string, OpenCall>();
@@ -77,8 +72,10 @@ export class ResponseEventWriter {
     /** Engine-side tool names → the client's tools; a name not in it is a plain function. */
     private readonly clientTools: ReadonlyMap<string, ClientTool> = new Map(),
     /** Takes the time of the tick-end flushes, which run outside the caller's own timing. */
-    private readonly clock?: GatewayClock,
-  ) {}
+    clock?: GatewayClock,
+  ) {
+    this.scheduleFlush = createTickEndFlush(() => this.flushPending(), clock);
+  }
 
   get nextSequenceNumber(): number {
     return this.sequenceNumber;
@@ -220,10 +217,7 @@ export class ResponseEventWriter {
     if (this.pending !== undefined && this.pending.callId !== callId) this.flushPending();
     if (this.pending === undefined) this.pending = { callId, text: delta };
     else this.pending.text += delta;
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // nextTick runs once the engine's burst (its microtasks included) is done, before any I/O.
-    process.nextTick(this.flushAtTickEnd);
+    this.scheduleFlush();
   }
 
   private flushPending(): void {
