@@ -59,13 +59,8 @@ export class ReplayBuffer {
       }
       this.totalBytes += event.delta.length * 2 + RUN_DELTA_BYTES;
     } else {
-      // Lifecycle events carry the whole response; their size is what they cost to send again.
-      const bytes =
-        json !== undefined
-          ? json.length
-          : event.type.startsWith("response.") && "response" in event
-            ? JSON.stringify(event).length
-            : 256;
+      // An event's size is what it costs to send again (lifecycle events carry the whole response).
+      const bytes = (json ?? JSON.stringify(event)).length;
       this.entries.push({ kind: "event", event, bytes });
       this.totalBytes += bytes;
     }
