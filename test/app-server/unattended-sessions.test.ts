@@ -1,6 +1,6 @@
 // Live sessions do not pile up: one left idle with no client attached is closed after the
 // configured time (its log stays), a watched one is kept, and resuming it keeps its start time.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentProtocolClient, SessionSummary } from "../../src/protocol/agent/index.ts";
 import {
   createScriptedWorkspace,
@@ -26,14 +26,6 @@ async function listed(client: AgentProtocolClient, sessionId: string): Promise<S
   return found;
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("condition not reached in 4 s");
-}
-
 describe("unattended live sessions", () => {
   it("closes an idle session nobody is attached to, keeps a watched one, and resumes with the original start time", async () => {
     workspace = createScriptedWorkspace();
@@ -49,7 +41,10 @@ describe("unattended live sessions", () => {
     const { session: watched } = await watcher.request("session/start", { cwd: workspace.root });
 
     owner.close();
-    await until(async () => !(await listed(lister, left.sessionId)).live);
+    await vi.waitFor(async () => expect((await listed(lister, left.sessionId)).live).toBe(false), {
+      timeout: 4000,
+      interval: 20,
+    });
     // The watched session outlived several sweeps of the same age.
     expect((await listed(lister, watched.sessionId)).live).toBe(true);
 
