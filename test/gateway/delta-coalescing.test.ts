@@ -38,14 +38,9 @@ async function runTurn(tokens: number, spaced: boolean): Promise<ServerEvent[]> 
   const engine = createSyntheticEngine({ tokens });
   harness = await startGatewayHarness(spaced ? oneTokenPerTick(engine) : engine);
   client = await RawWsClient.connect(harness.url);
-  const socket = client;
-  socket.send({ type: "response.create", input: "Stream.", max_output_tokens: tokens });
-  const deadline = Date.now() + 10_000;
-  while (!socket.events.some((event) => event.type === "response.completed")) {
-    if (Date.now() > deadline) throw new Error("the response did not complete in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return socket.events;
+  client.send({ type: "response.create", input: "Stream.", max_output_tokens: tokens });
+  await client.waitFor((event) => event.type === "response.completed");
+  return client.events;
 }
 
 const deltasOf = (events: ServerEvent[]): ServerEvent[] =>
