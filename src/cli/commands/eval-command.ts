@@ -17,6 +17,7 @@ import {
   exitWithUsageCodes,
 } from "./exec-command.ts";
 import { evalModelSource } from "../eval-model-source.ts";
+import { parsePositiveInteger, UsageError } from "../usage-error.ts";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 
@@ -56,8 +57,6 @@ export function registerEvalCommand(program: Command): void {
       process.exitCode = await runEvalCommand(flags);
     });
 }
-
-class UsageError extends Error {}
 
 async function runEvalCommand(flags: EvalFlags): Promise<number> {
   let tasks: Awaited<ReturnType<typeof loadEvalTasks>>;
@@ -145,15 +144,6 @@ function splitList(value: string | undefined): string[] | undefined {
     .map((item) => item.trim())
     .filter((item) => item !== "");
   return items.length === 0 ? undefined : items;
-}
-
-function parsePositiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    throw new UsageError(`${flag} must be a positive whole number, got "${value}".`);
-  }
-  return parsed;
 }
 
 function parsePositiveNumber(flag: string, value: string | undefined): number | undefined {

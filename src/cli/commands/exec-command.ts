@@ -12,6 +12,7 @@ import type { TurnEndReason } from "../../agent/agent-events.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { createCliContext, type CliContext } from "../cli-context.ts";
 import { isScriptModel, openAgentModel, type OpenedAgentModel } from "../open-agent-model.ts";
+import { parsePositiveInteger, UsageError } from "../usage-error.ts";
 
 export const EXIT_SUCCESS = 0;
 export const EXIT_ERROR = 1;
@@ -53,8 +54,6 @@ export function registerExecCommand(program: Command): void {
       process.exitCode = await runExec(instruction, flags);
     });
 }
-
-class UsageError extends Error {}
 
 async function runExec(instruction: string, flags: ExecFlags): Promise<number> {
   const write =
@@ -112,7 +111,7 @@ function exitCodeFor(reason: TurnEndReason): number {
 
 async function prepare(instruction: string, flags: ExecFlags) {
   if (instruction.trim() === "") throw new UsageError("the instruction is empty.");
-  const maxSteps = parseMaxSteps(flags.maxSteps);
+  const maxSteps = parsePositiveInteger("--max-steps", flags.maxSteps);
   const invokedIn = process.cwd();
   if (flags.cwd !== undefined) {
     const cwd = path.resolve(flags.cwd);
@@ -171,15 +170,6 @@ async function openModel(
     return { name: modelFlag, client };
   }
   return openAgentModel(context, isScriptModel(modelFlag) ? modelFlag : undefined, invokedIn);
-}
-
-function parseMaxSteps(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) {
-    throw new UsageError(`--max-steps must be a positive whole number, got "${value}".`);
-  }
-  return parsed;
 }
 
 /** Errors that mean the command line named something that is not there. */
