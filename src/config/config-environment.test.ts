@@ -3,7 +3,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useConfigDirectories } from "./config-test-directories.ts";
-import { loadConfig } from "./load-config.ts";
 
 const directories = useConfigDirectories();
 
@@ -26,9 +25,7 @@ max_event_bytes = 1048576
 [serve]
 port = 9000
 `);
-    const config = await loadConfig({
-      cwd: directories.project,
-      homeDirectory: directories.homeDirectory,
+    const config = await directories.load({
       env: {
         SPARK_MODEL: "remote",
         SPARK_PORT: "8123",
@@ -61,11 +58,7 @@ port = 9000
     await directories.writeUserConfig(
       `default_model = "fast"\n[models.local]\ncontext_size = 2048\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      homeDirectory: directories.homeDirectory,
-      env: { SPARK_MODEL_PATH: "weights/tiny.gguf" },
-    });
+    const config = await directories.load({ env: { SPARK_MODEL_PATH: "weights/tiny.gguf" } });
     expect(config.defaultModel).toBe("local");
     expect(config.models.local).toEqual({
       engine: "llama-cpp",
@@ -81,9 +74,7 @@ port = 9000
     await directories.writeUserConfig(
       `[models.fast]\nengine = "llama-cpp"\npath = "/fast.gguf"\nthreads = 3\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      homeDirectory: directories.homeDirectory,
+    const config = await directories.load({
       env: { SPARK_PORT: "8123", SPARK_MODEL: "fast" },
       flags: { port: "9999", host: "localhost", model: "~/other.gguf", threads: 8 },
     });
@@ -94,40 +85,18 @@ port = 9000
       threads: 8,
     });
     expect(config.models.fast).toMatchObject({ threads: 8 });
-    const named = await loadConfig({
-      cwd: directories.project,
-      homeDirectory: directories.homeDirectory,
-      env: {},
-      flags: { model: "fast" },
-    });
+    const named = await directories.load({ flags: { model: "fast" } });
     expect(named.defaultModel).toBe("fast");
   });
 
   it("names the variable or flag for an invalid value", async () => {
-    const port = await directories.loadError({
-      cwd: directories.project,
-      env: { SPARK_PORT: "http" },
-      homeDirectory: directories.homeDirectory,
-    });
+    const port = await directories.loadError({ env: { SPARK_PORT: "http" } });
     expect(port.message).toBe(`SPARK_PORT: expected an integer from 0 to 65535, got "http"`);
-    const threads = await directories.loadError({
-      cwd: directories.project,
-      env: { SPARK_THREADS: "0" },
-      homeDirectory: directories.homeDirectory,
-    });
+    const threads = await directories.loadError({ env: { SPARK_THREADS: "0" } });
     expect(threads.message).toBe(`SPARK_THREADS: expected an integer >= 1, got "0"`);
-    const blank = await loadConfig({
-      cwd: directories.project,
-      env: { SPARK_MODEL: "  " },
-      homeDirectory: directories.homeDirectory,
-    });
+    const blank = await directories.load({ env: { SPARK_MODEL: "  " } });
     expect(blank.defaultModel).toBeUndefined();
-    const flag = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-      flags: { port: -1 },
-    });
+    const flag = await directories.loadError({ flags: { port: -1 } });
     expect(flag.message).toBe(`--port: expected an integer from 0 to 65535, got -1`);
   });
 });

@@ -1,11 +1,13 @@
 // Test support for loadConfig's tests: a fresh home and project folder per test, and helpers that
-// write their config files or expect a load to fail with invalid_config.
+// write their config files, load from the project with no environment (overridable per call), or
+// expect such a load to fail with invalid_config.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
 import { SparkError } from "../protocol/spark-error.ts";
-import { loadConfig } from "./load-config.ts";
+import type { LoadedConfig } from "./config-types.ts";
+import { loadConfig, type LoadConfigOptions } from "./load-config.ts";
 
 export interface ConfigDirectories {
   root: string;
@@ -13,7 +15,9 @@ export interface ConfigDirectories {
   project: string;
   writeUserConfig(text: string, directory?: string): Promise<string>;
   writeProjectConfig(text: string): Promise<string>;
-  loadError(options: Parameters<typeof loadConfig>[0]): Promise<SparkError>;
+  /** loadConfig from the project folder with an empty environment, unless `overrides` say otherwise. */
+  load(overrides?: Partial<LoadConfigOptions>): Promise<LoadedConfig>;
+  loadError(overrides?: Partial<LoadConfigOptions>): Promise<SparkError>;
 }
 
 /** Registers the per-test folders; read the paths inside tests (they change per test). */
@@ -34,8 +38,16 @@ export function useConfigDirectories(): ConfigDirectories {
       await writeFile(file, text);
       return file;
     },
-    async loadError(options) {
-      const error: unknown = await loadConfig(options).then(
+    load(overrides = {}) {
+      return loadConfig({
+        cwd: directories.project,
+        env: {},
+        homeDirectory: directories.homeDirectory,
+        ...overrides,
+      });
+    },
+    async loadError(overrides = {}) {
+      const error: unknown = await directories.load(overrides).then(
         () => undefined,
         (thrown: unknown) => thrown,
       );

@@ -5,18 +5,13 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultServeConfig } from "../gateway/serve-config.ts";
 import { escapeRegExp, useConfigDirectories } from "./config-test-directories.ts";
-import { loadConfig } from "./load-config.ts";
 import { sparkHome } from "./spark-home.ts";
 
 const directories = useConfigDirectories();
 
 describe("loadConfig", () => {
   it("gives defaults when nothing is configured", async () => {
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.sources).toEqual([]);
     expect(config.sparkHome).toBe(path.join(directories.homeDirectory, ".spark"));
     expect(config.defaultModel).toBeUndefined();
@@ -39,11 +34,7 @@ describe("loadConfig", () => {
   });
 
   it("takes every [serve] default from the gateway's own defaults", async () => {
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     for (const [key, value] of Object.entries(config.serve))
       expect(value, key).toEqual(defaultServeConfig[key as keyof typeof defaultServeConfig]);
   });
@@ -66,11 +57,7 @@ context_size = 16384
 [serve]
 port = 9100
 `);
-    const config = await loadConfig({
-      cwd: path.join(directories.project, "src", "deep"),
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load({ cwd: path.join(directories.project, "src", "deep") });
     expect(config.sources).toEqual([userFile, projectFile]);
     expect(config.defaultModel).toBe("fast");
     expect(config.models.fast).toEqual({
@@ -88,16 +75,11 @@ port = 9100
     const userFile = await directories.writeUserConfig(`default_model = "fast"\n`);
     const insideHome = path.join(directories.homeDirectory, "code", "app");
     await mkdir(insideHome, { recursive: true });
-    const config = await loadConfig({
-      cwd: insideHome,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load({ cwd: insideHome });
     expect(config.sources).toEqual([userFile]);
-    const moved = await loadConfig({
+    const moved = await directories.load({
       cwd: insideHome,
       env: { SPARK_HOME: path.join(directories.root, "elsewhere") },
-      homeDirectory: directories.homeDirectory,
     });
     expect(moved.sources).toEqual([]);
   });
@@ -106,19 +88,14 @@ port = 9100
     const file = await directories.writeUserConfig(
       `[agent]\nworkspace_roots = ["code", "/srv/repos"]\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.agent.workspaceRoots).toEqual([
       path.join(path.dirname(file), "code"),
       "/srv/repos",
     ]);
-    const none = await loadConfig({
+    const none = await directories.load({
       cwd: directories.root,
       env: { SPARK_HOME: path.join(directories.root, "x") },
-      homeDirectory: directories.homeDirectory,
     });
     expect(none.agent.workspaceRoots).toEqual([]);
   });
@@ -130,11 +107,7 @@ port = 9100
     await directories.writeProjectConfig(
       `[models.fast]\nengine = "openai-compatible"\npreset = "groq"\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.fast).toEqual({
       engine: "openai-compatible",
       preset: "groq",
@@ -147,11 +120,7 @@ port = 9100
     await directories.writeUserConfig(`default_model = "ignored"\n`);
     const elsewhere = path.join(directories.root, "elsewhere");
     const file = await directories.writeUserConfig(`default_model = "moved"\n`, elsewhere);
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: { SPARK_HOME: elsewhere },
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load({ env: { SPARK_HOME: elsewhere } });
     expect(config.sparkHome).toBe(elsewhere);
     expect(config.sources).toEqual([file]);
     expect(config.defaultModel).toBe("moved");
@@ -175,11 +144,7 @@ path = "~/b.gguf"
     await directories.writeProjectConfig(
       `[models.script]\nengine = "script"\npath = "../fixtures/run.jsonl"\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.a).toMatchObject({
       path: path.join(directories.homeDirectory, ".spark", "models", "a.gguf"),
     });
@@ -191,12 +156,7 @@ path = "~/b.gguf"
   });
 
   it("--model script:<file> selects the scripted engine, resolved against the working folder", async () => {
-    const config = await loadConfig({
-      cwd: directories.project,
-      homeDirectory: directories.homeDirectory,
-      env: {},
-      flags: { model: "script:fixtures/turns.jsonl" },
-    });
+    const config = await directories.load({ flags: { model: "script:fixtures/turns.jsonl" } });
     expect(config.defaultModel).toBe("script");
     expect(config.models.script).toEqual({
       engine: "script",
@@ -208,11 +168,7 @@ path = "~/b.gguf"
     const file = await directories.writeUserConfig(
       `[models.fast]\nengine = "llama"\npath = "/x.gguf"\n`,
     );
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toBe(
       `${file}: models.fast.engine: expected one of "llama-cpp" | "openai-compatible" | "script", got "llama"`,
     );
@@ -222,21 +178,13 @@ path = "~/b.gguf"
     await directories.writeUserConfig(
       `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_template = "<PRE> {prefix} <SUF>{suffix} <MID>"\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.code).toMatchObject({ fimTemplate: "<PRE> {prefix} <SUF>{suffix} <MID>" });
 
     const file = await directories.writeUserConfig(
       `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_template = "<PRE> {prefix}"\n`,
     );
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toMatch(
       new RegExp(
         `^${escapeRegExp(file)}: models\\.code\\.fim_template: must contain \\{prefix\\} and \\{suffix\\}`,
@@ -248,20 +196,12 @@ path = "~/b.gguf"
     await directories.writeUserConfig(
       `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndecode_loop = "node-llama-cpp"\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.code).toMatchObject({ decodeLoop: "node-llama-cpp" });
     await directories.writeUserConfig(
       `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndecode_loop = "fast"\n`,
     );
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toContain("models.code.decode_loop");
   });
 
@@ -270,21 +210,13 @@ path = "~/b.gguf"
     const projectFile = await directories.writeProjectConfig(
       `[models.fast]\nengine = "llama-cpp"\n`,
     );
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toMatch(
       new RegExp(`^${escapeRegExp(projectFile)}: models\\.fast\\.path: required`),
     );
 
     await directories.writeProjectConfig(`[models.fast]\ncontext_size = 10\n`);
-    const missingEngine = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const missingEngine = await directories.loadError();
     expect(missingEngine.message).toBe(
       `${projectFile}: models.fast.engine: required: expected one of "llama-cpp" | "openai-compatible" | "script"`,
     );
@@ -292,11 +224,7 @@ path = "~/b.gguf"
     await directories.writeProjectConfig(
       `[models.fast]\nengine = "openai-compatible"\npreset = "custom"\n`,
     );
-    const custom = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const custom = await directories.loadError();
     expect(custom.message).toBe(
       `${projectFile}: models.fast.base_url: required when preset = "custom"`,
     );
@@ -304,57 +232,23 @@ path = "~/b.gguf"
 
   it("reports unknown keys, wrong types and out-of-range numbers", async () => {
     const file = await directories.writeUserConfig(`[serve]\nprot = 80\n`);
-    expect(
-      (
-        await directories.loadError({
-          cwd: directories.project,
-          env: {},
-          homeDirectory: directories.homeDirectory,
-        })
-      ).message,
-    ).toBe(`${file}: serve.prot: unknown key`);
+    expect((await directories.loadError()).message).toBe(`${file}: serve.prot: unknown key`);
     await directories.writeUserConfig(`[serve]\nport = "80"\n`);
-    expect(
-      (
-        await directories.loadError({
-          cwd: directories.project,
-          env: {},
-          homeDirectory: directories.homeDirectory,
-        })
-      ).message,
-    ).toBe(`${file}: serve.port: expected number, got "80"`);
+    expect((await directories.loadError()).message).toBe(
+      `${file}: serve.port: expected number, got "80"`,
+    );
     await directories.writeUserConfig(`[serve]\nport = 70000\n`);
-    expect(
-      (
-        await directories.loadError({
-          cwd: directories.project,
-          env: {},
-          homeDirectory: directories.homeDirectory,
-        })
-      ).message,
-    ).toBe(`${file}: serve.port: expected number <= 65535, got 70000`);
+    expect((await directories.loadError()).message).toBe(
+      `${file}: serve.port: expected number <= 65535, got 70000`,
+    );
     await directories.writeUserConfig(`[serve]\napi_keys = ["ok", 3]\n`);
-    expect(
-      (
-        await directories.loadError({
-          cwd: directories.project,
-          env: {},
-          homeDirectory: directories.homeDirectory,
-        })
-      ).message,
-    ).toBe(`${file}: serve.api_keys[1]: expected string, got 3`);
+    expect((await directories.loadError()).message).toBe(
+      `${file}: serve.api_keys[1]: expected string, got 3`,
+    );
     await directories.writeUserConfig(
       `[models.gpu]\nengine = "llama-cpp"\npath = "/x.gguf"\ngpu = true\n`,
     );
-    expect(
-      (
-        await directories.loadError({
-          cwd: directories.project,
-          env: {},
-          homeDirectory: directories.homeDirectory,
-        })
-      ).message,
-    ).toBe(
+    expect((await directories.loadError()).message).toBe(
       `${file}: models.gpu.gpu: expected one of "auto" | "cuda" | "vulkan" | "metal" | false, got true`,
     );
   });
@@ -363,11 +257,7 @@ path = "~/b.gguf"
     const file = await directories.writeProjectConfig(
       `default_model = "fast"\n[serve]\nport = = 3\n`,
     );
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file)}:3:8: TOML syntax error: `));
   });
 });

@@ -3,18 +3,13 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeRegExp, useConfigDirectories } from "./config-test-directories.ts";
-import { loadConfig } from "./load-config.ts";
 
 const directories = useConfigDirectories();
 
 describe("a project's config", () => {
   it("refuses workspace_roots in a project's config, naming the file, the key and why", async () => {
     const file = await directories.writeProjectConfig(`[agent]\nworkspace_roots = ["/"]\n`);
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toBe(
       `${file}: agent.workspace_roots cannot be set in a project's config: a repository you cloned ` +
         `could use it to widen the folders the agent may read, edit and run commands in. Set it in ` +
@@ -32,11 +27,7 @@ describe("a project's config", () => {
     ]) {
       const file = await directories.writeProjectConfig(`[serve]\n${setting}\n`);
       const key = setting.split(" ")[0] ?? "";
-      const error = await directories.loadError({
-        cwd: path.join(directories.project, "src"),
-        env: {},
-        homeDirectory: directories.homeDirectory,
-      });
+      const error = await directories.loadError({ cwd: path.join(directories.project, "src") });
       expect(error.message).toContain(`${file}: serve.${key} cannot be set in a project's config`);
     }
   });
@@ -48,11 +39,7 @@ describe("a project's config", () => {
       'engine = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_env = "OPENAI_API_KEY"',
     ]) {
       const file = await directories.writeProjectConfig(`[models.fast]\n${setting}\n`);
-      const error = await directories.loadError({
-        cwd: directories.project,
-        env: {},
-        homeDirectory: directories.homeDirectory,
-      });
+      const error = await directories.loadError();
       expect(error.message).toMatch(
         new RegExp(
           `^${escapeRegExp(file)}: models\\.fast\\.(base_url|base_urls|api_key_env) cannot be set in a project's config`,
@@ -62,11 +49,7 @@ describe("a project's config", () => {
     await directories.writeProjectConfig(
       `[models.fast]\nengine = "openai-compatible"\npreset = "cerebras"\n`,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.fast).toMatchObject({ engine: "openai-compatible" });
   });
 
@@ -78,10 +61,8 @@ describe("a project's config", () => {
         `allowed_hosts = ["box.local"]\n[agent]\nworkspace_roots = ["/srv/repos"]\n`,
       sparkHomeDirectory,
     );
-    const config = await loadConfig({
-      cwd: directories.project,
+    const config = await directories.load({
       env: { SPARK_HOME: sparkHomeDirectory, SPARK_HOST: "0.0.0.0" },
-      homeDirectory: directories.homeDirectory,
     });
     expect(config.serve).toMatchObject({
       host: "0.0.0.0",
@@ -91,12 +72,7 @@ describe("a project's config", () => {
       allowedHosts: ["box.local"],
     });
     expect(config.agent.workspaceRoots).toEqual(["/srv/repos"]);
-    const flagged = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      flags: { host: "192.168.1.5" },
-      homeDirectory: directories.homeDirectory,
-    });
+    const flagged = await directories.load({ flags: { host: "192.168.1.5" } });
     expect(flagged.serve.host).toBe("192.168.1.5");
   });
 });

@@ -1,7 +1,6 @@
 // [routes], [router] and the openai preset as loadConfig reads them.
 import { describe, expect, it } from "vitest";
 import { escapeRegExp, useConfigDirectories } from "./config-test-directories.ts";
-import { loadConfig } from "./load-config.ts";
 
 const directories = useConfigDirectories();
 
@@ -28,20 +27,12 @@ retry = { max_attempts = 1 }
 [router.breaker]
 open_ms = "soon"
 `);
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toMatch(
       new RegExp(`^${escapeRegExp(projectFile)}: router\\.breaker\\.open_ms: `),
     );
     await directories.writeProjectConfig(`[router]\nretry = { max_attempts = 1 }\n`);
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.defaultModel).toBe("auto");
     expect(config.router).toEqual({
       routes: { fast: ["spark", "spark-backup", "deep"], deep: ["codex"] },
@@ -55,11 +46,7 @@ open_ms = "soon"
 
   it('preset = "openai" serves gpt-5.3-codex-spark as fast and gpt-5.3-codex as deep', async () => {
     await directories.writeUserConfig(`preset = "openai"\n[routes]\nreview = "deep"\n`);
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: { OPENAI_API_KEY: "sk-test" },
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load({ env: { OPENAI_API_KEY: "sk-test" } });
     expect(config.defaultModel).toBe("auto");
     expect(config.models["gpt-5.3-codex-spark"]).toEqual({
       engine: "openai-compatible",
@@ -96,11 +83,7 @@ health_check_interval_ms = 0
 health_check_timeout_ms = 500
 health_check_path = "/../health"
 `);
-    const config = await loadConfig({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const config = await directories.load();
     expect(config.models.vllm).toMatchObject({
       baseUrls: ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8000/v1"],
       healthCheck: { intervalMs: 5_000, timeoutMs: 2_000, path: "/models" },
@@ -114,11 +97,7 @@ engine = "openai-compatible"
 ${replicas}
 health_check_path = "health"
 `);
-    const error = await directories.loadError({
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    });
+    const error = await directories.loadError();
     expect(error.message).toMatch(
       /models\.vllm\.health_check_path: expected a path starting with "\/"/,
     );
@@ -133,18 +112,13 @@ model = "gpt-5.3-codex"
 api = "responses"
 transport = "websocket"
 `);
-    const options = {
-      cwd: directories.project,
-      env: {},
-      homeDirectory: directories.homeDirectory,
-    };
-    const config = await loadConfig(options);
+    const config = await directories.load();
     expect(config.models.codex).toMatchObject({ api: "responses", transport: "websocket" });
 
     const file = await directories.writeUserConfig(
       `[models.vllm]\nengine = "openai-compatible"\nbase_url = "http://127.0.0.1:8000/v1"\ntransport = "websocket"\n`,
     );
-    const error = await directories.loadError(options);
+    const error = await directories.loadError();
     expect(error.message).toMatch(
       new RegExp(
         `^${escapeRegExp(file)}: models\\.vllm\\.transport: transport = "websocket" needs api = "responses"`,

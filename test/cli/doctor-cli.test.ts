@@ -1,45 +1,18 @@
 // `spark doctor` as a user runs it, in a child process: this machine's backend (CPU here, no
 // GPU, and it says so), and each configured model checked for real: a GGUF that loads, a missing
 // file, a file that is not GGUF, an upstream that answers on loopback and one that refuses.
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DoctorReport } from "../../src/cli/doctor/doctor-report.ts";
 import { ensureTestModel } from "../support/test-model.ts";
-
-const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
-
-interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { closedPort, runSpark, type RunResult } from "./support/run-spark-cli.ts";
 
 function runDoctor(args: string[], home: string): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [SPARK, "doctor", ...args],
-      { cwd: home, env: { ...process.env, SPARK_HOME: home }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return runSpark(["doctor", ...args], { SPARK_HOME: home }, home);
 }
 
 describe("spark doctor", () => {

@@ -1,46 +1,18 @@
 // The model commands as a user runs them, in child processes: `spark pull` from a loopback
 // server that answers like Hugging Face, first use pulling the default model, the offline error,
 // and `spark prompt --stats` on the downloaded file.
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LOCAL_MODEL } from "../../src/models/default-local-model.ts";
 import { ensureTestModel } from "../support/test-model.ts";
 import { startModelFileServer, type ModelFileServer } from "../models/model-file-server.ts";
+import { closedPort, runSpark as runSparkCli, type RunResult } from "./support/run-spark-cli.ts";
 
-const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
-
-interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** `spark <args>` with SPARK_THREADS=1 unless a test sets it. */
 function runSpark(args: string[], env: Record<string, string>, cwd: string): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [SPARK, ...args],
-      { cwd, env: { ...process.env, SPARK_THREADS: "1", ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** A loopback port nothing listens on: connecting to it is refused, as when offline. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return runSparkCli(args, { SPARK_THREADS: "1", ...env }, cwd);
 }
 
 describe("spark pull, first use and prompt", () => {

@@ -94,17 +94,9 @@ export function mapTransportError(error: unknown, context: UpstreamErrorContext)
         options,
       );
     case "UND_ERR_HEADERS_TIMEOUT":
-      return new SparkError(
-        "upstream_timeout",
-        `${where} sent no response within ${timeouts?.firstByteMs ?? "the"} ms.`,
-        options,
-      );
+      return upstreamTimeoutError("first-byte", context, error);
     case "UND_ERR_BODY_TIMEOUT":
-      return new SparkError(
-        "upstream_timeout",
-        `${where} stalled: nothing arrived for ${timeouts?.idleMs ?? "the"} ms mid-stream.`,
-        options,
-      );
+      return upstreamTimeoutError("idle", context, error);
     case "ECONNREFUSED":
       return new SparkError(
         "network_error",
@@ -135,6 +127,23 @@ export function mapTransportError(error: unknown, context: UpstreamErrorContext)
       );
     }
   }
+}
+
+/**
+ * Silence past a timeout, on either transport: nothing before `firstByteMs` (no response), or a
+ * stream that went quiet for `idleMs` mid-way.
+ */
+export function upstreamTimeoutError(
+  phase: "first-byte" | "idle",
+  context: UpstreamErrorContext,
+  cause?: unknown,
+): SparkError {
+  const where = context.baseUrl;
+  const message =
+    phase === "first-byte"
+      ? `${where} sent no response within ${context.timeouts?.firstByteMs ?? "the"} ms.`
+      : `${where} stalled: nothing arrived for ${context.timeouts?.idleMs ?? "the"} ms mid-stream.`;
+  return new SparkError("upstream_timeout", message, { retryable: true, cause });
 }
 
 /** An `{"error": {...}}` object sent as a data line after the stream began. */

@@ -6,7 +6,7 @@ import type { EngineEvent } from "../../engine.ts";
 import type { StreamClock } from "../../stream-clock.ts";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { MappedFinishReason } from "../map-finish-reason.ts";
-import type { UpstreamErrorContext } from "../map-http-error.ts";
+import { upstreamTimeoutError, type UpstreamErrorContext } from "../map-http-error.ts";
 import type { ResponsesStreamDecoder } from "../responses-stream-decoder.ts";
 import type { ResponseOutput } from "./response-chain.ts";
 import type { ResponsesSocket } from "./responses-socket.ts";
@@ -68,11 +68,10 @@ export async function* readResponseFrames(
     switch (message.type) {
       case "aborted":
         return { kind: "aborted" };
-      case "timeout":
-        return {
-          kind: "broken",
-          finish: { reason: "error", error: stalled(state, options, errorContext) },
-        };
+      case "timeout": {
+        const error = upstreamTimeoutError(state.emitted ? "idle" : "first-byte", errorContext);
+        return { kind: "broken", finish: { reason: "error", error } };
+      }
       case "closed":
         if (!state.emitted) return { kind: "reconnect", error: message.error };
         return { kind: "broken", finish: { reason: "error", error: message.error } };
@@ -156,17 +155,6 @@ function record(frame: Frame, state: AttemptState): void {
     default:
       return;
   }
-}
-
-function stalled(
-  state: AttemptState,
-  options: ReadOptions,
-  errorContext: UpstreamErrorContext,
-): SparkError {
-  const message = state.emitted
-    ? `${errorContext.baseUrl} stalled: nothing arrived for ${options.idleMs} ms mid-stream.`
-    : `${errorContext.baseUrl} sent no response within ${options.firstByteMs} ms.`;
-  return new SparkError("upstream_timeout", message, { retryable: true });
 }
 
 function textOf(value: unknown): string {
