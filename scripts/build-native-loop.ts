@@ -8,7 +8,11 @@ import { rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { extractLlamaHeaders, findLlamaBinaries } from "./native/llama-build-inputs.ts";
+import {
+  extractLlamaHeaders,
+  findLlamaBinaries,
+  llamaLinkLibraries,
+} from "./native/llama-build-inputs.ts";
 
 const run = promisify(execFile);
 const addonDirectory = resolve(
@@ -48,17 +52,10 @@ function nodeHeaders(): string[] {
 export async function buildNativeLoop(): Promise<string> {
   const binaries = await findLlamaBinaries();
   const includes = await extractLlamaHeaders(join(addonDirectory, "llama-headers"));
-  const release = /\.(v[\d.]+)\.(so|dylib)$/.exec(binaries.llamaLibrary)?.[1];
-  const extension = binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
-  const libraries = [
-    binaries.llamaLibrary,
-    `libggml-base.${extension}`,
-    release === undefined ? `libggml.${extension}` : `libggml.${release}.${extension}`,
-  ].map((name) => join(binaries.directory, name));
   const inputs = {
     variables: {
       llama_include_dirs: includes,
-      llama_libraries: libraries,
+      llama_libraries: llamaLinkLibraries(binaries),
       llama_binaries: binaries.directory,
     },
   };

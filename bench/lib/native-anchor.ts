@@ -11,6 +11,8 @@ import {
   extractLlamaHeaders,
   extractLlamaSources,
   findLlamaBinaries,
+  llamaLinkLibraries,
+  sharedLibraryExtension,
   type LlamaBinaries,
 } from "../../scripts/native/llama-build-inputs.ts";
 
@@ -56,18 +58,10 @@ export async function buildNativeAnchor(): Promise<NativeAnchor> {
     source,
     "-o",
     executable,
-    join(binaries.directory, binaries.llamaLibrary),
-    ...["libggml-base", "libggml"].flatMap((name) => sharedLibrary(binaries, name)),
+    ...llamaLinkLibraries(binaries),
     `-Wl,-rpath,${binaries.directory}`,
   ]);
   return { executable, binaries };
-}
-
-function sharedLibrary(binaries: LlamaBinaries, stem: string): string[] {
-  const extension = binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
-  const release = /\.(v[\d.]+)\.(so|dylib)$/.exec(binaries.llamaLibrary)?.[1];
-  const name = stem === "libggml" && release !== undefined ? `${stem}.${release}` : stem;
-  return [join(binaries.directory, `${name}.${extension}`)];
 }
 
 export interface AnchorSample {
@@ -125,7 +119,6 @@ export async function buildLlamaBench(): Promise<NativeAnchor> {
     "include",
     "ggml/include",
   ]);
-  const extension = binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
   await run(process.env.CXX ?? "c++", [
     "-O2",
     "-std=c++17",
@@ -136,9 +129,8 @@ export async function buildLlamaBench(): Promise<NativeAnchor> {
     join(sources, "tools/llama-bench/main.cpp"),
     "-o",
     executable,
-    join(binaries.directory, `libllama-common.${extension}`),
-    join(binaries.directory, binaries.llamaLibrary),
-    ...["libggml-base", "libggml"].flatMap((name) => sharedLibrary(binaries, name)),
+    join(binaries.directory, `libllama-common.${sharedLibraryExtension(binaries)}`),
+    ...llamaLinkLibraries(binaries),
     `-Wl,-rpath,${binaries.directory}`,
   ]);
   return { executable, binaries };

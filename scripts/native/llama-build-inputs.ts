@@ -66,6 +66,25 @@ export async function findLlamaBinaries(): Promise<LlamaBinaries> {
   return { packageName, directory, llamaLibrary };
 }
 
+/** "so" or "dylib", as node-llama-cpp's binaries for this platform are named. */
+export function sharedLibraryExtension(binaries: LlamaBinaries): "so" | "dylib" {
+  return binaries.llamaLibrary.endsWith(".dylib") ? "dylib" : "so";
+}
+
+/**
+ * What native code links against: libllama, libggml-base and libggml (full paths). libggml carries
+ * llama.cpp's release in its name as libllama does, libggml-base does not.
+ */
+export function llamaLinkLibraries(binaries: LlamaBinaries): string[] {
+  const release = /\.(v[\d.]+)\.(so|dylib)$/.exec(binaries.llamaLibrary)?.[1];
+  const extension = sharedLibraryExtension(binaries);
+  return [
+    binaries.llamaLibrary,
+    `libggml-base.${extension}`,
+    release === undefined ? `libggml.${extension}` : `libggml.${release}.${extension}`,
+  ].map((name) => join(binaries.directory, name));
+}
+
 /** The llama.cpp source bundle node-llama-cpp installed (a git bundle of the exact release). */
 export function llamaSourceBundle(): string {
   return join(

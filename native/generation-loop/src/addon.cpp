@@ -1,13 +1,11 @@
 // The N-API surface: `new GenerationContext()`, `load(options)` (a promise; the model loads off
-// the JS thread), `generate(options, onTokens)` returning `{abort()}`, `dispose()`, and
-// `loadBackends(folder)` for a process where node-llama-cpp has not loaded ggml's backends yet.
+// the JS thread), `generate(options, onTokens)` returning `{abort()}` and `dispose()`.
 #include <memory>
 #include <string>
 
 #include <napi.h>
 
 #include "generation-context.h"
-#include "ggml-backend.h"
 
 namespace {
 
@@ -53,7 +51,6 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
                                InstanceMethod<&GenerationContextWrap::Load>("load"),
                                InstanceMethod<&GenerationContextWrap::Generate>("generate"),
                                InstanceMethod<&GenerationContextWrap::Dispose>("dispose"),
-                               InstanceAccessor<&GenerationContextWrap::ThreadpoolAttached>("threadpoolAttached"),
                            });
     }
 
@@ -114,28 +111,14 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         return info.Env().Undefined();
     }
 
-    Napi::Value ThreadpoolAttached(const Napi::CallbackInfo & info) {
-        return Napi::Boolean::New(info.Env(), context_->threadpool_attached());
-    }
-
     static void DisposeAtExit(void * context) { static_cast<GenerationContext *>(context)->dispose(); }
 
     std::shared_ptr<GenerationContext> context_;
     napi_env env_;
 };
 
-Napi::Value LoadBackends(const Napi::CallbackInfo & info) {
-    if (ggml_backend_dev_count() == 0) {
-        const std::string folder = info[0].As<Napi::String>().Utf8Value();
-        ggml_backend_load_all_from_path(folder.c_str());
-        llama_backend_init();
-    }
-    return Napi::Number::New(info.Env(), static_cast<double>(ggml_backend_dev_count()));
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
     exports.Set("GenerationContext", GenerationContextWrap::Define(env));
-    exports.Set("loadBackends", Napi::Function::New(env, LoadBackends));
     return exports;
 }
 

@@ -39,10 +39,6 @@ class GenerationContext {
     /** Ends every job ("disposed"), joins the decode thread and frees everything. */
     void dispose();
 
-    int32_t context_size_per_sequence() const { return options_.context_size; }
-    int32_t threads() const { return options_.threads; }
-    bool threadpool_attached() const { return threadpool_ != nullptr; }
-
   private:
     void run();
     void begin(GenerationJob & job);

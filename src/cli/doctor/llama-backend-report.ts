@@ -2,12 +2,12 @@
 // mapped and the architectures that library carries code for, next to what nvidia-smi reports.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import {
   readCudaArchitectures,
   type CudaArchitectures,
 } from "../../engines/llama-cpp/device/cuda-fatbin.ts";
 import { queryNvidiaGpus, type NvidiaGpu } from "../../engines/llama-cpp/device/nvidia-gpus.ts";
+import { getSharedLlama } from "../../engines/llama-cpp/load-model.ts";
 
 export type BackendName = "CUDA" | "Vulkan" | "Metal" | "CPU";
 
@@ -36,13 +36,8 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
   const nvidiaGpus = queryNvidiaGpus();
   const startedAt = performance.now();
   try {
-    // The same settings as the embedded engine (load-model.ts): prebuilt or local binaries, never a build.
-    const llama = await getLlama({
-      gpu: "auto",
-      build: "never",
-      logLevel: LlamaLogLevel.error,
-      progressLogs: false,
-    });
+    // The embedded engine's own backend with its default GPU setting: what a model would load on.
+    const llama = await getSharedLlama("auto");
     const loadMs = Math.round(performance.now() - startedAt);
     const gpu = llama.gpu;
     const [devices, vram] =

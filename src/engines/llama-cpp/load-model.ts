@@ -54,7 +54,7 @@ let sharedLlama: Promise<Llama> | undefined;
 let sharedLlamaGpu: GpuSetting | undefined;
 
 /** One native backend per process: loading it twice costs seconds and memory. */
-async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
+export async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
   if (sharedLlama === undefined || sharedLlamaGpu !== gpu) {
     sharedLlamaGpu = gpu;
     sharedLlama = getLlama({

@@ -44,13 +44,10 @@ export interface AddonGenerationContext {
     onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
   ): { abort(): void };
   dispose(): void;
-  readonly threadpoolAttached: boolean;
 }
 
 export interface GenerationLoopAddon {
   GenerationContext: new () => AddonGenerationContext;
-  /** Loads ggml's backends from node-llama-cpp's folder when nothing loaded them yet. */
-  loadBackends(folder: string): number;
 }
 
 export type GenerationLoopLoad =

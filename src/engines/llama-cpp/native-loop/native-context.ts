@@ -39,11 +39,6 @@ export class NativeContext {
     return new NativeContext(context, options);
   }
 
-  /** Whether a persistent ggml threadpool is attached (it is whenever a CPU backend exists). */
-  get threadpoolAttached(): boolean {
-    return this.context.threadpoolAttached;
-  }
-
   /** Ends running jobs (their streams end `engine_disposed`) and frees the context and model. */
   dispose(): void {
     if (this.disposed) return;

@@ -68,7 +68,8 @@ export class NativeSequence {
     this.running = true;
     const reuse = Math.max(0, Math.min(commonPrefixLength(this.cached, promptTokens), reuseLimit));
     const queue = new AsyncEventQueue<Uint32Array>();
-    const received: Token[] = [];
+    // The batches as they came (no per-token copy): the cache mirror is rebuilt from them once.
+    const sampled: Uint32Array[] = [];
     let end: AddonGenerationEnd | undefined;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
@@ -85,11 +86,13 @@ export class NativeSequence {
         seed: sampling.seed ?? Math.floor(Date.now() / 1000),
       },
       (batch, jobEnd) => {
-        for (const token of batch) received.push(token as Token);
-        if (batch.length > 0) queue.push(batch);
+        if (batch.length > 0) {
+          sampled.push(batch);
+          queue.push(batch);
+        }
         if (jobEnd === undefined) return;
         end = jobEnd;
-        this.cached = [...promptTokens, ...received].slice(0, jobEnd.cacheTokens);
+        this.cached = cacheContents(promptTokens, sampled, jobEnd.cacheTokens);
         this.running = false;
         if (jobEnd.reason === "error") {
           queue.fail(
@@ -118,6 +121,18 @@ export class NativeSequence {
     }
     return { tokens: tokens(), cachedTokens: reuse };
   }
+}
+
+/** What the KV cache holds after a job: the prompt, then the sampled tokens, `count` in all. */
+function cacheContents(prompt: Token[], sampled: Uint32Array[], count: number): Token[] {
+  const tokens = prompt.slice(0, count);
+  for (const batch of sampled) {
+    for (const token of batch) {
+      if (tokens.length >= count) return tokens;
+      tokens.push(token as Token);
+    }
+  }
+  return tokens;
 }
 
 function commonPrefixLength(left: readonly Token[], right: readonly Token[]): number {
