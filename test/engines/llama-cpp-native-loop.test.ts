@@ -82,12 +82,14 @@ describeNative("llama-cpp native decode loop", () => {
     await fallback?.dispose();
   });
 
-  it("samples the same text as node-llama-cpp's loop: greedy, and seeded at temperature 0.7", async () => {
+  it("samples the same text as node-llama-cpp's loop: greedy, and seeded (small and large seeds) at temperature 0.7", async () => {
     expect(native.decodeLoop).toBe("native");
     expect(fallback.decodeLoop).toBe("node-llama-cpp");
     for (const sampling of [
       { temperature: 0, maxOutputTokens: 48 },
       { temperature: 0.7, seed: 42, maxOutputTokens: 48 },
+      // Above 2^24: a seed passed through a float would lose its low bits.
+      { temperature: 0.7, seed: 3_000_000_123, maxOutputTokens: 48 },
     ]) {
       const prompt = request("Write a haiku about compilers.", sampling);
       const fromNative = await collectStream(native.stream(prompt));

@@ -14,6 +14,13 @@ int32_t integer_option(const Napi::Object & options, const char * name, int32_t 
     return value.IsNumber() ? value.As<Napi::Number>().Int32Value() : fallback;
 }
 
+// Seeds are whole numbers up to 2^32: read through a float they would lose their low bits above
+// 2^24, so nearby seeds would sample the same text.
+uint32_t unsigned_option(const Napi::Object & options, const char * name, uint32_t fallback) {
+    Napi::Value value = options.Get(name);
+    return value.IsNumber() ? value.As<Napi::Number>().Uint32Value() : fallback;
+}
+
 float float_option(const Napi::Object & options, const char * name, float fallback) {
     Napi::Value value = options.Get(name);
     return value.IsNumber() ? value.As<Napi::Number>().FloatValue() : fallback;
@@ -94,7 +101,7 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         job->sampling.temperature = float_option(options, "temperature", job->sampling.temperature);
         job->sampling.top_k = integer_option(options, "topK", job->sampling.top_k);
         job->sampling.top_p = float_option(options, "topP", job->sampling.top_p);
-        job->sampling.seed = static_cast<uint32_t>(float_option(options, "seed", 0));
+        job->sampling.seed = unsigned_option(options, "seed", 0);
         job->deliver = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "spark-generation-loop", 0, 1);
         context_->enqueue(job);
 
