@@ -26,6 +26,20 @@ export interface AddonGenerateOptions {
   topK: number;
   topP: number;
   seed: number;
+  /**
+   * Prompt lookup: each step's tokens come at once, and the job waits (other jobs decode on)
+   * until `draft()` answers with the tokens its next step verifies.
+   */
+  speculative?: boolean;
+  /** A speculative job's first draft, verified in the batch with the prompt's last token. */
+  draft?: Uint32Array;
+}
+
+export interface AddonGenerationJob {
+  /** Ends the job at the start of its next step (within one step). */
+  abort(): void;
+  /** A speculative job's next draft, answered after each delivery; empty for a plain step. */
+  draft(tokens: Uint32Array): void;
 }
 
 /** How a native generation ended; delivered once, with its last tokens. */
@@ -34,6 +48,8 @@ export interface AddonGenerationEnd {
   /** Tokens the sequence's KV cache holds now. */
   cacheTokens: number;
   reused: number;
+  /** Decode steps that sampled for the job (a draft's verification counts once). */
+  steps: number;
   error?: string;
 }
 
@@ -42,7 +58,7 @@ export interface AddonGenerationContext {
   generate(
     options: AddonGenerateOptions,
     onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
-  ): { abort(): void };
+  ): AddonGenerationJob;
   dispose(): void;
 }
 

@@ -1,5 +1,6 @@
 // One sequence of the native context: JS mirrors the tokens its KV cache holds, so a prompt's
-// cached prefix is known before the native thread starts, and streams the tokens sampled for it.
+// cached prefix is known before the native thread starts, and streams the tokens sampled for it
+// (drafting for the native verify step when the request uses prompt lookup).
 import type { Token } from "node-llama-cpp";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { SamplingOptions } from "../../engine.ts";
@@ -15,12 +16,28 @@ export interface NativeTokensOptions {
   sampling: SamplingOptions;
   defaultTemperature: number;
   signal?: AbortSignal | undefined;
+  /** Prompt lookup: the job verifies a draft in each step. */
+  speculation?: NativeSpeculation | undefined;
+}
+
+/** Drafting for a speculative job, on the JS thread between its steps. */
+export interface NativeSpeculation {
+  /** Every step's tokens, in order (end of generation excluded). */
+  record(sampled: Uint32Array): void;
+  /** The tokens expected next, verified in the job's next step (none: a plain step). */
+  nextDraft(): readonly Token[];
 }
 
 export interface NativeTokens {
   /** Sampled tokens; return() stops the native job and waits until it ended (one step at most). */
   tokens: AsyncGenerator<Token, void, undefined>;
-  cachedTokens: number;
+  /**
+   * Prompt tokens reused from the cache: what was planned, then (once the job ended) what the
+   * addon really reused, which is 0 when the cache could not be trimmed to the plan.
+   */
+  cachedTokens: () => number;
+  /** Decode steps that sampled for the job, once it ended. */
+  steps: () => number;
 }
 
 export class NativeSequence {
@@ -50,7 +67,7 @@ export class NativeSequence {
     for await (const _token of tokens) {
       // A prefill samples nothing.
     }
-    return cachedTokens;
+    return cachedTokens();
   }
 
   /** Starts a job sampling up to maxTokens after the prompt's uncached suffix. */
@@ -73,7 +90,7 @@ export class NativeSequence {
     let end: AddonGenerationEnd | undefined;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
-    const { sampling } = options;
+    const { sampling, speculation } = options;
     const job = this.context.generate(
       {
         sequence: this.id,
@@ -84,13 +101,22 @@ export class NativeSequence {
         topK: DEFAULT_TOP_K,
         topP: sampling.topP ?? DEFAULT_TOP_P,
         seed: sampling.seed ?? Math.floor(Date.now() / 1000),
+        ...(speculation === undefined
+          ? {}
+          : { speculative: true, draft: Uint32Array.from(speculation.nextDraft()) }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
           sampled.push(batch);
+          speculation?.record(batch);
           queue.push(batch);
         }
-        if (jobEnd === undefined) return;
+        if (jobEnd === undefined) {
+          // The job waits for this answer; drafting here, before the consumer runs, keeps the
+          // native thread's wait to the lookup itself.
+          if (speculation !== undefined) job.draft(Uint32Array.from(speculation.nextDraft()));
+          return;
+        }
         end = jobEnd;
         this.cached = cacheContents(promptTokens, sampled, jobEnd.cacheTokens);
         this.running = false;
@@ -119,7 +145,11 @@ export class NativeSequence {
         await ended;
       }
     }
-    return { tokens: tokens(), cachedTokens: reuse };
+    return {
+      tokens: tokens(),
+      cachedTokens: () => end?.reused ?? reuse,
+      steps: () => end?.steps ?? 0,
+    };
   }
 }
 
