@@ -83,6 +83,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         parsed.threads = integer_option(options, "threads", parsed.threads);
         parsed.batch_size = integer_option(options, "batchSize", parsed.batch_size);
         parsed.gpu_layers = integer_option(options, "gpuLayers", parsed.gpu_layers);
+        Napi::Value flash_attention = options.Get("flashAttention");
+        if (flash_attention.IsBoolean()) parsed.flash_attention = flash_attention.As<Napi::Boolean>().Value() ? 1 : 0;
         auto * worker = new LoadWorker(info.Env(), context_, parsed);
         Napi::Promise promise = worker->promise();
         worker->Queue();

@@ -92,6 +92,11 @@ std::string GenerationContext::load(const ContextOptions & options) {
     context_parameters.n_threads = options.threads;
     context_parameters.n_threads_batch = options.threads;
     context_parameters.no_perf = true;
+    // As node-llama-cpp's context: llama.cpp's default (auto) turns flash attention on for the CPU,
+    // where it made verification batches about 20% slower (bench/speculative-step-cost.ts).
+    if (options.flash_attention >= 0) {
+        context_parameters.flash_attn_type = options.flash_attention == 1 ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+    }
     context_ = llama_init_from_model(model_, context_parameters);
     if (context_ == nullptr) return "llama.cpp could not create a context for " + options.model_path;
 

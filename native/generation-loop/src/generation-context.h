@@ -24,6 +24,8 @@ struct ContextOptions {
     int32_t threads = 1;
     int32_t batch_size = 512;
     int32_t gpu_layers = 0;
+    /** -1: llama.cpp decides; 0 / 1: off / on, as node-llama-cpp's context was created. */
+    int32_t flash_attention = -1;
 };
 
 class GenerationContext {

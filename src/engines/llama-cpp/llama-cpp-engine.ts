@@ -137,6 +137,7 @@ export class LlamaCppEngine implements Engine {
         threads: context.currentThreads,
         batchSize: context.batchSize,
         gpuLayers: loaded.model.gpuLayers,
+        flashAttention: context.flashAttention,
       },
       options.nativeLoopAddonPath,
     );

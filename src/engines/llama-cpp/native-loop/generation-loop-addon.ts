@@ -13,6 +13,8 @@ export interface AddonContextOptions {
   threads: number;
   batchSize: number;
   gpuLayers: number;
+  /** As node-llama-cpp's context has it; absent or "auto": llama.cpp decides. */
+  flashAttention?: boolean | "auto";
 }
 
 export interface AddonGenerateOptions {
