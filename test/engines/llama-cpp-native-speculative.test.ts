@@ -153,6 +153,21 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     }
   });
 
+  it("after a step without a draft the job decodes on, and a draft answered late still fits", async () => {
+    main.forget();
+    const right = oracle(prompt.length, plain.tokens, { length: 48 });
+    let calls = 0;
+    const speculation: NativeSpeculation = {
+      record: (sampled) => right.record(sampled),
+      // No draft with the prompt: the job does not wait, and the drafts that follow reach it a
+      // few tokens late; the native thread skips what it generated since, if the draft foresaw it.
+      nextDraft: () => (++calls === 1 ? [] : right.nextDraft()),
+    };
+    const drafted = await run(main, prompt, 48, { speculation });
+    expect(drafted.tokens).toEqual(plain.tokens);
+    expect(drafted.steps).toBeLessThanOrEqual(48);
+  });
+
   it("max_tokens reached inside an accepted draft stops exactly there", async () => {
     main.forget();
     const speculation = oracle(prompt.length, plain.tokens, { length: 16 });
@@ -213,7 +228,9 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
   });
 
   it("a job waiting for its draft sits out while a plain job decodes, then goes on", async () => {
-    // The raw addon: JS answers the draft only once the plain job on another sequence ended.
+    // The raw addon: the first draft (a wrong token) goes with the prompt, so the job waits for
+    // the next one after its first step; JS answers only once the plain job on another sequence
+    // ended, and then with no draft, so the job decodes on without waiting.
     const loadedAddon = loadGenerationLoop();
     if (loadedAddon.addon === undefined) throw new Error(loadedAddon.reason);
     const context = new loadedAddon.addon.GenerationContext();
@@ -232,13 +249,14 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
       });
       const speculativeTokens: Token[] = [];
       const speculative = context.generate(
-        { ...options, ...sampling, sequence: 0, speculative: true },
+        { ...options, ...sampling, sequence: 0, speculative: true, draft: Uint32Array.of(0) },
         (tokens, end) => {
           speculativeTokens.push(...(Array.from(tokens) as Token[]));
+          const received = speculativeTokens.length;
           if (end !== undefined) onSpeculativeEnd(end);
           // No answer while the plain job runs: the job waits, and only the plain job steps.
-          else if (plainEnded) speculative.draft(new Uint32Array());
-          else void plainDone.then(() => speculative.draft(new Uint32Array()));
+          else if (plainEnded) speculative.draft(new Uint32Array(), received);
+          else void plainDone.then(() => speculative.draft(new Uint32Array(), received));
         },
       );
       context.generate({ ...options, ...sampling, sequence: 1 }, (tokens, end) => {

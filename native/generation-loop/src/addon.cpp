@@ -121,7 +121,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
                    }));
         handle.Set("draft", Napi::Function::New(env, [context, job](const Napi::CallbackInfo & call) {
                        Napi::Uint32Array tokens = call[0].As<Napi::Uint32Array>();
-                       context->post_draft(job, std::vector<llama_token>(tokens.Data(), tokens.Data() + tokens.ElementLength()));
+                       const int32_t at = call[1].IsNumber() ? call[1].As<Napi::Number>().Int32Value() : 0;
+                       context->post_draft(job, std::vector<llama_token>(tokens.Data(), tokens.Data() + tokens.ElementLength()), at);
                        return call.Env().Undefined();
                    }));
         return handle;

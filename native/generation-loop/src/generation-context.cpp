@@ -133,14 +133,17 @@ void GenerationContext::enqueue(std::shared_ptr<GenerationJob> job) {
     finish(job, "disposed");
 }
 
-void GenerationContext::post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft) {
+void GenerationContext::post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at) {
+    bool was_waiting = false;
     {
         std::lock_guard<std::mutex> lock(job->mutex);
-        if (job->finished || !job->awaiting_draft.load(std::memory_order_relaxed)) return;
+        if (job->finished) return;
         job->draft = std::move(draft);
-        job->awaiting_draft.store(false, std::memory_order_release);
+        job->draft_at = at;
+        was_waiting = job->awaiting_draft.exchange(false, std::memory_order_acq_rel);
     }
-    wake();
+    // A job decoding on (no draft last step) picks the draft up in its next batch by itself.
+    if (was_waiting) wake();
 }
 
 void GenerationContext::abort(const std::shared_ptr<GenerationJob> & job) {
@@ -211,14 +214,17 @@ void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const
     schedule_call(job);
 }
 
-void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last) {
+void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last, bool await_draft) {
     std::lock_guard<std::mutex> lock(job->mutex);
     job->pending.insert(job->pending.end(), tokens.begin(), tokens.end());
     // The job's last tokens go over with its end, which finish() schedules next.
     if (last) return;
-    if (job->speculative) {
-        // JS drafts from these tokens; the job sits out the batches until the draft comes back.
+    if (await_draft) {
+        // A draft was just verified: the copy is likely running, so the next draft is worth a
+        // round trip to JS; the job sits out the batches until it comes back. (Waiting after
+        // every step instead cost text the lookup cannot draft a JS round trip per token.)
         job->awaiting_draft.store(true, std::memory_order_release);
+        job->has_pending = false;
         schedule_call(job);
         return;
     }
@@ -269,9 +275,23 @@ void add_token(llama_batch & batch, llama_token token, llama_pos position, llama
 int32_t GenerationContext::add_draft(GenerationJob & job, llama_pos first_position) {
     job.verifying.clear();
     if (!job.speculative) return 0;
+    int32_t at = 0;
     {
         std::lock_guard<std::mutex> lock(job.mutex);
         job.verifying.swap(job.draft);
+        at = job.draft_at;
+    }
+    // A draft JS made a few tokens ago (the job decoded on meanwhile): it is still worth
+    // verifying from here if it foresaw the tokens generated since.
+    const size_t since = job.output.size() - static_cast<size_t>(std::clamp<int32_t>(at, 0, static_cast<int32_t>(job.output.size())));
+    if (since > 0) {
+        const bool foreseen = job.verifying.size() > since &&
+                              std::equal(job.output.end() - static_cast<std::ptrdiff_t>(since), job.output.end(), job.verifying.begin());
+        if (foreseen) {
+            job.verifying.erase(job.verifying.begin(), job.verifying.begin() + static_cast<std::ptrdiff_t>(since));
+        } else {
+            job.verifying.clear();
+        }
     }
     // A draft of n tokens yields up to n + 1: cut it to what the batch, the sequence's context
     // and max_tokens leave.
@@ -300,7 +320,10 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
     size_t index = 0;
     for (;; index += 1) {
         // The logits after next_token and after each accepted drafted token are what plain
-        // decoding would have seen, so sampling them in order draws what it would have drawn.
+        // decoding would have seen, so each kept token is a sample of the model's own
+        // distribution (greedy: the same token; seeded sampling draws once per kept token, as
+        // the plain loop does, but a batch's logits differ from a single token's in the last
+        // bits, so a draw near a boundary can go the other way).
         const llama_token token = sample(generation, logits_index + static_cast<int32_t>(index));
         if (llama_vocab_is_eog(vocab_, token)) {
             reason = "stop";
@@ -331,7 +354,8 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
     }
     if (!kept.empty()) {
         generation.next_token = kept.back();
-        deliver(job, kept, reason != nullptr);
+        generation.output.insert(generation.output.end(), kept.begin(), kept.end());
+        deliver(job, kept, reason != nullptr, generation.speculative && !draft.empty());
     }
     if (reason != nullptr) finish(job, reason);
 }

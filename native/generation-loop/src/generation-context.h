@@ -39,8 +39,11 @@ class GenerationContext {
     std::string load(const ContextOptions & options);
     void start();
     void enqueue(std::shared_ptr<GenerationJob> job);
-    /** From JS: the draft a speculative job's next step verifies (empty: a plain step). */
-    void post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft);
+    /**
+     * From JS: the draft a speculative job's next step verifies (empty: a plain step), made after
+     * `at` generated tokens.
+     */
+    void post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at);
     /** From JS: ends the job at the start of the next step, waiting for a draft or not. */
     void abort(const std::shared_ptr<GenerationJob> & job);
     /** Ends every job ("disposed"), joins the decode thread and frees everything. */
@@ -60,8 +63,11 @@ class GenerationContext {
     /** Wakes the decode thread after a job's state changed outside it. */
     void wake();
     void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
-    /** Queues tokens for JS; `last` when finish() follows and hands them over with the end. */
-    void deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last);
+    /**
+     * Queues tokens for JS; `last` when finish() follows and hands them over with the end,
+     * `await_draft` when the job waits for JS's next draft (it just verified one).
+     */
+    void deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last, bool await_draft);
     /** Hands over tokens waiting longer than kDeliveryInterval (all waiting ones when `all`). */
     void flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all);
 

@@ -30,8 +30,9 @@ struct GenerationJob {
     int32_t max_tokens = 0;
     SamplingOptions sampling;
     /**
-     * Prompt lookup: every step's tokens go to JS at once, and the job sits out the following
-     * batches until JS answers with the next draft (possibly empty), verified in the step after.
+     * Prompt lookup: after a step that verified a draft, its tokens go to JS at once and the job
+     * sits out the following batches until JS answers with the next draft (possibly empty). After
+     * a step without one it decodes on, and a draft JS posts meanwhile joins a later step.
      */
     bool speculative = false;
     Napi::ThreadSafeFunction deliver;
@@ -46,6 +47,8 @@ struct GenerationJob {
     int32_t steps = 0;
     /** The draft in this step's batch, after next_token. */
     std::vector<llama_token> verifying;
+    /** Every token generated, to align a draft JS made a few tokens ago. */
+    std::vector<llama_token> output;
 
     std::atomic<bool> abort_requested{false};
     /** A speculative job's tokens went to JS and its next draft has not come back yet. */
@@ -58,8 +61,9 @@ struct GenerationJob {
     // Guarded by mutex: tokens not yet handed to JS, and how the job ended.
     std::mutex mutex;
     std::vector<llama_token> pending;
-    /** The draft JS answered with, taken by the next batch. */
+    /** The draft JS answered with, taken by the next batch, and how many generated tokens JS had seen. */
     std::vector<llama_token> draft;
+    int32_t draft_at = 0;
     bool call_scheduled = false;
     bool finished = false;
     bool finish_delivered = false;

@@ -29,8 +29,9 @@ export interface AddonGenerateOptions {
   topP: number;
   seed: number;
   /**
-   * Prompt lookup: each step's tokens come at once, and the job waits (other jobs decode on)
-   * until `draft()` answers with the tokens its next step verifies.
+   * Prompt lookup: after a step that verified a draft, its tokens come at once and the job waits
+   * (other jobs decode on) until `draft()` answers with the tokens its next step verifies; after
+   * a step without one it decodes on, and a draft posted meanwhile joins a later step.
    */
   speculative?: boolean;
   /** A speculative job's first draft, verified in the batch with the prompt's last token. */
@@ -40,8 +41,11 @@ export interface AddonGenerateOptions {
 export interface AddonGenerationJob {
   /** Ends the job at the start of its next step (within one step). */
   abort(): void;
-  /** A speculative job's next draft, answered after each delivery; empty for a plain step. */
-  draft(tokens: Uint32Array): void;
+  /**
+   * A speculative job's next draft (empty: none), answered after each delivery; `at` is how many
+   * generated tokens JS had received (the native thread aligns a draft made a few tokens ago).
+   */
+  draft(tokens: Uint32Array, at: number): void;
 }
 
 /** How a native generation ended; delivered once, with its last tokens. */

@@ -88,6 +88,7 @@ export class NativeSequence {
     // The batches as they came (no per-token copy): the cache mirror is rebuilt from them once.
     const sampled: Uint32Array[] = [];
     let end: AddonGenerationEnd | undefined;
+    let received = 0;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
     const { sampling, speculation } = options;
@@ -107,6 +108,7 @@ export class NativeSequence {
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
+          received += batch.length;
           sampled.push(batch);
           speculation?.record(batch);
           queue.push(batch);
@@ -114,7 +116,9 @@ export class NativeSequence {
         if (jobEnd === undefined) {
           // The job waits for this answer; drafting here, before the consumer runs, keeps the
           // native thread's wait to the lookup itself.
-          if (speculation !== undefined) job.draft(Uint32Array.from(speculation.nextDraft()));
+          if (speculation !== undefined) {
+            job.draft(Uint32Array.from(speculation.nextDraft()), received);
+          }
           return;
         }
         end = jobEnd;
