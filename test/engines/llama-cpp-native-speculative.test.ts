@@ -227,6 +227,23 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     expect(next.tokens).toEqual(await continuation(followUp, 12));
   });
 
+  it("a lookup that throws ends the stream with its error and leaves the sequence free", async () => {
+    main.forget();
+    const right = oracle(prompt.length, plain.tokens, { length: 4 });
+    let calls = 0;
+    const failing: NativeSpeculation = {
+      record: (sampled) => right.record(sampled),
+      nextDraft: () => {
+        calls += 1;
+        if (calls === 3) throw new Error("lookup failed");
+        return right.nextDraft();
+      },
+    };
+    await expect(run(main, prompt, 48, { speculation: failing })).rejects.toThrow("lookup failed");
+    const after = await run(main, prompt, 8);
+    expect(after.tokens).toEqual(plain.tokens.slice(0, 8));
+  });
+
   it("a job waiting for its draft sits out while a plain job decodes, then goes on", async () => {
     // The raw addon: the first draft (a wrong token) goes with the prompt, so the job waits for
     // the next one after its first step; JS answers only once the plain job on another sequence

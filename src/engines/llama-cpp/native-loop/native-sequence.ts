@@ -82,6 +82,9 @@ export class NativeSequence {
     options: NativeTokensOptions,
   ): NativeTokens {
     if (this.running) throw new SparkError("engine_busy", `Native sequence ${this.id} is busy.`);
+    const { sampling, speculation } = options;
+    // Before the sequence is taken: a lookup that throws leaves it free.
+    const firstDraft = speculation === undefined ? undefined : speculation.nextDraft();
     this.running = true;
     const reuse = Math.max(0, Math.min(commonPrefixLength(this.cached, promptTokens), reuseLimit));
     const queue = new AsyncEventQueue<Uint32Array>();
@@ -91,7 +94,6 @@ export class NativeSequence {
     let received = 0;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
-    const { sampling, speculation } = options;
     const job = this.context.generate(
       {
         sequence: this.id,
@@ -102,9 +104,9 @@ export class NativeSequence {
         topK: DEFAULT_TOP_K,
         topP: sampling.topP ?? DEFAULT_TOP_P,
         seed: sampling.seed ?? Math.floor(Date.now() / 1000),
-        ...(speculation === undefined
+        ...(firstDraft === undefined
           ? {}
-          : { speculative: true, draft: Uint32Array.from(speculation.nextDraft()) }),
+          : { speculative: true, draft: Uint32Array.from(firstDraft) }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
@@ -114,11 +116,9 @@ export class NativeSequence {
           queue.push(batch);
         }
         if (jobEnd === undefined) {
-          // The job waits for this answer; drafting here, before the consumer runs, keeps the
-          // native thread's wait to the lookup itself.
-          if (speculation !== undefined) {
-            job.draft(Uint32Array.from(speculation.nextDraft()), received);
-          }
+          // After a step that verified a draft the job waits for this answer; drafting here,
+          // before the consumer runs, keeps that wait to the lookup itself.
+          if (speculation !== undefined) postDraft(speculation);
           return;
         }
         end = jobEnd;
@@ -132,6 +132,15 @@ export class NativeSequence {
         onEnd();
       },
     );
+    const postDraft = (drafting: NativeSpeculation): void => {
+      try {
+        job.draft(Uint32Array.from(drafting.nextDraft()), received);
+      } catch (error) {
+        // The job waits for this answer: end it, and the stream with the lookup's error.
+        queue.fail(SparkError.from(error));
+        job.abort();
+      }
+    };
     const abort = (): void => job.abort();
     options.signal?.addEventListener("abort", abort, { once: true });
     if (options.signal?.aborted === true) abort();
