@@ -1,7 +1,8 @@
-// What one speculative step costs against one plain token, on one GGUF: the plain evaluate loop
-// per token vs verifying a batch of k tokens with a sample at every position (what
-// src/engines/llama-cpp/speculative-decode.ts sends), interleaved, best of N rounds, wall and
-// process CPU time. With --acceptance (a scenario 4 JSON) it projects prompt lookup's effective
+// What one speculative step costs against one plain token, on one GGUF, on both decode loops:
+// node-llama-cpp's evaluate loop per token vs verifying a batch of k tokens with a sample at every
+// position (what src/engines/llama-cpp/speculative-decode.ts sends), and the same two on Spark's
+// native loop (a plain job; a speculative job whose every draft is rejected, so each step is one
+// batch of k), interleaved, best of N rounds, wall and process CPU time. With --acceptance (a scenario 4 JSON) it projects prompt lookup's effective
 // tokens/s on this model from that run's drafts and acceptance: a projection, not a measurement.
 // Usage: npx tsx bench/speculative-step-cost.ts [--model f.gguf | --shape 1.5b --type q8_0]
 //        [--threads 1] [--gpu] [--rounds 3] [--acceptance bench/results/…-speculative-edits.json]
@@ -10,6 +11,8 @@ import { parseArgs } from "node:util";
 import { getLlama, LlamaLogLevel, type LlamaContextSequence, type Token } from "node-llama-cpp";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import type { NativeSequence } from "../src/engines/llama-cpp/native-loop/native-sequence.ts";
+import { openNativeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
 import { formatTable } from "./lib/print-table.ts";
 import { readAcceptance, projectSpeedUp, type StepCost } from "./lib/speculation-projection.ts";
@@ -113,6 +116,60 @@ async function verifyStep(size: number): Promise<StepCost> {
   };
 }
 
+// Spark's native loop on its own context (sharing node-llama-cpp's libllama, loaded above).
+const nativeLoop = values.gpu
+  ? undefined
+  : await openNativeLoop("native", {
+      modelPath,
+      contextSize: contextTokens + 256,
+      sequences: 1,
+      threads,
+      batchSize: 512,
+      gpuLayers: 0,
+      flashAttention: values["flash-attention"],
+    });
+if (nativeLoop !== undefined && nativeLoop.native === undefined) {
+  process.stderr.write(`native loop rows skipped: ${nativeLoop.reason}\n`);
+}
+const nativeSequence: NativeSequence | undefined = (
+  await nativeLoop?.native?.pool.acquire(undefined, undefined)
+)?.sequence;
+await nativeSequence?.prefill(filler.slice(0, contextTokens + 1));
+
+/**
+ * One native step: `size` 1 is a plain job's token; larger sizes are a speculative job drafting
+ * size − 1 tokens that are never what the model samples, so every step verifies a batch of `size`
+ * and keeps one token. Timed over plainTokens steps after the first token.
+ */
+async function nativeStep(sequence: NativeSequence, size: number): Promise<StepCost> {
+  const wrong = filler.slice(0, size - 1).map(() => 0 as Token);
+  const job = sequence.tokens(filler.slice(0, contextTokens + 1), {
+    // Room beyond the tokens timed: a draft is cut short near max_tokens.
+    maxTokens: plainTokens + 64,
+    sampling: { temperature: 0, seed: 1 },
+    defaultTemperature: 0,
+    ...(size === 1 ? {} : { speculation: { record: () => {}, nextDraft: () => wrong } }),
+  });
+  let produced = 0;
+  let startedAt = 0;
+  let cpuAtStart = 0;
+  for await (const _token of job.tokens) {
+    if (produced === 0) {
+      startedAt = performance.now();
+      cpuAtStart = cpuMilliseconds();
+    }
+    produced += 1;
+    if (produced > plainTokens) break;
+  }
+  // Every draft is rejected: one token per step.
+  const cost = {
+    tokens: size,
+    wallMs: (performance.now() - startedAt) / plainTokens,
+    cpuMs: (cpuMilliseconds() - cpuAtStart) / plainTokens,
+  };
+  return cost;
+}
+
 const best = new Map<string, StepCost>();
 const keep = (key: string, cost: StepCost) => {
   const previous = best.get(key);
@@ -121,6 +178,9 @@ const keep = (key: string, cost: StepCost) => {
 for (let roundIndex = 0; roundIndex < rounds; roundIndex += 1) {
   keep("plain", await plainStep());
   for (const size of batchSizes) keep(`verify ${size}`, await verifyStep(size));
+  if (nativeSequence !== undefined) {
+    for (const size of batchSizes) keep(`native ${size}`, await nativeStep(nativeSequence, size));
+  }
   process.stderr.write(`round ${roundIndex + 1} of ${rounds} done\n`);
 }
 const plain = best.get("plain") as StepCost;
@@ -129,11 +189,21 @@ const verify = batchSizes.map((size) => best.get(`verify ${size}`) as StepCost);
 console.log(
   `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu})`}, ${contextTokens} tokens in the KV cache${values["flash-attention"] ? ", flash attention" : ""}, best of ${rounds} rounds\n`,
 );
+const native =
+  nativeSequence === undefined
+    ? []
+    : batchSizes.map((size) => best.get(`native ${size}`) as StepCost);
 printTable(
   "Per step",
   ["step", "tokens", "wall ms", "CPU ms", "wall ms per token", "× one plain token (wall)"],
-  [plain, ...verify].map((cost, index) => [
-    index === 0 ? "plain decode (per token)" : `verify batch of ${cost.tokens}`,
+  [plain, ...verify, ...native].map((cost, index) => [
+    index === 0
+      ? "node-llama-cpp: plain decode (per token)"
+      : index <= verify.length
+        ? `node-llama-cpp: verify batch of ${cost.tokens}`
+        : cost.tokens === 1
+          ? "native loop: plain decode (per token)"
+          : `native loop: verify batch of ${cost.tokens}`,
     cost.tokens,
     round(cost.wallMs, 3),
     round(cost.cpuMs, 3),
@@ -178,6 +248,7 @@ if (values.acceptance !== undefined) {
     }),
   );
 }
+nativeLoop?.native?.dispose();
 await context.dispose();
 await model.dispose();
 

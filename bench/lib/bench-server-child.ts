@@ -49,6 +49,7 @@ async function createEngine(
     contextSize: engineSpec.contextSize,
     sequences: engineSpec.sequences,
     speculative: engineSpec.speculative ?? false,
+    ...(engineSpec.decodeLoop === undefined ? {} : { decodeLoop: engineSpec.decodeLoop }),
     gpu: engineSpec.gpu ?? false,
     onSpeculation: (report) => {
       latestSpeculation = report;
@@ -60,7 +61,7 @@ async function createEngine(
       : `${gpu.backend}: ${gpu.devices.join(", ")}`;
   return {
     engine,
-    device: `${where}, context ${engine.contextSize}`,
+    device: `${where}, context ${engine.contextSize}, ${engine.decodeLoop} decode loop`,
     onGpu: gpu.backend !== false,
   };
 }

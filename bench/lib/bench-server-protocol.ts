@@ -1,5 +1,6 @@
 // The messages between a benchmark and its serving process (IPC), and what that process serves.
 import type { EngineRequest } from "../../src/engines/engine.ts";
+import type { DecodeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import type { ServeConfig } from "../../src/gateway/index.ts";
 import type { InProcessRunResult } from "./in-process-streams.ts";
 import type { ProbeRecord } from "./probe-engine.ts";
@@ -12,6 +13,8 @@ export type BenchEngineSpec =
       contextSize: number;
       sequences: number;
       speculative?: boolean;
+      /** The embedded engine's decode loop; default: the engine's (native where it is built). */
+      decodeLoop?: DecodeLoop;
       /** "auto" uses a GPU when one is found; false keeps it on the CPU. */
       gpu?: "auto" | false;
     }

@@ -1,14 +1,18 @@
 // Scenario 4's figures, tables and notes: best-of-N decode rates per task and mode, the
-// lookup's acceptance next to its ceiling (per task and per draft position), and the prose check.
+// lookup's acceptance next to its ceiling (per task and per draft position), the same lookup on
+// node-llama-cpp's loop beside Spark's native one, and the prose check.
 import { figure, type ResultChart, type ScenarioResult } from "../lib/scenario-result.ts";
 import { sumPositions, type SpeculationSummary } from "../lib/speculation-summary.ts";
 import { round } from "../lib/stats.ts";
+
+/** Prompt lookup on node-llama-cpp's loop; "plain" and "speculative" run on the native loop. */
+export const NODE_LLAMA_CPP_MODE = "speculative (node-llama-cpp loop)";
 
 export interface EditRun {
   task: string;
   kind: "rename" | "prose";
   round: number;
-  mode: "plain" | "speculative";
+  mode: "plain" | "speculative" | typeof NODE_LLAMA_CPP_MODE;
   outputTokens: number;
   decodeMs: number;
   decodeTokensPerSecond: number;
@@ -28,20 +32,32 @@ interface TaskSummary {
   kind: EditRun["kind"];
   plain: EditRun;
   speculative: EditRun;
+  /** The same lookup on node-llama-cpp's loop (absent in results from before it was run). */
+  nodeLlamaCpp: EditRun | undefined;
 }
 
 /** Per task, the fastest run of each mode: the machine's noise only ever slows a run down. */
 function bestRuns(runs: readonly EditRun[]): TaskSummary[] {
   const summaries: TaskSummary[] = [];
   for (const task of new Set(runs.map((run) => run.task))) {
-    const fastest = (mode: EditRun["mode"]) =>
+    const fastest = (mode: EditRun["mode"]): EditRun | undefined =>
       runs
         .filter((run) => run.task === task && run.mode === mode)
-        .reduce((best, run) =>
-          run.decodeTokensPerSecond > best.decodeTokensPerSecond ? run : best,
+        .reduce<EditRun | undefined>(
+          (best, run) =>
+            best === undefined || run.decodeTokensPerSecond > best.decodeTokensPerSecond
+              ? run
+              : best,
+          undefined,
         );
-    const plain = fastest("plain");
-    summaries.push({ task, kind: plain.kind, plain, speculative: fastest("speculative") });
+    const plain = fastest("plain") as EditRun;
+    summaries.push({
+      task,
+      kind: plain.kind,
+      plain,
+      speculative: fastest("speculative") as EditRun,
+      nodeLlamaCpp: fastest(NODE_LLAMA_CPP_MODE),
+    });
   }
   return summaries;
 }
@@ -120,6 +136,7 @@ export function buildSpeculativeEditsResult(
         round(rate(renames.map((task) => task.speculative)), 1),
         "tokens/s",
       ),
+      ...nodeLlamaCppFigures(renames),
       figure("drafted tokens accepted", percent(accepted, accepted + rejected), "%"),
     ],
     tables: [
@@ -137,9 +154,11 @@ export function buildSpeculativeEditsResult(
           "speed-up",
           "plain CPU ms/token",
           "lookup CPU ms/token",
+          "lookup on node-llama-cpp: tokens/s",
+          "lookup on node-llama-cpp: CPU ms/token",
           "exact edit",
         ],
-        rows: tasks.map(({ task, plain, speculative }) => {
+        rows: tasks.map(({ task, plain, speculative, nodeLlamaCpp }) => {
           const lookup = speculative.speculation;
           return [
             task,
@@ -153,6 +172,8 @@ export function buildSpeculativeEditsResult(
             round(speculative.decodeTokensPerSecond / plain.decodeTokensPerSecond, 2),
             round(plain.cpuMsPerToken, 3),
             round(speculative.cpuMsPerToken, 3),
+            nodeLlamaCpp === undefined ? null : round(nodeLlamaCpp.decodeTokensPerSecond, 1),
+            nodeLlamaCpp === undefined ? null : round(nodeLlamaCpp.cpuMsPerToken, 3),
             speculative.kind === "prose" ? "–" : speculative.exactEdit ? "yes" : "no",
           ];
         }),
@@ -191,13 +212,35 @@ export function buildSpeculativeEditsResult(
       testModel
         ? "With Spark's test model (random weights) the output is noise that never repeats the file, so drafts are rejected and the speed-up is meaningless (the targets are informational here). Run with `--model <real.gguf>` for the real figures, e.g. `/work/shared/models/spark-code-tiny.gguf`, a small code model trained to copy its input on rename edits."
         : "A real model: the acceptance and speed-up are the real figures for this model and machine.",
-      "Plain = no prediction; prompt lookup = the file passed as Chat Completions `prediction`: the embedded engine drafts from prompt + prediction with its own lookup (src/engines/llama-cpp/prompt-lookup/) and verifies each draft in one batch (up to 16 tokens). Same engine, sequence and prompt, temperature 0; the order alternates per task and round, and each mode's fastest round counts (best of N: the machine's noise only ever slows a run).",
+      "Plain = no prediction; prompt lookup = the file passed as Chat Completions `prediction`: the embedded engine drafts from prompt + prediction with its own lookup (src/engines/llama-cpp/prompt-lookup/) and verifies each draft in one batch (up to 16 tokens). Plain and prompt lookup run on Spark's native decode loop (the drafts made in JS between its steps, verified on the native thread); 'on node-llama-cpp' is the same lookup on node-llama-cpp's loop (speculative-decode.ts) in a second serving process. Same prompt, temperature 0; the order rotates per task and round, and each mode's fastest round counts (best of N: the machine's noise only ever slows a run).",
       "Ceiling = output tokens a perfect lookup drafts correctly: replaying the output step by step, it takes the longest suffix of the text so far that occurs in prompt + prediction and, among occurrences that long, the one whose continuation is right (an oracle), drafting up to 16 tokens; each step also samples one token itself. Accepted = tokens Spark's lookup drafted that the model confirmed. Prose = a chat turn unrelated to the file ('Hi'), the file passed as prediction all the same: the output copies neither, so lookup must cost nothing.",
       "CPU ms/token = the serving process's CPU time (every thread: llama.cpp's, Node's) over the turn ÷ its output tokens; the prompt is prefilled by a 1-token request first, so that time is decode. On a shared machine the wall clock counts other processes' load; CPU time does not.",
       "Decode tokens/s = (output tokens − 1) / (first → last token) as the engine timed it, summed over tasks; 'exact edit' says whether the reply is exactly the file with the rename applied (code fences ignored).",
     ],
     data: { runs },
   };
+}
+
+/** Prompt lookup on node-llama-cpp's loop, and the native loop's lookup against it. */
+function nodeLlamaCppFigures(renames: readonly TaskSummary[]) {
+  const fallback = renames.flatMap((task) =>
+    task.nodeLlamaCpp === undefined ? [] : [task.nodeLlamaCpp],
+  );
+  if (fallback.length !== renames.length || fallback.length === 0) return [];
+  const native = renames.map((task) => task.speculative);
+  return [
+    figure("prompt-lookup decode on node-llama-cpp's loop", round(rate(fallback), 1), "tokens/s"),
+    figure(
+      "prompt lookup, native loop vs node-llama-cpp's: decode tokens/s",
+      round(rate(native) / rate(fallback), 2),
+      "×",
+    ),
+    figure(
+      "prompt lookup, native loop vs node-llama-cpp's: output tokens per CPU second",
+      round(cpuRate(native) / cpuRate(fallback), 2),
+      "×",
+    ),
+  ];
 }
 
 function endToEnd(tasks: readonly TaskSummary[]): number {

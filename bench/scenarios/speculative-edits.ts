@@ -1,5 +1,6 @@
 // Scenario 4: speculative edits. The same model rewrites files with one small change (a rename),
-// once with plain decoding and once with prompt-lookup decoding (the file passed as `prediction`),
+// with plain decoding and with prompt-lookup decoding (the file passed as `prediction`) on Spark's
+// native loop, and with prompt lookup on node-llama-cpp's loop (a second serving process),
 // interleaved over several rounds (best of N): decode tokens/s, end-to-end time, the lookup's
 // accepted/rejected counters per draft position and the ceiling a perfect lookup would reach. A
 // prose task (new text, with a file passed as prediction all the same) checks that lookup costs
@@ -14,7 +15,12 @@ import { summarizeSpeculation } from "../lib/speculation-summary.ts";
 import { runChatCompletionsTurn } from "../lib/sse-turns.ts";
 import { round } from "../lib/stats.ts";
 import type { TurnRecord } from "../lib/turn-record.ts";
-import { buildSpeculativeEditsResult, type EditRun } from "./speculative-edits-result.ts";
+import type { DecodeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import {
+  buildSpeculativeEditsResult,
+  NODE_LLAMA_CPP_MODE,
+  type EditRun,
+} from "./speculative-edits-result.ts";
 
 interface EditTask {
   file: string;
@@ -27,6 +33,7 @@ interface EditTask {
 const PROSE_REQUEST = "Hi";
 
 const fixtures = new URL("../fixtures/edit-tasks/", import.meta.url);
+const MODES: ReadonlyArray<EditRun["mode"]> = ["plain", "speculative", NODE_LLAMA_CPP_MODE];
 const CONTEXT_SIZE = 8192;
 
 export const speculativeEdits: Scenario = {
@@ -46,48 +53,63 @@ export const speculativeEdits: Scenario = {
     const proseTask: EditTask = { file: allTasks[0]?.file ?? "" };
     const tasks = settings.size === "smoke" ? renameTasks : [...renameTasks, proseTask];
     const rounds = { full: 3, quick: 1, smoke: 1 }[settings.size];
-    const server = await BenchServer.start(
-      {
-        engine: {
-          kind: "llama-cpp",
-          modelPath: settings.modelPath ?? (await ensureLongContextTestModel(CONTEXT_SIZE)),
-          threads: settings.threads,
-          contextSize: CONTEXT_SIZE,
-          sequences: 1,
+    const modelPath = settings.modelPath ?? (await ensureLongContextTestModel(CONTEXT_SIZE));
+    const startServer = (decodeLoop: DecodeLoop): Promise<BenchServer> =>
+      BenchServer.start(
+        {
+          engine: {
+            kind: "llama-cpp",
+            modelPath,
+            threads: settings.threads,
+            contextSize: CONTEXT_SIZE,
+            sequences: 1,
+            decodeLoop,
+          },
+          probe: true,
         },
-        probe: true,
-      },
-      settings.signal,
-    );
+        settings.signal,
+      );
+    // One process per loop, so each one's CPU time is its own; only one decodes at a time.
+    const native = await startServer("native");
+    const servers = new Map<EditRun["mode"], BenchServer>([
+      ["plain", native],
+      ["speculative", native],
+    ]);
     const runs: EditRun[] = [];
     const charts: ResultChart[] = [];
     try {
-      await runChatCompletionsTurn(
-        server.url,
-        { model: server.model, messages: [{ role: "user", content: "warm up" }], max_tokens: 4 },
-        { signal: settings.signal },
-      );
-      await server.probeRecords(true);
+      servers.set(NODE_LLAMA_CPP_MODE, await startServer("node-llama-cpp"));
+      for (const server of new Set(servers.values())) {
+        await runChatCompletionsTurn(
+          server.url,
+          { model: server.model, messages: [{ role: "user", content: "warm up" }], max_tokens: 4 },
+          { signal: settings.signal },
+        );
+        await server.probeRecords(true);
+      }
       for (let roundIndex = 0; roundIndex < rounds; roundIndex += 1) {
         for (const [index, task] of tasks.entries()) {
           const file = await readFile(new URL(task.file, fixtures), "utf8");
           const name = `${task.file.replace(/\.txt$/, "")}${task.rename === undefined ? " (prose)" : ""}`;
-          const body = requestBody(server.model, task, file, testModel, settings.size);
+          const body = requestBody(native.model, task, file, testModel, settings.size);
           const expected = task.rename === undefined ? undefined : file.replaceAll(...task.rename);
-          // Alternate which mode goes first, so neither always gets the other's cached prompt.
-          const modes: Array<EditRun["mode"]> =
-            (index + roundIndex) % 2 === 0 ? ["plain", "speculative"] : ["speculative", "plain"];
+          // Rotate which mode goes first, so none always runs on the quietest machine.
+          const shift = (index + roundIndex) % MODES.length;
+          const modes = [...MODES.slice(shift), ...MODES.slice(0, shift)];
           const records = new Map<EditRun["mode"], TurnRecord>();
-          // Prefill the prompt once, so both modes start from the cached prompt and the serving
-          // process's CPU time over a turn is its decode.
-          await runChatCompletionsTurn(
-            server.url,
-            { ...body, max_tokens: 1 },
-            { signal: settings.signal },
-          );
-          await server.probeRecords(true);
+          // Prefill the prompt once per process, so every mode starts from the cached prompt and
+          // the serving process's CPU time over a turn is its decode.
+          for (const server of new Set(servers.values())) {
+            await runChatCompletionsTurn(
+              server.url,
+              { ...body, max_tokens: 1 },
+              { signal: settings.signal },
+            );
+            await server.probeRecords(true);
+          }
           for (const mode of modes) {
             settings.signal.throwIfAborted();
+            const server = servers.get(mode) as BenchServer;
             const cpuMicrosBefore = await server.cpuMicros();
             const record = await runChatCompletionsTurn(
               server.url,
@@ -123,10 +145,11 @@ export const speculativeEdits: Scenario = {
         }
       }
     } finally {
-      await server.close();
+      for (const server of new Set(servers.values())) await server.close();
     }
     return buildSpeculativeEditsResult(runs, charts, startedAt, testModel, {
       model: settings.modelPath ?? `test model (tiny, context ${CONTEXT_SIZE})`,
+      device: native.device,
       threads: settings.threads,
       rounds,
       tasks: tasks.map((task) =>

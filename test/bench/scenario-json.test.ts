@@ -86,7 +86,11 @@ describe("benchmark scenarios at smoke size", () => {
     const positions = result.tables.find((table) => table.title.startsWith("Per draft position"));
     expect(positions?.rows).toHaveLength(16);
     const runs = (result.data as { runs: Array<{ mode: string; speculation: unknown }> }).runs;
-    expect(runs.map((run) => run.mode).sort()).toEqual(["plain", "speculative"]);
+    expect(runs.map((run) => run.mode).sort()).toEqual([
+      "plain",
+      "speculative",
+      "speculative (node-llama-cpp loop)",
+    ]);
     const lookup = runs.find((run) => run.mode === "speculative")?.speculation as {
       outputTokens: number;
       ceilingTokens: number;

@@ -31,8 +31,8 @@ runEngineContract({
     }),
 });
 
-// Plain text runs on the decode loop named (native falls back where the addon is not built);
-// tool turns and prompt lookup run on node-llama-cpp's either way.
+// Plain text, prompt lookup included, runs on the decode loop named (native falls back where the
+// addon is not built); tool turns run on node-llama-cpp's either way.
 describe.each(["native", "node-llama-cpp"] as const)(
   "llama-cpp engine, %s decode loop",
   (decodeLoop) => {

@@ -1,6 +1,7 @@
 // The embedded engine's two decode loops: the shared contract on Spark's native loop (the one on
 // node-llama-cpp's loop is in llama-cpp-engine.test.ts), the same text from both, the per-session
-// cache on the native sequences, and the fallback when the addon is absent or not wanted.
+// cache on the native sequences, prompt lookup on the native loop, and the fallback when the addon
+// is absent or not wanted.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import {
   type LlamaCppEngineOptions,
 } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import type { SpeculationReport } from "../../src/engines/llama-cpp/speculative-decode.ts";
 import { runEngineContract } from "../support/run-engine-contract.ts";
 import { ensureTestModel } from "../support/test-model.ts";
 
@@ -125,6 +127,77 @@ describeNative("llama-cpp native decode loop", () => {
     expect(two.usage?.cachedInputTokens).toBe(
       -1 + (one.usage?.inputTokens ?? 0) + (one.usage?.outputTokens ?? 0),
     );
+  });
+
+  it("prompt lookup decodes on the native loop: the plain text, counted usage, a cache the next turn reuses", async () => {
+    const reports: SpeculationReport[] = [];
+    const engine = await createLlamaCppEngine(
+      await engineOptions({
+        decodeLoop: "native",
+        onSpeculation: (report) => reports.push(report),
+      }),
+    );
+    try {
+      const sampling = { temperature: 0, maxOutputTokens: 40 };
+      const first: ChatMessage[] = [
+        { role: "user", content: "Rename add to sum:\nfunction add(a, b) { return a + b; }" },
+      ];
+      const plain = await collectStream(
+        fallback.stream(request("", sampling, { messages: first })),
+      );
+      // Predicting the output itself: nearly every token is drafted and accepted.
+      const predicted = await collectStream(
+        engine.stream(
+          request("", sampling, { messages: first, prediction: plain.text, sessionKey: "p" }),
+        ),
+      );
+      expect(predicted.text).toBe(plain.text);
+      expect(predicted.usage?.outputTokens).toBe(40);
+      // Drafts of 4, 8 and 16 tokens, each with its bonus token; the last draft, cut short by
+      // max tokens, is never scored (the request ends before the next lookup would score it).
+      expect(predicted.usage?.acceptedPredictionTokens).toBe(28);
+      expect(predicted.usage?.rejectedPredictionTokens).toBe(0);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]?.statistics.acceptedTokens).toBe(predicted.usage?.acceptedPredictionTokens);
+      // The history the report carries is the prompt and the output.
+      expect(reports[0]?.history).toHaveLength(
+        (predicted.usage?.inputTokens ?? 0) + (predicted.usage?.outputTokens ?? 0),
+      );
+      // The native sequence holds the turn: the follow-up reuses all of it but the last token.
+      const second: ChatMessage[] = [
+        ...first,
+        { role: "assistant", content: predicted.text },
+        { role: "user", content: "Now rename b to c." },
+      ];
+      const next = await collectStream(
+        engine.stream(request("", sampling, { messages: second, sessionKey: "p" })),
+      );
+      expect(next.usage?.cachedInputTokens).toBe(
+        -1 + (predicted.usage?.inputTokens ?? 0) + (predicted.usage?.outputTokens ?? 0),
+      );
+      const reference = await collectStream(
+        fallback.stream(request("", sampling, { messages: second })),
+      );
+      expect(next.text).toBe(reference.text);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it("a speculative stream and a plain one at once both complete with their own text", async () => {
+    const sampling = { temperature: 0, maxOutputTokens: 48 };
+    const edit = request("Rename x to y: let x = 1;\nlet z = x + x;", sampling);
+    const story = request("Tell a story about a lighthouse.", sampling);
+    const editAlone = await collectStream(fallback.stream(edit));
+    const storyAlone = await collectStream(fallback.stream(story));
+    const [editTogether, storyTogether] = await Promise.all([
+      collectStream(native.stream({ ...edit, prediction: editAlone.text.slice(0, 60) })),
+      collectStream(native.stream(story)),
+    ]);
+    expect(editTogether.text).toBe(editAlone.text);
+    expect(editTogether.usage?.acceptedPredictionTokens).toBeGreaterThan(0);
+    expect(storyTogether.text).toBe(storyAlone.text);
+    expect(storyTogether.usage?.acceptedPredictionTokens).toBeUndefined();
   });
 
   it("another tenant's request on a sequence starts from an empty cache", async () => {

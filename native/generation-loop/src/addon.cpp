@@ -1,5 +1,5 @@
 // The N-API surface: `new GenerationContext()`, `load(options)` (a promise; the model loads off
-// the JS thread), `generate(options, onTokens)` returning `{abort()}` and `dispose()`.
+// the JS thread), `generate(options, onTokens)` returning `{abort(), draft(tokens)}` and `dispose()`.
 #include <memory>
 #include <string>
 
@@ -83,6 +83,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         parsed.threads = integer_option(options, "threads", parsed.threads);
         parsed.batch_size = integer_option(options, "batchSize", parsed.batch_size);
         parsed.gpu_layers = integer_option(options, "gpuLayers", parsed.gpu_layers);
+        Napi::Value flash_attention = options.Get("flashAttention");
+        if (flash_attention.IsBoolean()) parsed.flash_attention = flash_attention.As<Napi::Boolean>().Value() ? 1 : 0;
         auto * worker = new LoadWorker(info.Env(), context_, parsed);
         Napi::Promise promise = worker->promise();
         worker->Queue();
@@ -102,12 +104,25 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         job->sampling.top_k = integer_option(options, "topK", job->sampling.top_k);
         job->sampling.top_p = float_option(options, "topP", job->sampling.top_p);
         job->sampling.seed = unsigned_option(options, "seed", 0);
+        job->speculative = options.Get("speculative").ToBoolean().Value();
+        // The first draft (from the prompt alone) is verified together with the prompt.
+        if (options.Get("draft").IsTypedArray()) {
+            Napi::Uint32Array draft = options.Get("draft").As<Napi::Uint32Array>();
+            job->draft.assign(draft.Data(), draft.Data() + draft.ElementLength());
+        }
         job->deliver = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "spark-generation-loop", 0, 1);
         context_->enqueue(job);
 
         Napi::Object handle = Napi::Object::New(env);
-        handle.Set("abort", Napi::Function::New(env, [job](const Napi::CallbackInfo & call) {
-                       job->abort_requested.store(true, std::memory_order_relaxed);
+        std::shared_ptr<GenerationContext> context = context_;
+        handle.Set("abort", Napi::Function::New(env, [context, job](const Napi::CallbackInfo & call) {
+                       context->abort(job);
+                       return call.Env().Undefined();
+                   }));
+        handle.Set("draft", Napi::Function::New(env, [context, job](const Napi::CallbackInfo & call) {
+                       Napi::Uint32Array tokens = call[0].As<Napi::Uint32Array>();
+                       const int32_t at = call[1].IsNumber() ? call[1].As<Napi::Number>().Int32Value() : 0;
+                       context->post_draft(job, std::vector<llama_token>(tokens.Data(), tokens.Data() + tokens.ElementLength()), at);
                        return call.Env().Undefined();
                    }));
         return handle;

@@ -1,6 +1,7 @@
 // The decode thread: batches every active generation's next tokens into one llama_decode, samples
 // each sequence with its own chain (node-llama-cpp's: greedy, or top-k -> top-p -> temperature ->
-// dist), and checks each job's abort flag before every step.
+// dist), and checks each job's abort flag before every step. A speculative job's entry carries the
+// draft JS posted after its previous step; the samples that follow the draft are kept.
 #include "generation-context.h"
 
 #include <algorithm>
@@ -50,6 +51,7 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
         object.Set("reason", job->finish_reason);
         object.Set("cacheTokens", job->cache_tokens);
         object.Set("reused", job->reused);
+        object.Set("steps", job->steps);
         if (!job->error.empty()) object.Set("error", job->error);
         end = object;
     }
@@ -90,6 +92,11 @@ std::string GenerationContext::load(const ContextOptions & options) {
     context_parameters.n_threads = options.threads;
     context_parameters.n_threads_batch = options.threads;
     context_parameters.no_perf = true;
+    // As node-llama-cpp's context: llama.cpp's default (auto) turns flash attention on for the CPU,
+    // where it made verification batches about 20% slower (bench/speculative-step-cost.ts).
+    if (options.flash_attention >= 0) {
+        context_parameters.flash_attn_type = options.flash_attention == 1 ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
+    }
     context_ = llama_init_from_model(model_, context_parameters);
     if (context_ == nullptr) return "llama.cpp could not create a context for " + options.model_path;
 
@@ -106,6 +113,7 @@ std::string GenerationContext::load(const ContextOptions & options) {
             if (threadpool_ != nullptr) llama_attach_threadpool(context_, threadpool_, nullptr);
         }
     }
+    can_speculate_ = !llama_model_is_recurrent(model_) && !llama_model_is_hybrid(model_);
     batch_ = llama_batch_init(options.batch_size, 0, 1);
     batch_allocated_ = true;
     return "";
@@ -123,6 +131,31 @@ void GenerationContext::enqueue(std::shared_ptr<GenerationJob> job) {
         }
     }
     finish(job, "disposed");
+}
+
+void GenerationContext::post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at) {
+    bool was_waiting = false;
+    {
+        std::lock_guard<std::mutex> lock(job->mutex);
+        if (job->finished) return;
+        job->draft = std::move(draft);
+        job->draft_at = at;
+        was_waiting = job->awaiting_draft.exchange(false, std::memory_order_acq_rel);
+    }
+    // A job decoding on (no draft last step) picks the draft up in its next batch by itself.
+    if (was_waiting) wake();
+}
+
+void GenerationContext::abort(const std::shared_ptr<GenerationJob> & job) {
+    job->abort_requested.store(true, std::memory_order_relaxed);
+    wake();
+}
+
+void GenerationContext::wake() {
+    // Taking the lock orders this after a decode thread that is between its predicate and its
+    // wait: the notification cannot fall in that gap and be lost.
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    queue_changed_.notify_one();
 }
 
 void GenerationContext::dispose() {
@@ -144,6 +177,8 @@ void GenerationContext::dispose() {
 
 void GenerationContext::begin(GenerationJob & job) {
     job.sampler = make_sampler(job.sampling, vocab_);
+    // Without a way to erase rejected drafts the job decodes plainly; JS's drafts are ignored.
+    job.speculative = job.speculative && can_speculate_;
     llama_memory_t memory = llama_get_memory(context_);
     job.reused = std::min<int32_t>(job.reuse, static_cast<int32_t>(job.prompt.size()));
     // Some memories (recurrent models) cannot drop a tail: start the sequence over instead.
@@ -179,12 +214,23 @@ void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const
     schedule_call(job);
 }
 
-void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, llama_token token) {
+void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last, bool await_draft) {
     std::lock_guard<std::mutex> lock(job->mutex);
-    job->pending.push_back(token);
+    job->pending.insert(job->pending.end(), tokens.begin(), tokens.end());
+    // The job's last tokens go over with its end, which finish() schedules next.
+    if (last) return;
+    if (await_draft) {
+        // A draft was just verified: the copy is likely running, so the next draft is worth a
+        // round trip to JS; the job sits out the batches until it comes back. (Waiting after
+        // every step instead cost text the lookup cannot draft a JS round trip per token.)
+        job->awaiting_draft.store(true, std::memory_order_release);
+        job->has_pending = false;
+        schedule_call(job);
+        return;
+    }
     // The first token goes at once (time to first token); later ones wait up to
     // kDeliveryInterval so a fast model wakes the JS thread once per few tokens, not per token.
-    if (job->generated == 0) {
+    if (job->generated == static_cast<int32_t>(tokens.size())) {
         schedule_call(job);
     } else if (!job->has_pending) {
         job->has_pending = true;
@@ -209,6 +255,8 @@ namespace {
 struct BatchEntry {
     std::shared_ptr<GenerationJob> job;
     int32_t tokens = 0;
+    /** Prompt tokens among `tokens` (a prompt's last chunk may carry a draft after them). */
+    int32_t prompt_tokens = 0;
     int32_t logits_index = -1;
 };
 
@@ -224,6 +272,94 @@ void add_token(llama_batch & batch, llama_token token, llama_pos position, llama
 
 }  // namespace
 
+int32_t GenerationContext::add_draft(GenerationJob & job, llama_pos first_position) {
+    job.verifying.clear();
+    if (!job.speculative) return 0;
+    int32_t at = 0;
+    {
+        std::lock_guard<std::mutex> lock(job.mutex);
+        job.verifying.swap(job.draft);
+        at = job.draft_at;
+    }
+    // A draft JS made a few tokens ago (the job decoded on meanwhile): it is still worth
+    // verifying from here if it foresaw the tokens generated since.
+    const size_t since = job.output.size() - static_cast<size_t>(std::clamp<int32_t>(at, 0, static_cast<int32_t>(job.output.size())));
+    if (since > 0) {
+        const bool foreseen = job.verifying.size() > since &&
+                              std::equal(job.output.end() - static_cast<std::ptrdiff_t>(since), job.output.end(), job.verifying.begin());
+        if (foreseen) {
+            job.verifying.erase(job.verifying.begin(), job.verifying.begin() + static_cast<std::ptrdiff_t>(since));
+        } else {
+            job.verifying.clear();
+        }
+    }
+    // A draft of n tokens yields up to n + 1: cut it to what the batch, the sequence's context
+    // and max_tokens leave.
+    const int64_t room = std::min<int64_t>({
+        static_cast<int64_t>(options_.batch_size) - batch_.n_tokens,
+        static_cast<int64_t>(options_.context_size) - first_position,
+        static_cast<int64_t>(job.max_tokens) - job.generated - 1,
+    });
+    if (static_cast<int64_t>(job.verifying.size()) > room) {
+        job.verifying.resize(static_cast<size_t>(std::max<int64_t>(0, room)));
+    }
+    for (size_t offset = 0; offset < job.verifying.size(); offset += 1) {
+        add_token(batch_, job.verifying[offset], first_position + static_cast<llama_pos>(offset), job.sequence, true);
+    }
+    return static_cast<int32_t>(job.verifying.size());
+}
+
+void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32_t logits_index) {
+    GenerationJob & generation = *job;
+    const std::vector<llama_token> & draft = generation.verifying;
+    // The batch held next_token (or the prompt's last token) at `start`, then the draft; the
+    // position is past the draft now.
+    const llama_pos start = generation.position - 1 - static_cast<llama_pos>(draft.size());
+    std::vector<llama_token> kept;
+    const char * reason = nullptr;
+    size_t index = 0;
+    for (;; index += 1) {
+        // The logits after next_token and after each accepted drafted token are what plain
+        // decoding would have seen, so each kept token is a sample of the model's own
+        // distribution (greedy: the same token; seeded sampling draws once per kept token, as
+        // the plain loop does, but a batch's logits differ from a single token's in the last
+        // bits, so a draw near a boundary can go the other way).
+        const llama_token token = sample(generation, logits_index + static_cast<int32_t>(index));
+        if (llama_vocab_is_eog(vocab_, token)) {
+            reason = "stop";
+            break;
+        }
+        kept.push_back(token);
+        generation.generated += 1;
+        if (generation.generated >= generation.max_tokens) {
+            reason = "length";
+            break;
+        }
+        // The first sample that differs from the draft (or the one after a whole draft) is kept
+        // too: it is the next token, not yet in the cache.
+        if (index >= draft.size() || token != draft[index]) break;
+    }
+    generation.steps += 1;
+    // The cache keeps next_token and the drafted tokens accepted before `index`; whatever ended
+    // the step (a differing sample, the end of generation, max_tokens) is not in it.
+    const llama_pos kept_end = start + 1 + static_cast<llama_pos>(index);
+    if (kept_end < generation.position) {
+        if (!llama_memory_seq_rm(llama_get_memory(context_), generation.sequence, kept_end, -1)) {
+            llama_memory_seq_rm(llama_get_memory(context_), generation.sequence, -1, -1);
+            generation.position = 0;
+            finish(job, "error", "llama.cpp could not erase a rejected draft from the KV cache");
+            return;
+        }
+        generation.position = kept_end;
+    }
+    if (!kept.empty()) {
+        generation.next_token = kept.back();
+        generation.output.insert(generation.output.end(), kept.begin(), kept.end());
+        deliver(job, kept, reason != nullptr, generation.speculative && !draft.empty());
+    }
+    if (reason != nullptr) finish(job, reason);
+}
+
 void GenerationContext::run() {
     std::vector<std::shared_ptr<GenerationJob>> active;
     std::vector<BatchEntry> entries;
@@ -231,7 +367,12 @@ void GenerationContext::run() {
     for (;;) {
         {
             std::unique_lock<std::mutex> lock(queue_mutex_);
-            queue_changed_.wait(lock, [&] { return stopping_ || !incoming_.empty() || !active.empty(); });
+            // A speculative job waiting for its draft gives the thread nothing to do: JS's answer
+            // (or an abort) wakes it.
+            queue_changed_.wait(lock, [&] {
+                return stopping_ || !incoming_.empty() ||
+                       std::any_of(active.begin(), active.end(), [](const std::shared_ptr<GenerationJob> & job) { return job->runnable(); });
+            });
             if (stopping_) break;
             while (!incoming_.empty()) {
                 active.push_back(std::move(incoming_.front()));
@@ -248,13 +389,16 @@ void GenerationContext::run() {
         for (auto & job : active) {
             if (job->abort_requested.load(std::memory_order_relaxed)) {
                 finish(job, "aborted");
-            } else if (job->prompt_cursor >= job->prompt.size()) {
+            } else if (job->prompt_cursor >= job->prompt.size() && job->runnable()) {
                 if (job->next_token == LLAMA_TOKEN_NULL) {
                     // Nothing left to evaluate: a prefill whose prompt was cached, or a clear.
                     finish(job, "stop");
                 } else if (batch_.n_tokens < options_.batch_size) {
-                    entries.push_back(BatchEntry{job, 1, batch_.n_tokens});
+                    BatchEntry entry{job};
+                    entry.logits_index = batch_.n_tokens;
                     add_token(batch_, job->next_token, job->position, job->sequence, true);
+                    entry.tokens = 1 + add_draft(*job, job->position + 1);
+                    entries.push_back(std::move(entry));
                 }
             }
         }
@@ -271,7 +415,9 @@ void GenerationContext::run() {
                 if (logits) entry.logits_index = batch_.n_tokens;
                 add_token(batch_, job->prompt[job->prompt_cursor + offset], job->position + offset, job->sequence, logits);
             }
-            entry.tokens = count;
+            entry.prompt_tokens = count;
+            // The draft JS made from the prompt (the prediction's start) is verified with it.
+            entry.tokens = count + (last_chunk && job->max_tokens > 0 ? add_draft(*job, job->position + count) : 0);
             entries.push_back(std::move(entry));
             prompt_in_batch = true;
         }
@@ -292,22 +438,14 @@ void GenerationContext::run() {
                 }
                 job.position += entry.tokens;
                 if (job.prompt_cursor < job.prompt.size()) {
-                    job.prompt_cursor += static_cast<size_t>(entry.tokens);
+                    job.prompt_cursor += static_cast<size_t>(entry.prompt_tokens);
                     if (job.prompt_cursor < job.prompt.size()) continue;
                     if (job.max_tokens == 0) {
                         finish(entry.job, "stop");
                         continue;
                     }
                 }
-                const llama_token token = sample(job, entry.logits_index);
-                if (llama_vocab_is_eog(vocab_, token)) {
-                    finish(entry.job, "stop");
-                    continue;
-                }
-                deliver(entry.job, token);
-                job.generated += 1;
-                job.next_token = token;
-                if (job.generated >= job.max_tokens) finish(entry.job, "length");
+                accept(entry.job, entry.logits_index);
             }
         }
 

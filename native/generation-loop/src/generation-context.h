@@ -1,6 +1,7 @@
 // A llama.cpp model, context and persistent ggml threadpool, with one decode thread that runs
 // every queued generation: each step decodes one batch holding every active sequence's next
-// tokens, samples each, and hands the tokens to JavaScript through a thread-safe function.
+// tokens, samples each, and hands the tokens to JavaScript through a thread-safe function. A
+// speculative job's step verifies the draft JS posted: one batch entry, sampled at every position.
 #pragma once
 
 #include <chrono>
@@ -23,6 +24,8 @@ struct ContextOptions {
     int32_t threads = 1;
     int32_t batch_size = 512;
     int32_t gpu_layers = 0;
+    /** -1: llama.cpp decides; 0 / 1: off / on, as node-llama-cpp's context was created. */
+    int32_t flash_attention = -1;
 };
 
 class GenerationContext {
@@ -36,6 +39,13 @@ class GenerationContext {
     std::string load(const ContextOptions & options);
     void start();
     void enqueue(std::shared_ptr<GenerationJob> job);
+    /**
+     * From JS: the draft a speculative job's next step verifies (empty: a plain step), made after
+     * `at` generated tokens.
+     */
+    void post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at);
+    /** From JS: ends the job at the start of the next step, waiting for a draft or not. */
+    void abort(const std::shared_ptr<GenerationJob> & job);
     /** Ends every job ("disposed"), joins the decode thread and frees everything. */
     void dispose();
 
@@ -43,8 +53,21 @@ class GenerationContext {
     void run();
     void begin(GenerationJob & job);
     llama_token sample(GenerationJob & job, int32_t logits_index);
+    /** Adds a speculative job's draft to the batch from first_position on; returns its length. */
+    int32_t add_draft(GenerationJob & job, llama_pos first_position);
+    /**
+     * Samples after next_token and after each drafted token while the samples follow the draft,
+     * erases the rejected positions from the KV cache and hands the kept tokens to JS.
+     */
+    void accept(const std::shared_ptr<GenerationJob> & job, int32_t logits_index);
+    /** Wakes the decode thread after a job's state changed outside it. */
+    void wake();
     void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
-    void deliver(const std::shared_ptr<GenerationJob> & job, llama_token token);
+    /**
+     * Queues tokens for JS; `last` when finish() follows and hands them over with the end,
+     * `await_draft` when the job waits for JS's next draft (it just verified one).
+     */
+    void deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last, bool await_draft);
     /** Hands over tokens waiting longer than kDeliveryInterval (all waiting ones when `all`). */
     void flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all);
 
@@ -58,6 +81,8 @@ class GenerationContext {
     decltype(ggml_threadpool_free) * threadpool_free_ = nullptr;
     llama_batch batch_{};
     bool batch_allocated_ = false;
+    /** Recurrent and hybrid memories cannot drop a tail: rejected drafts could not be erased. */
+    bool can_speculate_ = false;
 
     std::thread worker_;
     std::mutex queue_mutex_;

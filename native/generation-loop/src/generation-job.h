@@ -29,6 +29,12 @@ struct GenerationJob {
     /** 0: evaluate the prompt and generate nothing (a prefill, or a clear with no prompt). */
     int32_t max_tokens = 0;
     SamplingOptions sampling;
+    /**
+     * Prompt lookup: after a step that verified a draft, its tokens go to JS at once and the job
+     * sits out the following batches until JS answers with the next draft (possibly empty). After
+     * a step without one it decodes on, and a draft JS posts meanwhile joins a later step.
+     */
+    bool speculative = false;
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.
@@ -37,8 +43,16 @@ struct GenerationJob {
     llama_pos position = 0;
     llama_token next_token = LLAMA_TOKEN_NULL;
     int32_t generated = 0;
+    /** Decode steps that sampled for this job (a verify step counts once). */
+    int32_t steps = 0;
+    /** The draft in this step's batch, after next_token. */
+    std::vector<llama_token> verifying;
+    /** Every token generated, to align a draft JS made a few tokens ago. */
+    std::vector<llama_token> output;
 
     std::atomic<bool> abort_requested{false};
+    /** A speculative job's tokens went to JS and its next draft has not come back yet. */
+    std::atomic<bool> awaiting_draft{false};
 
     /** When the oldest token not yet handed to JS was sampled (decode thread only). */
     std::chrono::steady_clock::time_point oldest_pending{};
@@ -47,6 +61,9 @@ struct GenerationJob {
     // Guarded by mutex: tokens not yet handed to JS, and how the job ended.
     std::mutex mutex;
     std::vector<llama_token> pending;
+    /** The draft JS answered with, taken by the next batch, and how many generated tokens JS had seen. */
+    std::vector<llama_token> draft;
+    int32_t draft_at = 0;
     bool call_scheduled = false;
     bool finished = false;
     bool finish_delivered = false;
@@ -60,6 +77,11 @@ struct GenerationJob {
     bool finished_flag() {
         std::lock_guard<std::mutex> lock(mutex);
         return finished;
+    }
+
+    /** Whether the decode thread has work for it: a speculative job waits for its draft. */
+    bool runnable() const {
+        return !awaiting_draft.load(std::memory_order_acquire) || abort_requested.load(std::memory_order_relaxed);
     }
 
     ~GenerationJob() {

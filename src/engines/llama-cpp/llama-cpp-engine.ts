@@ -17,6 +17,7 @@ import type {
   FinishReason,
   EngineStreamOptions,
   ModelInfo,
+  ToolDefinition,
   Usage,
 } from "../engine.ts";
 import { endStream } from "../end-stream.ts";
@@ -145,6 +146,7 @@ export class LlamaCppEngine implements Engine {
         threads: context.currentThreads,
         batchSize: context.batchSize,
         gpuLayers: loaded.model.gpuLayers,
+        flashAttention: context.flashAttention,
       },
       options.nativeLoopAddonPath,
     );
@@ -164,10 +166,12 @@ export class LlamaCppEngine implements Engine {
     return this.native === undefined ? "node-llama-cpp" : "native";
   }
 
-  /** Plain text without prompt lookup runs on the native loop, when there is one. */
-  private nativeLoopFor(request: EngineRequest): NativeContext | undefined {
-    if (this.native === undefined || requestTools(request).length > 0) return undefined;
-    return this.lookups.wants(request) ? undefined : this.native;
+  /**
+   * Plain text, with or without prompt lookup, runs on the native loop when there is one; tool
+   * turns decode inside node-llama-cpp's LlamaChat.
+   */
+  private nativeLoopFor(tools: readonly ToolDefinition[]): NativeContext | undefined {
+    return tools.length > 0 ? undefined : this.native;
   }
 
   get contextSize(): number {
@@ -211,13 +215,14 @@ export class LlamaCppEngine implements Engine {
     });
     if (invalid !== undefined) return yield* finish("error", invalid);
 
+    const tools = requestTools(request);
     let lease: EngineLease;
     try {
       // A document's completions wait for its own sequence (the previous keystroke's request is
       // being cancelled) rather than take another one without its cache.
       const acquire = { waitForOwn: request.completion !== undefined };
       const { sessionKey, cacheScope } = request;
-      const native = this.nativeLoopFor(request);
+      const native = this.nativeLoopFor(tools);
       lease =
         native === undefined
           ? {
@@ -242,7 +247,7 @@ export class LlamaCppEngine implements Engine {
         if (lease.loop === "native") lease.lease.sequence.forget();
         else await lease.lease.sequence.clearHistory();
       }
-      yield* this.generate(request, lease, clock, usage, options.signal, finish);
+      yield* this.generate(request, tools, lease, clock, usage, options.signal, finish);
     } catch (error) {
       // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
       yield* finish("error", this.disposed ? disposedError(error) : SparkError.from(error));
@@ -254,6 +259,7 @@ export class LlamaCppEngine implements Engine {
 
   private async *generate(
     request: EngineRequest,
+    tools: ToolDefinition[],
     lease: EngineLease,
     clock: StreamClock,
     usage: Usage,
@@ -264,7 +270,6 @@ export class LlamaCppEngine implements Engine {
     const model = this.loaded.model;
     const history = request.completion === undefined ? toChatHistory(request.messages) : [];
     const choice = request.toolChoice ?? "auto";
-    const tools = requestTools(request);
     if (typeof choice === "object" && tools.length === 0) {
       yield* finish(
         "error",
@@ -319,10 +324,13 @@ export class LlamaCppEngine implements Engine {
       outputTokens: 0,
       cachedInputTokens: 0,
     };
+    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
+    const lookup = hasTools ? undefined : this.lookups.for(request, promptTokens);
     if (lease.loop === "native") {
       const { sequence } = lease.lease;
       const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
-      yield* generateNativeText(input, result);
+      yield* generateNativeText({ ...input, lookup }, result);
+      if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
       yield* this.finishGeneration(usage, result, signal, finish);
       return;
     }
@@ -330,8 +338,6 @@ export class LlamaCppEngine implements Engine {
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     const { sequence } = lease.lease;
     const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
-    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
-    const lookup = hasTools ? undefined : this.lookups.for(request, promptTokens);
     if (forceToolCall) {
       yield* generateForcedToolCall(
         {

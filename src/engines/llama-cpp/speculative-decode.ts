@@ -1,4 +1,5 @@
-// Prompt-lookup decoding driven by Spark: each step evaluates the last token plus a draft from
+// Prompt-lookup decoding on node-llama-cpp's loop (the native loop verifies drafts on its own
+// thread instead: native-loop/): each step evaluates the last token plus a draft from
 // PromptLookup in one batch, samples at every position, keeps the draft up to the first token
 // the model would not have produced, and erases the rest from the KV cache. node-llama-cpp's
 // own predictor hook (3.22.1) validates only the first drafted token per step, so drafting

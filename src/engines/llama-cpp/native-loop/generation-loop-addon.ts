@@ -13,6 +13,8 @@ export interface AddonContextOptions {
   threads: number;
   batchSize: number;
   gpuLayers: number;
+  /** As node-llama-cpp's context has it; absent or "auto": llama.cpp decides. */
+  flashAttention?: boolean | "auto";
 }
 
 export interface AddonGenerateOptions {
@@ -26,6 +28,24 @@ export interface AddonGenerateOptions {
   topK: number;
   topP: number;
   seed: number;
+  /**
+   * Prompt lookup: after a step that verified a draft, its tokens come at once and the job waits
+   * (other jobs decode on) until `draft()` answers with the tokens its next step verifies; after
+   * a step without one it decodes on, and a draft posted meanwhile joins a later step.
+   */
+  speculative?: boolean;
+  /** A speculative job's first draft, verified in the batch with the prompt's last token. */
+  draft?: Uint32Array;
+}
+
+export interface AddonGenerationJob {
+  /** Ends the job at the start of its next step (within one step). */
+  abort(): void;
+  /**
+   * A speculative job's next draft (empty: none), answered after each delivery; `at` is how many
+   * generated tokens JS had received (the native thread aligns a draft made a few tokens ago).
+   */
+  draft(tokens: Uint32Array, at: number): void;
 }
 
 /** How a native generation ended; delivered once, with its last tokens. */
@@ -34,6 +54,8 @@ export interface AddonGenerationEnd {
   /** Tokens the sequence's KV cache holds now. */
   cacheTokens: number;
   reused: number;
+  /** Decode steps that sampled for the job (a draft's verification counts once). */
+  steps: number;
   error?: string;
 }
 
@@ -42,7 +64,7 @@ export interface AddonGenerationContext {
   generate(
     options: AddonGenerateOptions,
     onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
-  ): { abort(): void };
+  ): AddonGenerationJob;
   dispose(): void;
 }
 

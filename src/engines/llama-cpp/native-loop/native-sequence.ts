@@ -1,5 +1,6 @@
 // One sequence of the native context: JS mirrors the tokens its KV cache holds, so a prompt's
-// cached prefix is known before the native thread starts, and streams the tokens sampled for it.
+// cached prefix is known before the native thread starts, and streams the tokens sampled for it
+// (drafting for the native verify step when the request uses prompt lookup).
 import type { Token } from "node-llama-cpp";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { SamplingOptions } from "../../engine.ts";
@@ -15,12 +16,28 @@ export interface NativeTokensOptions {
   sampling: SamplingOptions;
   defaultTemperature: number;
   signal?: AbortSignal | undefined;
+  /** Prompt lookup: the job verifies a draft in each step. */
+  speculation?: NativeSpeculation | undefined;
+}
+
+/** Drafting for a speculative job, on the JS thread between its steps. */
+export interface NativeSpeculation {
+  /** Every step's tokens, in order (end of generation excluded). */
+  record(sampled: Uint32Array): void;
+  /** The tokens expected next, verified in the job's next step (none: a plain step). */
+  nextDraft(): readonly Token[];
 }
 
 export interface NativeTokens {
   /** Sampled tokens; return() stops the native job and waits until it ended (one step at most). */
   tokens: AsyncGenerator<Token, void, undefined>;
-  cachedTokens: number;
+  /**
+   * Prompt tokens reused from the cache: what was planned, then (once the job ended) what the
+   * addon really reused, which is 0 when the cache could not be trimmed to the plan.
+   */
+  cachedTokens: () => number;
+  /** Decode steps that sampled for the job, once it ended. */
+  steps: () => number;
 }
 
 export class NativeSequence {
@@ -50,7 +67,7 @@ export class NativeSequence {
     for await (const _token of tokens) {
       // A prefill samples nothing.
     }
-    return cachedTokens;
+    return cachedTokens();
   }
 
   /** Starts a job sampling up to maxTokens after the prompt's uncached suffix. */
@@ -65,15 +82,18 @@ export class NativeSequence {
     options: NativeTokensOptions,
   ): NativeTokens {
     if (this.running) throw new SparkError("engine_busy", `Native sequence ${this.id} is busy.`);
+    const { sampling, speculation } = options;
+    // Before the sequence is taken: a lookup that throws leaves it free.
+    const firstDraft = speculation === undefined ? undefined : speculation.nextDraft();
     this.running = true;
     const reuse = Math.max(0, Math.min(commonPrefixLength(this.cached, promptTokens), reuseLimit));
     const queue = new AsyncEventQueue<Uint32Array>();
     // The batches as they came (no per-token copy): the cache mirror is rebuilt from them once.
     const sampled: Uint32Array[] = [];
     let end: AddonGenerationEnd | undefined;
+    let received = 0;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
-    const { sampling } = options;
     const job = this.context.generate(
       {
         sequence: this.id,
@@ -84,13 +104,23 @@ export class NativeSequence {
         topK: DEFAULT_TOP_K,
         topP: sampling.topP ?? DEFAULT_TOP_P,
         seed: sampling.seed ?? Math.floor(Date.now() / 1000),
+        ...(firstDraft === undefined
+          ? {}
+          : { speculative: true, draft: Uint32Array.from(firstDraft) }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
+          received += batch.length;
           sampled.push(batch);
+          speculation?.record(batch);
           queue.push(batch);
         }
-        if (jobEnd === undefined) return;
+        if (jobEnd === undefined) {
+          // After a step that verified a draft the job waits for this answer; drafting here,
+          // before the consumer runs, keeps that wait to the lookup itself.
+          if (speculation !== undefined) postDraft(speculation);
+          return;
+        }
         end = jobEnd;
         this.cached = cacheContents(promptTokens, sampled, jobEnd.cacheTokens);
         this.running = false;
@@ -102,6 +132,15 @@ export class NativeSequence {
         onEnd();
       },
     );
+    const postDraft = (drafting: NativeSpeculation): void => {
+      try {
+        job.draft(Uint32Array.from(drafting.nextDraft()), received);
+      } catch (error) {
+        // The job waits for this answer: end it, and the stream with the lookup's error.
+        queue.fail(SparkError.from(error));
+        job.abort();
+      }
+    };
     const abort = (): void => job.abort();
     options.signal?.addEventListener("abort", abort, { once: true });
     if (options.signal?.aborted === true) abort();
@@ -119,7 +158,11 @@ export class NativeSequence {
         await ended;
       }
     }
-    return { tokens: tokens(), cachedTokens: reuse };
+    return {
+      tokens: tokens(),
+      cachedTokens: () => end?.reused ?? reuse,
+      steps: () => end?.steps ?? 0,
+    };
   }
 }
 
