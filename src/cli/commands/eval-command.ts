@@ -4,11 +4,11 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import { loadConfig } from "../../config/load-config.ts";
 import { bundledTasksDirectory, loadEvalTasks } from "../../eval/eval-task.ts";
 import { formatEvalReport, formatRunOutcome } from "../../eval/format-eval-report.ts";
 import { runEval } from "../../eval/run-eval.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { createCliContext } from "../cli-context.ts";
 import {
   EXIT_ERROR,
   EXIT_INTERRUPTED,
@@ -132,9 +132,8 @@ async function runEvalCommand(flags: EvalFlags): Promise<number> {
 
 /** How the report names what `spark exec` would use with no --model: the configured default. */
 async function defaultModelLabel(): Promise<string> {
-  const context = await createCliContext();
-  await context.registry.dispose();
-  return context.config.defaultModel ?? "default";
+  const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
+  return config.defaultModel ?? "default";
 }
 
 function splitList(value: string | undefined): string[] | undefined {
