@@ -1,5 +1,5 @@
 // `spark eval`: runs the bundled edit tasks on chosen models through the real agent and prints
-// pass rate, median time per task, time to first token and tokens/s side by side per model
+// pass rate, median time per task, time to first token and decode tokens/s side by side per model
 // (--json writes the full report). Exit codes: 0 ran, 1 error, 2 usage, 130 interrupted.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -43,7 +43,7 @@ export function registerEvalCommand(program: Command): void {
     )
     .option("--tasks <list>", "comma-separated task names (default: all; see --list)")
     .option("--tasks-dir <dir>", "run the tasks in this folder instead of the bundled ones")
-    .option("--json <file>", "also write the full report (schema spark-eval/1) to this file")
+    .option("--json <file>", "also write the full report (schema spark-eval/2) to this file")
     .option("--repeat <n>", "runs of every task on every model (default 1)")
     .option(
       "--timeout <seconds>",
