@@ -22,6 +22,9 @@ interface ClientReport {
   tokens: number;
   deltas: number;
   gatewayOverheadMs: number[];
+  /** Client side, per turn: request sent → first delta, and last delta → final event. */
+  firstDeltaMs: number[];
+  lastDeltaToEndMs: number[];
 }
 
 const TURNS = 200;
@@ -31,7 +34,14 @@ const TURN_TOKENS = 16;
 const TURN_TOKENS_PER_SECOND = 1000;
 
 async function runClient(job: ClientJob): Promise<ClientReport> {
-  const report: ClientReport = { turns: 0, tokens: 0, deltas: 0, gatewayOverheadMs: [] };
+  const report: ClientReport = {
+    turns: 0,
+    tokens: 0,
+    deltas: 0,
+    gatewayOverheadMs: [],
+    firstDeltaMs: [],
+    lastDeltaToEndMs: [],
+  };
   if (job.mode === "turns") {
     const client = await WsTurnClient.connect(job.url);
     let previous: string | undefined;
@@ -47,6 +57,10 @@ async function runClient(job: ClientJob): Promise<ClientReport> {
       report.deltas += record.deltaCount;
       if (record.sparkTimings !== null)
         report.gatewayOverheadMs.push(record.sparkTimings.gateway_overhead_ms);
+      if (record.firstDeltaAt !== null && record.lastDeltaAt !== null) {
+        report.firstDeltaMs.push(record.firstDeltaAt - record.sentAt);
+        report.lastDeltaToEndMs.push(record.endedAt - record.lastDeltaAt);
+      }
     }
     client.close();
     return report;
@@ -125,6 +139,11 @@ async function serve(): Promise<void> {
       `follow-up turns: ${turns.report.turns}, gateway_overhead_ms p50 ${median(overhead).toFixed(3)}, ` +
         `serving CPU ${(turns.cpuMicros / turns.report.turns).toFixed(0)} µs/turn ` +
         `(${TURN_TOKENS} tokens each at ${TURN_TOKENS_PER_SECOND}/s, ${turns.report.deltas / turns.report.turns} deltas)`,
+    );
+    const late = (values: number[]): string => median(values.slice(TURNS / 2)).toFixed(3);
+    console.log(
+      `client side, p50 ms: request sent → first delta ${late(turns.report.firstDeltaMs)}, ` +
+        `last delta → final event ${late(turns.report.lastDeltaToEndMs)}`,
     );
     for (const streams of [1, 16]) {
       await engineMicrosPerToken(engine, streams);

@@ -13,6 +13,7 @@ import type {
   ParentMessage,
 } from "./bench-server-protocol.ts";
 import { detectGpuHere } from "./detect-gpu.ts";
+import { startEchoServer } from "./echo-server.ts";
 import { runInProcessStreams } from "./in-process-streams.ts";
 import { ProbeEngine } from "./probe-engine.ts";
 
@@ -81,8 +82,11 @@ async function main(): Promise<void> {
     config: { host: "127.0.0.1", port: 0, maxConcurrencyPerKey: 4096, ...spec.serve },
   });
   const { url } = await gateway.listen();
+  const echo = await startEchoServer();
 
   const close = async (): Promise<void> => {
+    echo.server.closeAllConnections();
+    echo.server.close();
     await gateway.close();
     await engine.dispose();
   };
@@ -123,6 +127,7 @@ async function main(): Promise<void> {
   send({
     type: "ready",
     url,
+    echoUrl: echo.url,
     model: models[0]?.id ?? "",
     contextLength: models[0]?.contextLength ?? null,
     onGpu: created.onGpu,

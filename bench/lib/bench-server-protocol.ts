@@ -48,6 +48,8 @@ export type ChildMessage =
   | {
       type: "ready";
       url: string;
+      /** A bare echo endpoint in the same process (echo-server.ts): the transport floor. */
+      echoUrl: string;
       model: string;
       /** Tokens per sequence the engine really has (the model may cap what was asked). */
       contextLength: number | null;

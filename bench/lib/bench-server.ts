@@ -29,6 +29,8 @@ export class BenchServer {
   private constructor(
     private readonly child: ChildProcess,
     readonly url: string,
+    /** The serving process's bare echo endpoint, for the transport floor. */
+    readonly echoUrl: string,
     readonly model: string,
     readonly contextLength: number | null,
     readonly onGpu: boolean,
@@ -76,6 +78,7 @@ export class BenchServer {
     return new BenchServer(
       child,
       ready.url,
+      ready.echoUrl,
       ready.model,
       ready.contextLength,
       ready.onGpu,

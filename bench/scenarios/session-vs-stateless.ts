@@ -9,6 +9,7 @@ import { runConversation, type ConversationTransport } from "../lib/run-conversa
 import type { Scenario } from "../lib/scenario.ts";
 import { figure, type ResultChart, type ScenarioResult } from "../lib/scenario-result.ts";
 import { reduction, round } from "../lib/stats.ts";
+import { measureTransportFloor, type TransportFloor } from "../lib/transport-floor.ts";
 import { timeToFirstDelta, type TurnRecord } from "../lib/turn-record.ts";
 import { warmUpServer } from "../lib/warm-up-server.ts";
 import { sessionTables, type TurnMeasurement } from "./session-tables.ts";
@@ -55,6 +56,7 @@ export const sessionVsStateless: Scenario = {
 
     let messages: string[] | undefined;
     const measurements: TurnMeasurement[] = [];
+    const floors = new Map<string, TransportFloor>();
     for (const variant of variants) {
       settings.log(`  ${variant.label}: starting the server`);
       const server = await BenchServer.start({ engine, probe: true }, settings.signal);
@@ -95,12 +97,20 @@ export const sessionVsStateless: Scenario = {
         records.forEach((record, index) =>
           measurements.push(measure(variant.id, index + 1, record, probes[index])),
         );
+        // After the turns, so it cannot warm them: the same connection kind and request size.
+        const followUps = records.slice(1);
+        const requestBytes = Math.round(
+          followUps.reduce((sum, record) => sum + record.bytesSent, 0) /
+            Math.max(1, followUps.length),
+        );
+        const kind = variant.transport.kind === "ws-session" ? "ws" : "http";
+        floors.set(variant.id, await measureTransportFloor(server.echoUrl, kind, requestBytes));
       } finally {
         await server.close();
       }
     }
 
-    return buildResult(measurements, {
+    return buildResult(measurements, floors, {
       startedAt,
       configuration: {
         model: settings.modelPath ?? `test model (tiny, trained context patched to ${contextSize})`,
@@ -154,6 +164,7 @@ function measure(
 
 function buildResult(
   measurements: TurnMeasurement[],
+  floors: Map<string, TransportFloor>,
   run: { startedAt: Date; configuration: Record<string, unknown> },
 ): ScenarioResult {
   const followUps = (variant: string): TurnMeasurement[] =>
@@ -166,6 +177,9 @@ function buildResult(
   const overhead = (entry: TurnMeasurement): number => entry.overheadMs;
   const ttft = (entry: TurnMeasurement): number => entry.timeToFirstTokenMs;
   const bytes = (entry: TurnMeasurement): number => entry.bytesSent;
+  const floorOf = (variant: string): number => floors.get(variant)?.meanMs ?? Number.NaN;
+  const aboveFloor = (variant: string, entries: TurnMeasurement[]): number =>
+    mean(entries, overhead) - floorOf(variant);
 
   const chart = (file: string, title: string, yLabel: string, pick: typeof overhead) =>
     ({
@@ -209,6 +223,25 @@ function buildResult(
         "%",
       ),
       figure(
+        "transport floor: bare WebSocket echo round trip, mean",
+        round(floorOf("ws-session"), 3),
+        "ms",
+      ),
+      figure(
+        "transport floor: bare HTTP echo round trip, mean",
+        round(floorOf("sse-stateless"), 3),
+        "ms",
+      ),
+      figure(
+        "overhead above the transport floor, reduction",
+        round(
+          reduction(aboveFloor("sse-stateless", stateless), aboveFloor("ws-session", session)) *
+            100,
+          1,
+        ),
+        "%",
+      ),
+      figure(
         "overhead reduction vs stateless + prompt_cache_key",
         round(reduction(mean(keyed, overhead), mean(session, overhead)) * 100, 1),
         "%",
@@ -219,7 +252,35 @@ function buildResult(
         "%",
       ),
     ],
-    tables: sessionTables(measurements, variants),
+    tables: [
+      ...sessionTables(measurements, variants),
+      {
+        title:
+          "Transport floor: the serving process's bare echo endpoint, same connection kind and request size, back to back",
+        columns: [
+          "variant",
+          "connection",
+          "request bytes",
+          "echo round trip ms (p50)",
+          "echo round trip ms (mean)",
+          "follow-up overhead ms (mean)",
+          "above the floor ms (mean)",
+        ],
+        rows: variants.map((variant) => {
+          const floor = floors.get(variant.id);
+          const entries = followUps(variant.id);
+          return [
+            variant.label,
+            floor?.transport ?? null,
+            floor?.requestBytes ?? null,
+            floor === undefined ? null : round(floor.p50Ms, 3),
+            floor === undefined ? null : round(floor.meanMs, 3),
+            round(mean(entries, overhead), 3),
+            round(aboveFloor(variant.id, entries), 3),
+          ];
+        }),
+      },
+    ],
     charts: [
       chart(
         "session-overhead-by-context.svg",
@@ -244,6 +305,7 @@ function buildResult(
       "The spark_timings formula (turn time − (time_to_first_token_ms − queue_ms) − (output tokens − 1) / decode_tokens_per_second) is in the JSON as overheadFromSparkTimingsMs; it reads lower for stateless turns because spark_timings' time to first token starts when the gateway received the request, so parsing the resent conversation counts as prefill there.",
       `Follow-up turns are turns 2..${String(run.configuration.turns)}. Reductions compare means over them: 1 − session / stateless.`,
       "The embedded engine reuses whatever prefix a sequence still holds, for stateless requests too. With 4 sequences (spark serve's default), a stateless client that sends no prompt_cache_key lands on a fresh or least-recently-used sequence, so most of its conversation is prefilled again; the TTFT ratio against it measures that. Against stateless + prompt_cache_key (same sequence, prefix reused) the engine work is the same and the ratios isolate the transport: resending, re-parsing and rebuilding the conversation.",
+      "Transport floor: after each variant's turns, 60 round trips (the first 10 left out) to a bare echo endpoint in the same serving process, over the connection kind the variant uses (one WebSocket; undici keep-alive HTTP) with a request of the variant's mean follow-up size and a 200-byte reply, no parsing and no gateway code. A turn needs at least one such round trip (request in, final event out); 'above the floor' is the follow-up overhead minus its mean, what the gateway and the client's event handling add.",
       "Bytes sent are request payloads (the WebSocket message or the HTTP body); HTTP headers (~150 B) and WebSocket frame headers (2–14 B) are excluded.",
     ],
     data: { turns: measurements },

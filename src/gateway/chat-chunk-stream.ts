@@ -5,7 +5,7 @@
 import type { ServerResponse } from "node:http";
 import type { ChatCompletionChunk, ChatFinishReason } from "../protocol/chat-completions.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
-import { createTickCorker } from "./tick-corker.ts";
+import { createTickCorker, type TickCorker } from "./tick-corker.ts";
 import { createTickEndFlush } from "./tick-end-flush.ts";
 
 type ChunkDelta = ChatCompletionChunk["choices"][number]["delta"];
@@ -13,7 +13,7 @@ type ChunkDelta = ChatCompletionChunk["choices"][number]["delta"];
 export class ChatChunkStream {
   private pendingContent = "";
   private readonly scheduleFlush: () => void;
-  private readonly beforeWrite: () => void;
+  private readonly corker: TickCorker;
   /** A content chunk's text up to its content string (the keys in JSON.stringify's order). */
   private readonly contentPrefix: string;
 
@@ -24,7 +24,7 @@ export class ChatChunkStream {
     clock: GatewayClock,
   ) {
     this.scheduleFlush = createTickEndFlush(() => this.flushContent(), clock);
-    this.beforeWrite = createTickCorker(response);
+    this.corker = createTickCorker(response);
     this.contentPrefix =
       `data: {"id":${JSON.stringify(base.id)},"object":"chat.completion.chunk","created":${base.created}` +
       `,"model":${JSON.stringify(base.model)},"choices":[{"index":0,"delta":{"content":`;
@@ -68,7 +68,7 @@ export class ChatChunkStream {
 
   private write(text: string): void {
     if (this.response.destroyed) return;
-    this.beforeWrite();
+    this.corker.hold();
     this.response.write(text);
   }
 }

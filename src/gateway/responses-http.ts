@@ -1,7 +1,11 @@
 // POST /v1/responses: one turn over HTTP, streamed as server-sent events or answered as one JSON
 // response. It shares the store with WebSocket mode, so previous_response_id works across both.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { responseCreateBodySchema } from "../protocol/responses-requests.ts";
+import { isCommonResponseCreate } from "../protocol/response-create-fast-check.ts";
+import {
+  responseCreateBodySchema,
+  type ResponseCreateBody,
+} from "../protocol/responses-requests.ts";
 import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
@@ -21,11 +25,10 @@ export async function handleResponsesPost(
   const clock = new GatewayClock();
   const raw = await readJsonBody(request, context.config.maxFrameBytes, clock);
   const startedAt = performance.now();
-  const parsed = responseCreateBodySchema.safeParse(raw);
-  if (!parsed.success) throw schemaError(parsed.error, "The request body");
+  const body = isCommonResponseCreate(raw) ? (raw as ResponseCreateBody) : parseBody(raw);
   clock.addSince(startedAt);
   const turn = await prepareTurn(
-    { body: parsed.data, apiKey, receivedAt, clock },
+    { body, apiKey, receivedAt, clock },
     {
       models: context.models,
       store: context.store,
@@ -39,7 +42,7 @@ export async function handleResponsesPost(
     if (!response.writableFinished) controller.abort("disconnected");
   });
 
-  if (parsed.data.stream !== true) {
+  if (body.stream !== true) {
     const result = await executeTurn(context, turn, {
       signal: controller.signal,
       emit: () => {},
@@ -77,4 +80,10 @@ export async function handleResponsesPost(
   });
   await coalescer.drained();
   response.end();
+}
+
+function parseBody(raw: unknown): ResponseCreateBody {
+  const parsed = responseCreateBodySchema.safeParse(raw);
+  if (!parsed.success) throw schemaError(parsed.error, "The request body");
+  return parsed.data;
 }

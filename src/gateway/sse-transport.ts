@@ -4,7 +4,7 @@ import type { ServerResponse } from "node:http";
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
 import type { CoalescerTransport } from "./delta-coalescer.ts";
 import { eventJson } from "./event-json.ts";
-import { createTickCorker } from "./tick-corker.ts";
+import { createTickCorker, isFinalResponseEvent } from "./tick-corker.ts";
 
 export function startEventStream(response: ServerResponse): void {
   response.writeHead(200, {
@@ -22,12 +22,13 @@ export function responsesSseTransport(
   response: ServerResponse,
   onDrop: (reason: string) => void,
 ): CoalescerTransport {
-  const beforeWrite = createTickCorker(response);
+  const corker = createTickCorker(response);
   return {
     bufferedBytes: () => response.writableLength,
     write(event: ResponseServerEvent, json: string | undefined) {
-      beforeWrite();
+      corker.hold();
       response.write(`event: ${event.type}\ndata: ${json ?? eventJson(event)}\n\n`);
+      if (isFinalResponseEvent(event.type)) corker.release();
     },
     drop(reason) {
       onDrop(reason);

@@ -6,6 +6,7 @@ import {
   responsesClientEventTypes,
   type ResponsesClientEvent,
 } from "../protocol/responses-requests.ts";
+import { isCommonResponseCreate } from "../protocol/response-create-fast-check.ts";
 import { checkJsonDepth } from "./json-depth.ts";
 import { schemaError } from "./schema-error.ts";
 import { WireError } from "./wire-error.ts";
@@ -63,6 +64,11 @@ export function parseClientFrame(
       `Unknown event type '${type.slice(0, 64)}'; this server accepts ${responsesClientEventTypes.join(", ")}.`,
       { wireCode: "unknown_event_type", param: "type" },
     );
+  }
+  // The common create frame skips zod (see response-create-fast-check.ts); the rest, and every
+  // invalid frame, gets zod's checking and messages.
+  if (type === "response.create" && isCommonResponseCreate(value)) {
+    return value as ResponsesClientEvent;
   }
   const parsed = responsesClientEventSchema.safeParse(value);
   if (!parsed.success) throw schemaError(parsed.error, `The ${type} event`);

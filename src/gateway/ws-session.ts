@@ -6,6 +6,7 @@ import type { RawData, WebSocket } from "ws";
 import type { ResponseConnectionEvent } from "../protocol/responses-events.ts";
 import type { ResponsesClientEvent } from "../protocol/responses-requests.ts";
 import { DeltaCoalescer, type TransportEvent } from "./delta-coalescer.ts";
+import { isFinalResponseEvent, type TickCorker } from "./tick-corker.ts";
 import { eventJson, withStreamId } from "./event-json.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
@@ -40,17 +41,18 @@ export class WsSession implements LaneHost {
     readonly apiKey: string | undefined,
     readonly context: GatewayContext,
     readonly registry: LiveResponseRegistry,
-    /** Called before each write so one tick's events leave together (see tick-corker.ts). */
-    beforeWrite: () => void = () => {},
+    /** Holds each tick's events so they leave together (see tick-corker.ts). */
+    corker: TickCorker = { hold: () => {}, release: () => {} },
   ) {
     const { config } = context;
     this.coalescer = new DeltaCoalescer(
       {
         bufferedBytes: () => socket.bufferedAmount,
         write: (event: TransportEvent, json: string | undefined, streamId: string | undefined) => {
-          beforeWrite();
+          corker.hold();
           if (json === undefined) socket.send(eventJson(event, streamId));
           else socket.send(streamId === undefined ? json : withStreamId(json, streamId));
+          if (isFinalResponseEvent(event.type)) corker.release();
         },
         drop: (reason) => this.closeWith(1013, reason, "slow_client", SLOW_CLIENT_CLOSE_GRACE_MS),
       },

@@ -39,6 +39,7 @@ import {
   type DecodeLoop,
 } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
+import { PromptTokenCache, type PromptTokenCacheStatistics } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
 import { contextOverflowMessage, requestTools } from "./request-tools.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
@@ -62,6 +63,8 @@ export class LlamaCppEngine implements Engine {
   private readonly lookups: RequestLookups;
   private readonly pool: SequencePool<LlamaContextSequence>;
   private readonly fimTokens: FimTokens | undefined;
+  /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
+  private readonly promptTokens: PromptTokenCache;
 
   private constructor(
     private readonly loaded: LoadedModel,
@@ -81,6 +84,12 @@ export class LlamaCppEngine implements Engine {
     this.fimTokens = findFimTokens(loaded.model);
     this.grammars = new GrammarCache(loaded.llama);
     this.lookups = new RequestLookups(loaded.model, options);
+    this.promptTokens = new PromptTokenCache(loaded.model.tokenizer);
+  }
+
+  /** How often chat prompts' text runs were found already tokenized. */
+  get promptTokenCacheStatistics(): PromptTokenCacheStatistics {
+    return this.promptTokens.statistics;
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -178,7 +187,7 @@ export class LlamaCppEngine implements Engine {
     const { contextText } = this.chatWrapper.generateContextState({
       chatHistory: [...history, { type: "model", response: [] }],
     });
-    return contextText.tokenize(this.loaded.model.tokenizer);
+    return contextText.tokenize(this.promptTokens.tokenizer);
   }
 
   countTokens(text: string): number {
@@ -276,7 +285,7 @@ export class LlamaCppEngine implements Engine {
               chatHistory: [...history, { type: "model", response: [] }],
               availableFunctions: toChatModelFunctions(tools),
             })
-            .contextText.tokenize(model.tokenizer)
+            .contextText.tokenize(this.promptTokens.tokenizer)
         : this.tokenizePrompt(history);
     usage.inputTokens = promptTokens.length;
     const room = contextSize - promptTokens.length;
