@@ -57,7 +57,13 @@ export async function runTurn(
   const startedAt = performance.now();
   const turnId = control.id;
   const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-  const timings = { modelMs: 0, toolMs: 0, timeToFirstTokenMs: null as number | null };
+  const timings = {
+    modelMs: 0,
+    toolMs: 0,
+    timeToFirstTokenMs: null as number | null,
+    decodeMs: 0,
+    decodeTokens: 0,
+  };
   let turnStart = host.transcript().length;
   let steps = 0;
   let lastText = "";
@@ -79,6 +85,7 @@ export async function runTurn(
         ...timings,
         modelMs: round(timings.modelMs),
         toolMs: round(timings.toolMs),
+        decodeMs: round(timings.decodeMs),
       },
     });
     return {
@@ -166,6 +173,7 @@ export async function runTurn(
     );
     timings.modelMs += performance.now() - modelStartedAt;
     addStepUsage(usage, step);
+    addStepDecode(timings, step);
     if (timings.timeToFirstTokenMs === null && step.timings?.timeToFirstTokenMs != null) {
       timings.timeToFirstTokenMs = round(
         modelStartedAt - startedAt + step.timings.timeToFirstTokenMs,
@@ -276,6 +284,21 @@ function addStepUsage(total: Usage, step: ModelStepResult): void {
   total.inputTokens += step.usage?.inputTokens ?? 0;
   total.cachedInputTokens += step.usage?.cachedInputTokens ?? 0;
   total.outputTokens += step.usage?.outputTokens ?? 0;
+}
+
+/**
+ * Decode as StreamClock measures it: each step's first token closes its prefill, so only the
+ * tokens after it count, over that step's first-to-last-token time.
+ */
+function addStepDecode(
+  total: { decodeMs: number; decodeTokens: number },
+  step: ModelStepResult,
+): void {
+  const decodeMs = step.timings?.decodeMs ?? 0;
+  const outputTokens = step.usage?.outputTokens ?? 0;
+  if (decodeMs <= 0 || outputTokens < 2) return;
+  total.decodeMs += decodeMs;
+  total.decodeTokens += outputTokens - 1;
 }
 
 function round(value: number): number {

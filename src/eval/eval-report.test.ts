@@ -12,7 +12,9 @@ function run(overrides: Partial<EvalRun>): EvalRun {
     modelMs: 500,
     inputTokens: 10,
     outputTokens: 50,
-    tokensPerSecond: 100,
+    decodeMs: 400,
+    decodeTokens: 48,
+    decodeTokensPerSecond: 120,
     steps: 2,
     turnReason: "completed",
     routes: [],
@@ -40,6 +42,8 @@ describe("summarizeModel", () => {
         timeToFirstTokenMs: null,
         outputTokens: 50,
         modelMs: 1500,
+        decodeMs: 1200,
+        decodeTokens: 104,
       }),
       run({
         task: "b",
@@ -49,6 +53,9 @@ describe("summarizeModel", () => {
         timeToFirstTokenMs: null,
         outputTokens: 0,
         modelMs: 0,
+        decodeMs: 0,
+        decodeTokens: 0,
+        decodeTokensPerSecond: null,
       }),
       run({ task: "b", outcome: "interrupted", durationMs: 5 }),
       run({ model: "deep", task: "a" }),
@@ -60,8 +67,9 @@ describe("summarizeModel", () => {
       passRate: 0.25,
       medianTaskMs: 2000,
       medianTimeToFirstTokenMs: 200,
-      // 150 output tokens over 2.5 s of model time.
-      tokensPerSecond: 60,
+      // 200 tokens decoded after the first ones over 2 s of decoding; the 2.5 s of model time
+      // (prefill included) does not count.
+      decodeTokensPerSecond: 100,
       errors: 1,
       timeouts: 1,
       tasks: { a: { runs: 2, passed: 1 }, b: { runs: 2, passed: 0 } },
@@ -73,7 +81,7 @@ describe("summarizeModel", () => {
       runs: 0,
       passRate: null,
       medianTaskMs: null,
-      tokensPerSecond: null,
+      decodeTokensPerSecond: null,
     });
   });
 });

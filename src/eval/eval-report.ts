@@ -1,9 +1,10 @@
-// The report `spark eval` prints and writes as JSON (schema "spark-eval/1", documented in the
+// The report `spark eval` prints and writes as JSON (schema "spark-eval/2", documented in the
 // README): every run as it happened, and per model the pass rate and the medians a user compares.
 import type { SparkErrorJson } from "../protocol/spark-error.ts";
 import type { TurnEndReason } from "../agent/agent-events.ts";
 
-export const EVAL_REPORT_SCHEMA = "spark-eval/1";
+/** 2: `tokensPerSecond` (output over model time, prefill included) became `decodeTokensPerSecond`. */
+export const EVAL_REPORT_SCHEMA = "spark-eval/2";
 
 /**
  * pass: the check passed. fail: the turn ended and the check failed. error: the model or the run
@@ -20,13 +21,18 @@ export interface EvalRun {
   outcome: EvalOutcome;
   /** The agent turn's wall time (the check not included). */
   durationMs: number;
+  /** From the turn's start to the first token of its first model call: queueing and prefill. */
   timeToFirstTokenMs: number | null;
-  /** Time spent streaming from the model, every step of the turn together. */
+  /** Time spent streaming from the model, every step of the turn together (prefill included). */
   modelMs: number;
   inputTokens: number;
   outputTokens: number;
-  /** outputTokens over modelMs; null without output. */
-  tokensPerSecond: number | null;
+  /** Every step's first-to-last-token time together: decoding only, no prefill. */
+  decodeMs: number;
+  /** The output tokens decoded in decodeMs: each step's tokens after its first. */
+  decodeTokens: number;
+  /** decodeTokens over decodeMs; null when nothing was decoded after a first token. */
+  decodeTokensPerSecond: number | null;
   steps: number;
   /** How the agent turn ended; null when it never started (the model could not be opened). */
   turnReason: TurnEndReason | null;
@@ -44,8 +50,8 @@ export interface EvalModelSummary {
   passRate: number | null;
   medianTaskMs: number | null;
   medianTimeToFirstTokenMs: number | null;
-  /** Every run's output tokens over every run's model time. */
-  tokensPerSecond: number | null;
+  /** Every run's decodeTokens over every run's decodeMs (prefill left out: see TTFT). */
+  decodeTokensPerSecond: number | null;
   errors: number;
   timeouts: number;
   /** Per task: passed out of runs. */
@@ -75,8 +81,8 @@ export function median(values: readonly number[]): number | null {
 export function summarizeModel(model: string, allRuns: readonly EvalRun[]): EvalModelSummary {
   const runs = allRuns.filter((run) => run.model === model && run.outcome !== "interrupted");
   const passed = runs.filter((run) => run.outcome === "pass").length;
-  const outputTokens = runs.reduce((sum, run) => sum + run.outputTokens, 0);
-  const modelMs = runs.reduce((sum, run) => sum + run.modelMs, 0);
+  const decodeTokens = runs.reduce((sum, run) => sum + run.decodeTokens, 0);
+  const decodeMs = runs.reduce((sum, run) => sum + run.decodeMs, 0);
   const tasks: EvalModelSummary["tasks"] = {};
   for (const run of runs) {
     const entry = (tasks[run.task] ??= { runs: 0, passed: 0 });
@@ -97,9 +103,13 @@ export function summarizeModel(model: string, allRuns: readonly EvalRun[]): Eval
     medianTimeToFirstTokenMs: median(
       runs.flatMap((run) => (run.timeToFirstTokenMs === null ? [] : [run.timeToFirstTokenMs])),
     ),
-    tokensPerSecond: outputTokens === 0 || modelMs === 0 ? null : outputTokens / (modelMs / 1000),
+    decodeTokensPerSecond: decodeTokensPerSecond(decodeTokens, decodeMs),
     errors: runs.filter((run) => run.outcome === "error").length,
     timeouts: runs.filter((run) => run.outcome === "timeout").length,
     tasks,
   };
+}
+
+export function decodeTokensPerSecond(decodeTokens: number, decodeMs: number): number | null {
+  return decodeTokens === 0 || decodeMs === 0 ? null : decodeTokens / (decodeMs / 1000);
 }

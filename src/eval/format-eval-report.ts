@@ -19,8 +19,9 @@ export function formatEvalReport(report: EvalReport): string {
     ["median time per task", (model) => formatMilliseconds(model.medianTaskMs)],
     ["median time to first token", (model) => formatMilliseconds(model.medianTimeToFirstTokenMs)],
     [
-      "tokens/s",
-      (model) => (model.tokensPerSecond === null ? "-" : model.tokensPerSecond.toFixed(1)),
+      "decode tokens/s",
+      (model) =>
+        model.decodeTokensPerSecond === null ? "-" : model.decodeTokensPerSecond.toFixed(1),
     ],
     ["errors / timeouts", (model) => `${model.errors} / ${model.timeouts}`],
   ];

@@ -5,7 +5,7 @@ import { AgentSession } from "../agent/agent-session.ts";
 import type { AgentEvent } from "../agent/agent-events.ts";
 import type { ModelClient } from "../agent/model-client/model-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import type { EvalOutcome, EvalRun } from "./eval-report.ts";
+import { decodeTokensPerSecond, type EvalOutcome, type EvalRun } from "./eval-report.ts";
 import type { EvalTask } from "./eval-task.ts";
 import { runTaskCheck } from "./run-task-check.ts";
 import { createTaskWorkspace } from "./task-workspace.ts";
@@ -47,7 +47,9 @@ export async function runEvalTask(input: EvalRunInput): Promise<EvalRun> {
     modelMs: 0,
     inputTokens: 0,
     outputTokens: 0,
-    tokensPerSecond: null,
+    decodeMs: 0,
+    decodeTokens: 0,
+    decodeTokensPerSecond: null,
     steps: 0,
     turnReason: null,
     routes: [],
@@ -134,9 +136,8 @@ function record(event: AgentEvent, run: EvalRun): void {
   run.modelMs = event.timings.modelMs;
   run.inputTokens = event.usage.inputTokens;
   run.outputTokens = event.usage.outputTokens;
+  run.decodeMs = event.timings.decodeMs;
+  run.decodeTokens = event.timings.decodeTokens;
+  run.decodeTokensPerSecond = decodeTokensPerSecond(run.decodeTokens, run.decodeMs);
   run.steps = event.steps;
-  run.tokensPerSecond =
-    event.usage.outputTokens === 0 || event.timings.modelMs === 0
-      ? null
-      : event.usage.outputTokens / (event.timings.modelMs / 1000);
 }

@@ -47,9 +47,10 @@ export async function handleChatCompletionsPost(
   const resolved = await resolveModelOrThrow(context.models, body.model, engineRequest);
   startedAt = performance.now();
   engineRequest.model = resolved.model;
+  const tenant = tenantOf(apiKey);
   if (engineRequest.sessionKey !== undefined)
-    engineRequest.sessionKey = tenantSessionKey(apiKey, engineRequest.sessionKey);
-  engineRequest.cacheScope = tenantOf(apiKey);
+    engineRequest.sessionKey = tenantSessionKey(tenant, engineRequest.sessionKey);
+  engineRequest.cacheScope = tenant;
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
 

@@ -18,15 +18,19 @@ function delta(sequenceNumber: number, text: string, itemId = "msg_1"): Response
 
 function fakeTransport() {
   const written: TransportEvent[] = [];
+  const lanes: Array<string | undefined> = [];
   const state = { buffered: 0, dropped: undefined as string | undefined };
   const transport: CoalescerTransport = {
     bufferedBytes: () => state.buffered,
-    write: (event) => written.push(event),
+    write: (event, _json, streamId) => {
+      written.push(event);
+      lanes.push(streamId);
+    },
     drop: (reason) => {
       state.dropped = reason;
     },
   };
-  return { transport, written, state };
+  return { transport, written, lanes, state };
 }
 
 describe("DeltaCoalescer", () => {
@@ -58,6 +62,24 @@ describe("DeltaCoalescer", () => {
     expect(written).toEqual([{ ...delta(1, "ab") }, { ...delta(3, "cd", "msg_2") }]);
     expect(merged).toBe(2);
     expect(coalescer.backlogBytes).toBe(0);
+  });
+
+  it("keeps each waiting event's lane and merges deltas only within one lane", async () => {
+    const { transport, written, lanes, state } = fakeTransport();
+    const coalescer = new DeltaCoalescer(transport, {
+      softBytes: 100,
+      hardBytes: 100_000,
+      pollIntervalMs: 1,
+    });
+    state.buffered = 500;
+    coalescer.push(delta(0, "a"), undefined, "lane-1");
+    coalescer.push(delta(1, "b"), undefined, "lane-1");
+    coalescer.push(delta(2, "c"), undefined, "lane-2");
+    coalescer.push(delta(3, "d"));
+    state.buffered = 0;
+    await coalescer.drained();
+    expect(written).toEqual([delta(1, "ab"), delta(2, "c"), delta(3, "d")]);
+    expect(lanes).toEqual(["lane-1", "lane-2", undefined]);
   });
 
   it("drops a client whose unsent bytes pass the hard limit, and says why", () => {

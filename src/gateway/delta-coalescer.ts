@@ -9,17 +9,18 @@ import type {
   ResponseServerEvent as ResponseStreamEvent,
 } from "../protocol/responses-events.ts";
 
-/** What a transport carries: a response's events, and on WebSockets the connection's own,
- * tagged with the `stream_id` lane they belong to when the client named one. */
-export type TransportEvent = (ResponseStreamEvent | ResponseConnectionEvent) & {
-  stream_id?: string;
-};
+/** What a transport carries: a response's events, and on WebSockets the connection's own. */
+export type TransportEvent = ResponseStreamEvent | ResponseConnectionEvent;
 type ResponseServerEvent = TransportEvent;
 
 export interface CoalescerTransport {
   /** Bytes accepted by the connection but not yet written to the network. */
   bufferedBytes(): number;
-  write(event: ResponseServerEvent, json: string | undefined): void;
+  /**
+   * `streamId`: the WebSocket lane (`stream_id`) the event belongs to, carried beside the event
+   * rather than copied into it, so tagging costs nothing until the bytes are written.
+   */
+  write(event: ResponseServerEvent, json: string | undefined, streamId: string | undefined): void;
   /** The client cannot keep up: close it, saying why. */
   drop(reason: string): void;
 }
@@ -36,6 +37,7 @@ export interface CoalescerLimits {
 interface Waiting {
   event: ResponseServerEvent;
   json: string | undefined;
+  streamId: string | undefined;
   bytes: number;
 }
 
@@ -54,16 +56,16 @@ export class DeltaCoalescer {
   ) {}
 
   /** `json`: the event's wire text when it was already written (never for deltas, which merge). */
-  push(event: ResponseServerEvent, json?: string): void {
+  push(event: ResponseServerEvent, json?: string, streamId?: string): void {
     if (this.stopped) return;
     if (this.waiting.length === 0 && this.transport.bufferedBytes() < this.limits.softBytes) {
-      this.transport.write(event, json);
+      this.transport.write(event, json, streamId);
       return;
     }
-    if (!this.mergeIntoLast(event)) {
+    if (!this.mergeIntoLast(event, streamId)) {
       const text = isDelta(event) ? undefined : (json ?? JSON.stringify(event));
       const bytes = text === undefined ? deltaBytes(event) : text.length;
-      this.waiting.push({ event, json: text, bytes });
+      this.waiting.push({ event, json: text, streamId, bytes });
       this.waitingBytes += bytes;
     }
     // Only deltas can arrive without bound; the few other events of a response are bounded by its
@@ -106,7 +108,7 @@ export class DeltaCoalescer {
       const next = this.waiting.shift();
       if (next === undefined) break;
       this.waitingBytes -= next.bytes;
-      this.transport.write(next.event, next.json);
+      this.transport.write(next.event, next.json, next.streamId);
     }
     if (this.waiting.length > 0)
       this.timer = setTimeout(() => this.flush(), this.limits.pollIntervalMs ?? 5);
@@ -119,9 +121,10 @@ export class DeltaCoalescer {
     for (const resolve of waiters) resolve();
   }
 
-  private mergeIntoLast(event: ResponseServerEvent): boolean {
+  private mergeIntoLast(event: ResponseServerEvent, streamId: string | undefined): boolean {
     const last = this.waiting.at(-1);
-    if (last === undefined || !isDelta(event) || !isDelta(last.event)) return false;
+    if (last === undefined || last.streamId !== streamId) return false;
+    if (!isDelta(event) || !isDelta(last.event)) return false;
     const merged = mergeDeltas(last.event, event);
     if (merged === undefined) return false;
     last.event = merged;

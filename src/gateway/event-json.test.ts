@@ -2,7 +2,7 @@
 // resume tests compare them.
 import { describe, expect, it } from "vitest";
 import type { ResponseServerEvent } from "../protocol/responses-events.ts";
-import { mergeDeltas, type TransportEvent } from "./delta-coalescer.ts";
+import { mergeDeltas } from "./delta-coalescer.ts";
 import { eventJson, withStreamId } from "./event-json.ts";
 import { ReplayBuffer } from "./replay-buffer.ts";
 import { ResponseEventWriter } from "./response-event-writer.ts";
@@ -42,8 +42,7 @@ describe("eventJson", () => {
   it("writes every event of a response exactly as JSON.stringify does, with and without a lane", () => {
     for (const event of writtenEvents(awkward)) {
       expect(eventJson(event)).toBe(JSON.stringify(event));
-      const tagged: TransportEvent = { ...event, stream_id: "lane:1" };
-      expect(eventJson(tagged)).toBe(JSON.stringify(tagged));
+      expect(eventJson(event, "lane:1")).toBe(JSON.stringify({ ...event, stream_id: "lane:1" }));
     }
   });
 

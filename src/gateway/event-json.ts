@@ -4,12 +4,13 @@
 // a quarter of the work.
 import type { TransportEvent } from "./delta-coalescer.ts";
 
-export function eventJson(event: TransportEvent): string {
+/** `streamId`: the WebSocket lane, written as `{ ...event, stream_id }` would be. */
+export function eventJson(event: TransportEvent, streamId?: string): string {
   if (event.type !== "response.output_text.delta" || event.logprobs.length !== 0) {
-    return JSON.stringify(event);
+    const json = JSON.stringify(event);
+    return streamId === undefined ? json : withStreamId(json, streamId);
   }
-  const lane =
-    event.stream_id === undefined ? "" : `,"stream_id":${JSON.stringify(event.stream_id)}`;
+  const lane = streamId === undefined ? "" : `,"stream_id":${JSON.stringify(streamId)}`;
   return (
     `{"type":"response.output_text.delta","sequence_number":${event.sequence_number}` +
     `,"item_id":${JSON.stringify(event.item_id)},"output_index":${event.output_index}` +

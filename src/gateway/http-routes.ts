@@ -28,7 +28,7 @@ export function createHttpHandler(
         context.log.http(method, path, response.statusCode, performance.now() - startedAt, failure),
       );
     }
-    route(context, request, response).catch((error: unknown) => {
+    route(context, request, response, path).catch((error: unknown) => {
       failure = error;
       context.metrics.countError(describeWireError(error).code);
       if (error instanceof SparkError && !(error instanceof WireError))
@@ -42,8 +42,9 @@ async function route(
   context: GatewayContext,
   request: IncomingMessage,
   response: ServerResponse,
+  requestPath: string,
 ): Promise<void> {
-  const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "") || "/";
+  const path = requestPath.replace(/\/+$/, "") || "/";
   const method = request.method ?? "GET";
   const refused = checkRequestSource(request.headers, context.config);
   if (refused !== undefined) throw refused;

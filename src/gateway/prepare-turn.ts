@@ -60,7 +60,8 @@ export async function prepareTurn(
   let history: ChatMessage[] = [];
   // Scoped by the caller's key: the same prompt_cache_key (or a guessed response id) from another
   // key must not reach this tenant's cache.
-  let sessionKey = tenantSessionKey(source.apiKey, body.prompt_cache_key ?? responseId);
+  const tenant = tenantOf(source.apiKey);
+  let sessionKey = tenantSessionKey(tenant, body.prompt_cache_key ?? responseId);
   if (previousId !== undefined) {
     const previous = dependencies.store.get(previousId, source.apiKey);
     if (previous === undefined) {
@@ -109,7 +110,7 @@ export async function prepareTurn(
     messages,
     sampling,
     sessionKey,
-    cacheScope: tenantOf(source.apiKey),
+    cacheScope: tenant,
   };
   if (!generate) engineRequest.prefillOnly = true;
   if (tools !== undefined) {

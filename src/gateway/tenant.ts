@@ -10,7 +10,10 @@ export function tenantOf(apiKey: string | undefined): string {
   return `key-${createHash("sha256").update(apiKey).digest("hex").slice(0, 24)}`;
 }
 
-/** The engine sessionKey for a client-chosen cache key (prompt_cache_key, or a response id). */
-export function tenantSessionKey(apiKey: string | undefined, cacheKey: string): string {
-  return `${tenantOf(apiKey)}/${cacheKey}`;
+/**
+ * The engine sessionKey for a client-chosen cache key (prompt_cache_key, or a response id).
+ * Takes the tenant already named, so a request hashes its key once for both uses.
+ */
+export function tenantSessionKey(tenant: string, cacheKey: string): string {
+  return `${tenant}/${cacheKey}`;
 }

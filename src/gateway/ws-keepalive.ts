@@ -20,7 +20,9 @@ export class WsKeepalive {
   private lifetimeReached = false;
   private readonly heartbeat: NodeJS.Timeout | undefined;
   private readonly lifetime: NodeJS.Timeout | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** One timer for the socket's life, pushed back with refresh() on every frame. */
+  private readonly idleTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -33,8 +35,11 @@ export class WsKeepalive {
       this.heartbeat = setInterval(() => this.beat(), options.heartbeatIntervalMs);
       this.heartbeat.unref();
     }
-    socket.on("message", () => this.restartIdleTimer());
-    this.restartIdleTimer();
+    if (options.idleMs > 0) {
+      this.idleTimer = setTimeout(() => this.idleTimeout(), options.idleMs);
+      this.idleTimer.unref();
+      socket.on("message", () => this.restartIdleTimer());
+    }
     if (options.lifetimeMs > 0) {
       this.lifetime = setTimeout(() => {
         this.lifetimeReached = true;
@@ -60,21 +65,22 @@ export class WsKeepalive {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
     if (this.lifetime !== undefined) clearTimeout(this.lifetime);
   }
 
+  /** Also re-arms the timer after it fired on a busy connection. */
   private restartIdleTimer(): void {
-    if (this.options.idleMs <= 0) return;
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      // A response in flight is not idle; its end calls idle(), which starts the count again.
-      if (this.options.isBusy()) return;
-      this.options.onClose("idle");
-      this.socket.close(1001, "idle for idle_timeout_seconds; reconnect to continue");
-    }, this.options.idleMs);
-    this.idleTimer.unref();
+    if (!this.stopped) this.idleTimer?.refresh();
+  }
+
+  private idleTimeout(): void {
+    // A response in flight is not idle; its end calls idle(), which starts the count again.
+    if (this.options.isBusy()) return;
+    this.options.onClose("idle");
+    this.socket.close(1001, "idle for idle_timeout_seconds; reconnect to continue");
   }
 
   private beat(): void {

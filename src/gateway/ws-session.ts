@@ -48,9 +48,10 @@ export class WsSession implements LaneHost {
     this.coalescer = new DeltaCoalescer(
       {
         bufferedBytes: () => socket.bufferedAmount,
-        write: (event: TransportEvent, json: string | undefined) => {
+        write: (event: TransportEvent, json: string | undefined, streamId: string | undefined) => {
           corker.hold();
-          socket.send(json ?? eventJson(event));
+          if (json === undefined) socket.send(eventJson(event, streamId));
+          else socket.send(streamId === undefined ? json : withStreamId(json, streamId));
           if (isFinalResponseEvent(event.type)) corker.release();
         },
         drop: (reason) => this.closeWith(1013, reason, "slow_client", SLOW_CLIENT_CLOSE_GRACE_MS),
@@ -188,14 +189,7 @@ export class WsSession implements LaneHost {
   }
 
   private newLane(streamId: string | undefined): WsLane {
-    const sink: EventSink =
-      streamId === undefined
-        ? (event, json) => this.coalescer.push(event, json)
-        : (event, json) =>
-            this.coalescer.push(
-              { ...event, stream_id: streamId },
-              json === undefined ? undefined : withStreamId(json, streamId),
-            );
+    const sink: EventSink = (event, json) => this.coalescer.push(event, json, streamId);
     return new WsLane(streamId, this, sink);
   }
 
@@ -251,12 +245,12 @@ export class WsSession implements LaneHost {
     this.context.metrics.countError(describeWireError(error).code);
     this.context.log.webSocketError("event", error);
     const event = errorEvent(error, this.connectionSequence++);
-    this.coalescer.push(streamId === undefined ? event : { ...event, stream_id: streamId });
+    this.coalescer.push(event, undefined, streamId);
   }
 
   sendConnectionEvent(event: ResponseConnectionEvent, streamId: string | undefined): void {
     const sequenced = { ...event, sequence_number: this.connectionSequence++ };
-    this.coalescer.push(streamId === undefined ? sequenced : { ...sequenced, stream_id: streamId });
+    this.coalescer.push(sequenced, undefined, streamId);
   }
 
   sendSteerFailure(

@@ -50,6 +50,8 @@ export class Router {
   private readonly breakerSettings: BreakerSettings;
   private readonly breakers = new Map<string, CircuitBreaker>();
   private readonly engines = new Map<string, FallbackEngine>();
+  /** Pools already handed to the metrics: every request looks its engine up, a pool is new once. */
+  private readonly watchedPools = new WeakSet<UpstreamPool>();
 
   constructor(private readonly options: RouterOptions) {
     const { config, registry } = options;
@@ -158,8 +160,10 @@ export class Router {
         const { engine } = await registry.engineFor(
           name === REGISTRY_DEFAULT && registry.entries().length === 0 ? undefined : name,
         );
-        if (engine instanceof UpstreamPool)
+        if (engine instanceof UpstreamPool && !this.watchedPools.has(engine)) {
+          this.watchedPools.add(engine);
           this.metrics.watchPool(name, () => engine.replicaStates());
+        }
         return engine;
       },
       breaker: this.breaker(name),

@@ -47,7 +47,14 @@ function start(server: FakeAgentServer = createFakeAgentServer()) {
 }
 
 const usage = { inputTokens: 900, cachedInputTokens: 640, outputTokens: 3 };
-const timings = { totalMs: 9, modelMs: 8, toolMs: 0, timeToFirstTokenMs: 4 };
+const timings = {
+  totalMs: 9,
+  modelMs: 8,
+  toolMs: 0,
+  timeToFirstTokenMs: 4,
+  decodeMs: 4,
+  decodeTokens: 3,
+};
 
 describe("the terminal UI", () => {
   it("attaches, streams the answer live, and shows tool calls, diffs, interrupts and errors", async () => {

@@ -228,4 +228,26 @@ describe("agent session", () => {
     const lines = readFileSync(logPath, "utf8").trim().split("\n");
     expect(lines.every((line) => JSON.parse(line) !== null)).toBe(true);
   });
+
+  it("times decode apart from prefill: each step's tokens after its first, first to last token", async () => {
+    workspace = createAgentWorkspace();
+    workspace.write("src/greet.ts", original);
+    const { session, events } = await startScriptedSession(workspace, [
+      {
+        text: "Reading the file now.",
+        delayMs: 5,
+        toolCalls: [{ name: "read_file", arguments: { path: "src/greet.ts" } }],
+      },
+      { text: "It greets with hello.", delayMs: 5 },
+    ]);
+    await session.submit("What does it say?");
+    const [finished] = eventsOfType(events, "turn-finished");
+    expect(finished?.steps).toBe(2);
+    const usage = finished?.usage;
+    const timings = finished?.timings;
+    // Two steps, so two first tokens that belong to prefill, not decode.
+    expect(timings?.decodeTokens).toBe((usage?.outputTokens ?? 0) - 2);
+    expect(timings?.decodeMs).toBeGreaterThan(0);
+    expect(timings?.decodeMs).toBeLessThanOrEqual(timings?.modelMs ?? 0);
+  });
 });

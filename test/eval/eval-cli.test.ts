@@ -17,10 +17,12 @@ describe("spark eval", () => {
     const correct = folder.script("correct.jsonl", [
       {
         text: "Reading.",
+        delayMs: 2,
         toolCalls: [{ name: "read_file", arguments: { path: "src/paginate.mjs" } }],
       },
       {
         text: "Fixing.",
+        delayMs: 2,
         expect: { lastMessageRole: "tool", lastMessageIncludes: "page * size" },
         toolCalls: [
           {
@@ -29,7 +31,11 @@ describe("spark eval", () => {
           },
         ],
       },
-      { text: "Pages now start at 1.", expect: { lastMessageIncludes: "Patch applied" } },
+      {
+        text: "Pages now start at 1.",
+        delayMs: 2,
+        expect: { lastMessageIncludes: "Patch applied" },
+      },
     ]);
     const wrong = folder.script("wrong.jsonl", [
       {
@@ -57,7 +63,7 @@ describe("spark eval", () => {
     expect(run.code, run.stderr).toBe(0);
     const report = run.report;
     expect(report).toMatchObject({
-      schema: "spark-eval/1",
+      schema: "spark-eval/2",
       interrupted: false,
       settings: { tasks: ["off-by-one-page"], repeat: 2, timeoutSeconds: 300 },
     });
@@ -72,7 +78,7 @@ describe("spark eval", () => {
     });
     expect(correctSummary?.medianTaskMs).toBeGreaterThan(0);
     expect(correctSummary?.medianTimeToFirstTokenMs).toBeGreaterThanOrEqual(0);
-    expect(correctSummary?.tokensPerSecond).toBeGreaterThan(0);
+    expect(correctSummary?.decodeTokensPerSecond).toBeGreaterThan(0);
     expect(wrongSummary).toMatchObject({ runs: 2, passed: 0, passRate: 0, errors: 0 });
     expect(failingSummary).toMatchObject({ runs: 2, passed: 0, passRate: 0, errors: 2 });
     expect(unknownSummary).toMatchObject({ runs: 2, passRate: 0, errors: 2, medianTaskMs: null });
@@ -82,6 +88,11 @@ describe("spark eval", () => {
       expect(entry).toMatchObject({ outcome: "pass", steps: 3, turnReason: "completed" });
       expect(entry.check?.passed).toBe(true);
       expect(entry.outputTokens).toBeGreaterThan(0);
+      // Three model calls: their first tokens close prefill and are not decode.
+      expect(entry.decodeTokens).toBe(entry.outputTokens - 3);
+      expect(entry.decodeMs).toBeGreaterThan(0);
+      expect(entry.decodeMs).toBeLessThan(entry.modelMs);
+      expect(entry.decodeTokensPerSecond).toBeCloseTo(entry.decodeTokens / (entry.decodeMs / 1000));
     }
     for (const entry of runsOf(wrong)) {
       expect(entry).toMatchObject({ outcome: "fail", turnReason: "completed" });
@@ -99,6 +110,7 @@ describe("spark eval", () => {
     // Each run had its own copy: the wrong edit did not leak into the next model's repository.
     expect(run.stdout).toMatch(/off-by-one-page\s+2\/2\s+0\/2\s+0\/2\s+0\/2/);
     expect(run.stdout).toMatch(/pass rate\s+100% \(2\/2\)\s+0% \(0\/2\)/);
+    expect(run.stdout).toMatch(/^decode tokens\/s\s+\d+\.\d\s/m);
     expect(run.stderr).toContain("[8/8] no-such-model off-by-one-page #2 ... error");
   });
 

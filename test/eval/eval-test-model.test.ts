@@ -33,7 +33,7 @@ describe("spark eval on the embedded engine", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.report).toMatchObject({
-      schema: "spark-eval/1",
+      schema: "spark-eval/2",
       interrupted: false,
       settings: { models: [model], tasks: ["off-by-one-page"], repeat: 1 },
       models: [{ model, runs: 1, passed: 0, passRate: 0, timeouts: 0 }],
@@ -45,6 +45,10 @@ describe("spark eval on the embedded engine", () => {
     expect(only?.inputTokens).toBeGreaterThan(4096);
     expect(only?.outputTokens).toBeGreaterThan(0);
     expect(only?.timeToFirstTokenMs).toBeGreaterThan(0);
+    // One model call: its first token closes prefill, the rest are decode.
+    expect(only?.decodeTokens).toBe((only?.outputTokens ?? 0) - 1);
+    expect(only?.decodeMs).toBeGreaterThan(0);
+    expect(only?.decodeTokensPerSecond).toBeGreaterThan(0);
     expect(only?.check).toMatchObject({ passed: false, exitCode: 1 });
     expect(run.stdout).toMatch(/pass rate\s+0% \(0\/1\)/);
   });

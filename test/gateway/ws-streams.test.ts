@@ -126,4 +126,48 @@ describe("stream_id lanes", () => {
     expect(tooMany.code).toBe("websocket_stream_limit_reached");
     expect(tooMany.message).toMatch(/32 stream_id lanes/);
   });
+
+  it("tags a lane's events by appending stream_id, the rest byte for byte as without a lane", async () => {
+    const socket = await connect(40, 400);
+    const instructions = 'say "hi" \u2028 漢字 🎉';
+    socket.send({ type: "response.create", stream_id: "a", input: "One.", instructions });
+    const final = await socket.waitFor(isFinal);
+    socket.send({ type: "response.cancel", stream_id: "ghost" });
+    socket.send({ type: "response.steer", stream_id: "ghost", input: "x" });
+    await socket.waitFor((event) => event.type === "response.steer.failed");
+    // Replayed into another lane: the same events, re-tagged.
+    const responseId = (final.response as { id: string }).id;
+    socket.send({
+      type: "response.resume",
+      stream_id: "r",
+      response_id: responseId,
+      last_sequence_number: -1,
+    });
+    await until(() => socket.events.filter(isFinal).length === 2);
+
+    const untagged = new Map<string, Map<number, string>>();
+    for (const frame of socket.frames) {
+      const event = JSON.parse(frame) as ServerEvent;
+      const lane = event.stream_id as string;
+      const suffix = `,"stream_id":${JSON.stringify(lane)}}`;
+      // One stream_id, the last key, and nothing else rewritten: what JSON.stringify gives.
+      expect(frame.endsWith(suffix), frame).toBe(true);
+      expect(frame).toBe(JSON.stringify(event));
+      const body = `${frame.slice(0, -suffix.length)}}`;
+      const { stream_id: _lane, ...withoutLane } = event;
+      expect(body).toBe(JSON.stringify(withoutLane));
+      const byLane = untagged.get(lane) ?? new Map<number, string>();
+      untagged.set(lane, byLane.set(event.sequence_number ?? -1, body));
+    }
+    expect([...untagged.keys()].sort()).toEqual(["a", "ghost", "r"]);
+    // The replay merges runs of deltas; every other event is sent again as it was.
+    const replayed = untagged.get("r") ?? new Map<number, string>();
+    let compared = 0;
+    for (const [sequence, body] of replayed) {
+      if (body.includes('"type":"response.output_text.delta"')) continue;
+      expect(body).toBe(untagged.get("a")?.get(sequence));
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(4);
+  });
 });

@@ -54,7 +54,14 @@ describe("createHumanEventWriter", () => {
       reason: "completed",
       steps: 2,
       usage: { inputTokens: 10, cachedInputTokens: 4, outputTokens: 3 },
-      timings: { totalMs: 1500, modelMs: 1000, toolMs: 5, timeToFirstTokenMs: 20 },
+      timings: {
+        totalMs: 1500,
+        modelMs: 1000,
+        toolMs: 5,
+        timeToFirstTokenMs: 20,
+        decodeMs: 900,
+        decodeTokens: 90,
+      },
     });
     expect(stdout).toBe(
       "Reading it.\n  → read_file a.ts\n  ✓ 2 lines\n  → edit a.ts\n  ✗ no match for oldText\n",

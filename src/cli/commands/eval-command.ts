@@ -1,14 +1,14 @@
 // `spark eval`: runs the bundled edit tasks on chosen models through the real agent and prints
-// pass rate, median time per task, time to first token and tokens/s side by side per model
+// pass rate, median time per task, time to first token and decode tokens/s side by side per model
 // (--json writes the full report). Exit codes: 0 ran, 1 error, 2 usage, 130 interrupted.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
+import { loadConfig } from "../../config/load-config.ts";
 import { bundledTasksDirectory, loadEvalTasks } from "../../eval/eval-task.ts";
 import { formatEvalReport, formatRunOutcome } from "../../eval/format-eval-report.ts";
 import { runEval } from "../../eval/run-eval.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { createCliContext } from "../cli-context.ts";
 import {
   EXIT_ERROR,
   EXIT_INTERRUPTED,
@@ -43,7 +43,7 @@ export function registerEvalCommand(program: Command): void {
     )
     .option("--tasks <list>", "comma-separated task names (default: all; see --list)")
     .option("--tasks-dir <dir>", "run the tasks in this folder instead of the bundled ones")
-    .option("--json <file>", "also write the full report (schema spark-eval/1) to this file")
+    .option("--json <file>", "also write the full report (schema spark-eval/2) to this file")
     .option("--repeat <n>", "runs of every task on every model (default 1)")
     .option(
       "--timeout <seconds>",
@@ -132,9 +132,8 @@ async function runEvalCommand(flags: EvalFlags): Promise<number> {
 
 /** How the report names what `spark exec` would use with no --model: the configured default. */
 async function defaultModelLabel(): Promise<string> {
-  const context = await createCliContext();
-  await context.registry.dispose();
-  return context.config.defaultModel ?? "default";
+  const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
+  return config.defaultModel ?? "default";
 }
 
 function splitList(value: string | undefined): string[] | undefined {

@@ -54,14 +54,22 @@ export async function checkModel(
   }
 }
 
+/**
+ * Reads the header once; only when that fails does `checkModelFile` look again, to word why
+ * (missing, not a file, not GGUF) the way loading the model would.
+ */
 async function checkGguf(path: string): Promise<{ status: CheckStatus; detail: string }> {
   try {
-    await checkModelFile(path);
     return { status: "ok", detail: formatModelFile(await describeModelFile(path)) };
-  } catch (error) {
-    const message =
-      error instanceof SparkError ? error.message : `cannot read it: ${String(error)}`;
-    return { status: "error", detail: message };
+  } catch (headerError) {
+    try {
+      await checkModelFile(path);
+    } catch (error) {
+      const message =
+        error instanceof SparkError ? error.message : `cannot read it: ${String(error)}`;
+      return { status: "error", detail: message };
+    }
+    return { status: "error", detail: `cannot read its GGUF header: ${String(headerError)}` };
   }
 }
 

@@ -55,14 +55,15 @@ export async function runFimCompletion(
   const receivedAt = performance.now();
   const clock = new GatewayClock();
   let startedAt = receivedAt;
+  const tenant = tenantOf(apiKey);
   const request = {
     messages: [],
     completion: call.completion,
     sampling: call.sampling,
-    cacheScope: tenantOf(apiKey),
+    cacheScope: tenant,
     ...(call.documentKey === undefined
       ? {}
-      : { sessionKey: tenantSessionKey(apiKey, `fim:${call.documentKey}`) }),
+      : { sessionKey: tenantSessionKey(tenant, `fim:${call.documentKey}`) }),
   };
   const resolved = await resolveModelOrThrow(context.models, call.model, request);
   const engineRequest = { ...request, model: resolved.model };

@@ -13,6 +13,10 @@ export interface TurnTimings {
   toolMs: number;
   /** From the turn's start to the model's first token of the first step. */
   timeToFirstTokenMs: number | null;
+  /** Each step's first-to-last-token time, all steps together (prefill and queueing excluded). */
+  decodeMs: number;
+  /** Output tokens decoded in `decodeMs`: every step's tokens after its first. */
+  decodeTokens: number;
 }
 
 export type AgentEvent =

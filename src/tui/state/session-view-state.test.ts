@@ -14,7 +14,14 @@ function fold(events: Array<[SessionEvent, number]>): SessionViewState {
 }
 
 const usage = { inputTokens: 100, cachedInputTokens: 60, outputTokens: 5 };
-const timings = { totalMs: 10, modelMs: 8, toolMs: 0, timeToFirstTokenMs: 3 };
+const timings = {
+  totalMs: 10,
+  modelMs: 8,
+  toolMs: 0,
+  timeToFirstTokenMs: 3,
+  decodeMs: 5,
+  decodeTokens: 4,
+};
 
 describe("reduceSessionView", () => {
   it("streams an answer live, moves complete lines to the finished items, and measures", () => {

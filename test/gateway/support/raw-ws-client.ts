@@ -6,13 +6,17 @@ export type ServerEvent = { type: string; sequence_number?: number; [key: string
 
 export class RawWsClient {
   readonly events: ServerEvent[] = [];
+  /** Each event's wire text as it arrived, for tests that check the bytes. */
+  readonly frames: string[] = [];
   closeCode: number | undefined;
   closeReason = "";
   private waiters: Array<() => void> = [];
 
   private constructor(readonly socket: WebSocket) {
     socket.on("message", (data: Buffer) => {
-      this.events.push(JSON.parse(data.toString("utf8")) as ServerEvent);
+      const text = data.toString("utf8");
+      this.frames.push(text);
+      this.events.push(JSON.parse(text) as ServerEvent);
       this.wake();
     });
     socket.on("close", (code: number, reason: Buffer) => {

@@ -202,7 +202,14 @@ describe("live stats", () => {
         reason: "completed",
         steps: 1,
         usage: { inputTokens: 1200, cachedInputTokens: 800, outputTokens: 300 },
-        timings: { totalMs: 1300, modelMs: 1000, toolMs: 0, timeToFirstTokenMs: 240 },
+        timings: {
+          totalMs: 1300,
+          modelMs: 1000,
+          toolMs: 0,
+          timeToFirstTokenMs: 240,
+          decodeMs: 750,
+          decodeTokens: 299,
+        },
       },
       2400,
     );
