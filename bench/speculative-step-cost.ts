@@ -75,12 +75,15 @@ async function eraseBackTo(sequence: LlamaContextSequence, length: number): Prom
   await sequence.eraseContextTokenRanges([{ start: length, end: sequence.nextTokenIndex }]);
 }
 
-/** One plain token: node-llama-cpp's evaluate loop (decode, then sample), as the engine runs it. */
-async function plainStep(): Promise<StepCost> {
+/** Times plainTokens tokens after the first (one step each), then stops the generator. */
+async function timeStepsAfterFirst(
+  tokens: AsyncIterable<Token>,
+  tokensPerStep: number,
+): Promise<StepCost> {
   let produced = 0;
   let startedAt = 0;
   let cpuAtStart = 0;
-  for await (const _token of sequence.evaluate([filler[contextTokens] as Token], options)) {
+  for await (const _token of tokens) {
     if (produced === 0) {
       startedAt = performance.now();
       cpuAtStart = cpuMilliseconds();
@@ -88,11 +91,19 @@ async function plainStep(): Promise<StepCost> {
     produced += 1;
     if (produced > plainTokens) break;
   }
-  const cost = {
-    tokens: 1,
+  return {
+    tokens: tokensPerStep,
     wallMs: (performance.now() - startedAt) / plainTokens,
     cpuMs: (cpuMilliseconds() - cpuAtStart) / plainTokens,
   };
+}
+
+/** One plain token: node-llama-cpp's evaluate loop (decode, then sample), as the engine runs it. */
+async function plainStep(): Promise<StepCost> {
+  const cost = await timeStepsAfterFirst(
+    sequence.evaluate([filler[contextTokens] as Token], options),
+    1,
+  );
   await eraseBackTo(sequence, contextTokens);
   return cost;
 }
@@ -150,24 +161,8 @@ async function nativeStep(sequence: NativeSequence, size: number): Promise<StepC
     defaultTemperature: 0,
     ...(size === 1 ? {} : { speculation: { record: () => {}, nextDraft: () => wrong } }),
   });
-  let produced = 0;
-  let startedAt = 0;
-  let cpuAtStart = 0;
-  for await (const _token of job.tokens) {
-    if (produced === 0) {
-      startedAt = performance.now();
-      cpuAtStart = cpuMilliseconds();
-    }
-    produced += 1;
-    if (produced > plainTokens) break;
-  }
   // Every draft is rejected: one token per step.
-  const cost = {
-    tokens: size,
-    wallMs: (performance.now() - startedAt) / plainTokens,
-    cpuMs: (cpuMilliseconds() - cpuAtStart) / plainTokens,
-  };
-  return cost;
+  return timeStepsAfterFirst(job.tokens, size);
 }
 
 const best = new Map<string, StepCost>();

@@ -122,6 +122,14 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     return (await run(reference, context, maxTokens)).tokens;
   }
 
+  /** Continues `followUp` on the main sequence: it reuses `cached` tokens, and the cache really
+   * holds them (the continuation equals one computed from an empty cache). */
+  async function expectCacheHolds(followUp: Token[], cached: number, maxTokens: number) {
+    const next = await run(main, followUp, maxTokens);
+    expect(next.cachedTokens).toBe(cached);
+    expect(next.tokens).toEqual(await continuation(followUp, maxTokens));
+  }
+
   it("a right draft gives the plain tokens in fewer steps, and the cache holds them", async () => {
     expect(plain.tokens).toHaveLength(48);
     expect(plain.steps).toBe(48);
@@ -134,9 +142,7 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     // A follow-up reuses the prompt and every token but the last (never fed back), and the
     // cache really holds them: the continuation equals one computed from an empty cache.
     const followUp = [...prompt, ...drafted.tokens, ...loaded.model.tokenize(" more")];
-    const next = await run(main, followUp, 16);
-    expect(next.cachedTokens).toBe(prompt.length + drafted.tokens.length - 1);
-    expect(next.tokens).toEqual(await continuation(followUp, 16));
+    await expectCacheHolds(followUp, prompt.length + drafted.tokens.length - 1, 16);
   });
 
   it("wrong drafts, wholly or after a few right tokens, still give the plain tokens", async () => {
@@ -147,9 +153,7 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
       expect(drafted.tokens).toEqual(plain.tokens);
       expect(speculation.drafted).toBeGreaterThan(0);
       const followUp = [...prompt, ...drafted.tokens, ...loaded.model.tokenize(" again")];
-      const next = await run(main, followUp, 16);
-      expect(next.cachedTokens).toBe(prompt.length + drafted.tokens.length - 1);
-      expect(next.tokens).toEqual(await continuation(followUp, 16));
+      await expectCacheHolds(followUp, prompt.length + drafted.tokens.length - 1, 16);
     }
   });
 
@@ -174,9 +178,7 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     const drafted = await run(main, prompt, 10, { speculation });
     expect(drafted.tokens).toEqual(plain.tokens.slice(0, 10));
     const followUp = [...prompt, ...drafted.tokens, ...loaded.model.tokenize(" on")];
-    const next = await run(main, followUp, 12);
-    expect(next.cachedTokens).toBe(prompt.length + 9);
-    expect(next.tokens).toEqual(await continuation(followUp, 12));
+    await expectCacheHolds(followUp, prompt.length + 9, 12);
   });
 
   it("the end of generation inside a draft ends the job there, the last token cached", async () => {
@@ -197,10 +199,8 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     const drafted = await run(main, shortPrompt, 300, { speculation });
     expect(drafted.tokens).toEqual(ending.tokens);
     const followUp = [...shortPrompt, ...drafted.tokens, endOfTurn];
-    const next = await run(main, followUp, 8);
     // Unlike a length stop, the last token was evaluated (the end of turn was sampled after it).
-    expect(next.cachedTokens).toBe(shortPrompt.length + drafted.tokens.length);
-    expect(next.tokens).toEqual(await continuation(followUp, 8));
+    await expectCacheHolds(followUp, shortPrompt.length + drafted.tokens.length, 8);
   });
 
   it("an abort while the job waits for its draft ends it, and the cache mirror stays exact", async () => {
@@ -222,9 +222,7 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
     expect(aborted.tokens.length).toBeLessThan(48);
     expect(aborted.tokens).toEqual(plain.tokens.slice(0, aborted.tokens.length));
     const followUp = [...prompt, ...aborted.tokens, ...loaded.model.tokenize(" after")];
-    const next = await run(main, followUp, 12);
-    expect(next.cachedTokens).toBe(prompt.length + aborted.tokens.length - 1);
-    expect(next.tokens).toEqual(await continuation(followUp, 12));
+    await expectCacheHolds(followUp, prompt.length + aborted.tokens.length - 1, 12);
   });
 
   it("a lookup that throws ends the stream with its error and leaves the sequence free", async () => {
