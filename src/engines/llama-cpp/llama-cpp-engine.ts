@@ -40,7 +40,7 @@ import {
   type DecodeLoop,
 } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
-import { PromptTokenCache, type PromptTokenCacheStatistics } from "./prompt-token-cache.ts";
+import { PromptTokenCache } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
 import { contextOverflowMessage, requestTools } from "./request-tools.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
@@ -86,11 +86,6 @@ export class LlamaCppEngine implements Engine {
     this.grammars = new GrammarCache(loaded.llama);
     this.lookups = new RequestLookups(loaded.model, options);
     this.promptTokens = new PromptTokenCache(loaded.model.tokenizer);
-  }
-
-  /** How often chat prompts' text runs were found already tokenized. */
-  get promptTokenCacheStatistics(): PromptTokenCacheStatistics {
-    return this.promptTokens.statistics;
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
