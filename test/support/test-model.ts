@@ -1,13 +1,14 @@
 // Gives tests a path to Spark's self-written tiny GGUF, written once per shape, type, seed,
 // architecture and format version into .spark-test/models and shared by every test worker.
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GgufTensorType } from "../../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { testModelShapes } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import type { TokenSuccessors } from "../../src/engines/llama-cpp/gguf/successor-weights.ts";
 import {
   defaultTestModelArchitecture,
   defaultTestModelSeed,
@@ -28,6 +29,8 @@ export interface EnsureTestModelOptions {
   endsTurns?: boolean;
   /** Qwen2.5-Coder's FIM tokens in the vocabulary (see WriteTestModelOptions.fimTokens). */
   fimTokens?: boolean;
+  /** A scripted model (see WriteTestModelOptions.successors); undefined: noise. */
+  successors?: TokenSuccessors | undefined;
 }
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -43,7 +46,11 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-async function writeOnce(path: string, options: Required<EnsureTestModelOptions>): Promise<string> {
+/** Every option decided; a noise model has no successors. */
+type ResolvedTestModelOptions = Required<Omit<EnsureTestModelOptions, "successors">> &
+  Pick<EnsureTestModelOptions, "successors">;
+
+async function writeOnce(path: string, options: ResolvedTestModelOptions): Promise<string> {
   if (await exists(path)) return path;
   await mkdir(testModelDirectory, { recursive: true });
   // Other workers may write the same file; each writes its own temp file and the atomic rename
@@ -61,7 +68,7 @@ async function writeOnce(path: string, options: Required<EnsureTestModelOptions>
 /** Absolute path of the cached test model, writing it first if this version is not there yet. */
 export async function ensureTestModel(options: EnsureTestModelOptions = {}): Promise<string> {
   const shape = options.shape ?? "tiny";
-  const resolved: Required<EnsureTestModelOptions> = {
+  const resolved: ResolvedTestModelOptions = {
     shape,
     type: options.type ?? testModelShapes[shape].defaultType,
     seed: options.seed ?? defaultTestModelSeed,
@@ -69,11 +76,16 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     contextLength: options.contextLength ?? testModelShapes[shape].contextLength,
     endsTurns: options.endsTurns ?? false,
     fimTokens: options.fimTokens ?? false,
+    successors: options.successors,
   };
+  const script =
+    resolved.successors === undefined
+      ? ""
+      : `-script${createHash("sha256").update(JSON.stringify(resolved.successors)).digest("hex").slice(0, 12)}`;
   const fileName =
     `spark-test-${resolved.architecture}-${resolved.shape}-${resolved.type}` +
     `-seed${resolved.seed}-ctx${resolved.contextLength}${resolved.endsTurns ? "-ends" : ""}` +
-    `${resolved.fimTokens ? "-fim" : ""}` +
+    `${resolved.fimTokens ? "-fim" : ""}${script}` +
     `-v${testModelFormatVersion}.gguf`;
   const path = join(testModelDirectory, fileName);
   let pending = pendingWrites.get(path);

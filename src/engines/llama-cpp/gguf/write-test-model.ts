@@ -14,6 +14,12 @@ import { SparkError } from "../../../protocol/spark-error.ts";
 import { SeededNormal, hashSeed } from "./seeded-normal.ts";
 import type { GgufTensorType } from "./tensor-encoding.ts";
 import {
+  successorIds,
+  successorOutputTensor,
+  zeroMatrix,
+  type TokenSuccessors,
+} from "./successor-weights.ts";
+import {
   testModelShapes,
   type TestModelShape,
   type TestModelShapeName,
@@ -43,6 +49,11 @@ export interface WriteTestModelOptions {
   /** Add Qwen2.5-Coder's fill-in-the-middle tokens to the vocabulary (ids 271–276, as in
    * spark-code-tiny.gguf), so the FIM path runs on its real tokens; default false. */
   fimTokens?: boolean;
+  /**
+   * A scripted model instead of noise: greedy decoding follows these token successors exactly
+   * (see successor-weights.ts). Needs an untied shape (tiny, micro).
+   */
+  successors?: TokenSuccessors | undefined;
   signal?: AbortSignal;
 }
 
@@ -55,6 +66,7 @@ export interface WriteTestModelResult {
   contextLength: number;
   endsTurns: boolean;
   fimTokens: boolean;
+  successors: TokenSuccessors | undefined;
   byteLength: number;
   parameterCount: number;
 }
@@ -153,8 +165,14 @@ function buildTensors(
   seed: number,
   endsTurns: boolean,
   fimTokens: boolean,
+  successors: TokenSuccessors | undefined,
 ): GgufTensor[] {
   const embedding = shape.embeddingLength;
+  // A scripted model's blocks add nothing to the residual stream.
+  const blockOutput = (name: string, dimensions: number[]): GgufTensor =>
+    successors === undefined
+      ? randomTensor(name, dimensions, type, seed)
+      : zeroMatrix(name, dimensions, type);
   const headDimension = embedding / shape.headCount;
   const keyValueWidth = headDimension * shape.headCountKv;
   const feedForward = shape.feedForwardLength;
@@ -173,7 +191,7 @@ function buildTensors(
       randomTensor(`${prefix}attn_q.weight`, [embedding, embedding], type, seed),
       randomTensor(`${prefix}attn_k.weight`, [embedding, keyValueWidth], type, seed),
       randomTensor(`${prefix}attn_v.weight`, [embedding, keyValueWidth], type, seed),
-      randomTensor(`${prefix}attn_output.weight`, [embedding, embedding], type, seed),
+      blockOutput(`${prefix}attn_output.weight`, [embedding, embedding]),
     );
     if (architecture === "qwen2") {
       tensors.push(
@@ -186,11 +204,21 @@ function buildTensors(
       onesTensor(`${prefix}ffn_norm.weight`, embedding),
       randomTensor(`${prefix}ffn_gate.weight`, [embedding, feedForward], type, seed),
       randomTensor(`${prefix}ffn_up.weight`, [embedding, feedForward], type, seed),
-      randomTensor(`${prefix}ffn_down.weight`, [feedForward, embedding], type, seed),
+      blockOutput(`${prefix}ffn_down.weight`, [feedForward, embedding]),
     );
   }
   tensors.push(onesTensor("output_norm.weight", embedding));
-  if (!shape.tiedEmbeddings) {
+  if (successors !== undefined) {
+    const pairs = successorIds(successors, shape.vocabularySize, fimTokens);
+    // A second generator for token_embd: the writer reads the first one's rows in order.
+    const embeddings = randomTensor(
+      "token_embd.weight",
+      [embedding, shape.vocabularySize],
+      type,
+      seed,
+    );
+    tensors.push(successorOutputTensor(embeddings, pairs));
+  } else if (!shape.tiedEmbeddings) {
     tensors.push(outputProjection("output.weight"));
   }
   return tensors;
@@ -238,6 +266,13 @@ function resolveTestModel(options: WriteTestModelOptions) {
   const contextLength = options.contextLength ?? shape.contextLength;
   const endsTurns = options.endsTurns ?? false;
   const fimTokens = options.fimTokens ?? false;
+  const successors = options.successors;
+  if (successors !== undefined && shape.tiedEmbeddings) {
+    throw new SparkError(
+      "invalid_request",
+      `A scripted model needs its own output head; the ${shape.name} shape ties it to the embeddings.`,
+    );
+  }
   if (!Number.isInteger(contextLength) || contextLength < 16 || contextLength > 0xffffffff) {
     throw new SparkError(
       "invalid_request",
@@ -246,11 +281,20 @@ function resolveTestModel(options: WriteTestModelOptions) {
   }
   const writeOptions: GgufWriteOptions = {
     metadata: buildMetadata(shape, architecture, type, contextLength, fimTokens),
-    tensors: buildTensors(shape, architecture, type, seed, endsTurns, fimTokens),
+    tensors: buildTensors(shape, architecture, type, seed, endsTurns, fimTokens, successors),
     signal: options.signal,
   };
   return {
-    summary: { shape: shape.name, architecture, type, seed, contextLength, endsTurns, fimTokens },
+    summary: {
+      shape: shape.name,
+      architecture,
+      type,
+      seed,
+      contextLength,
+      endsTurns,
+      fimTokens,
+      successors,
+    },
     writeOptions,
   };
 }
