@@ -1,5 +1,6 @@
 // The N-API surface: `new GenerationContext()`, `load(options)` (a promise; the model loads off
-// the JS thread), `generate(options, onTokens)` returning `{abort(), draft(tokens)}` and `dispose()`.
+// the JS thread), `generate(options, onTokens)` returning `{abort(), draft(tokens)}` (it throws when
+// the options' grammar does not parse) and `dispose()`.
 #include <memory>
 #include <string>
 
@@ -109,6 +110,20 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         if (options.Get("draft").IsTypedArray()) {
             Napi::Uint32Array draft = options.Get("draft").As<Napi::Uint32Array>();
             job->draft.assign(draft.Data(), draft.Data() + draft.ElementLength());
+        }
+        if (options.Get("stopTokens").IsTypedArray()) {
+            Napi::Uint32Array stop_tokens = options.Get("stopTokens").As<Napi::Uint32Array>();
+            job->stop_tokens.assign(stop_tokens.Data(), stop_tokens.Data() + stop_tokens.ElementLength());
+        }
+        if (options.Get("grammar").IsString()) {
+            Napi::Value root = options.Get("grammarRoot");
+            std::string error;
+            job->grammar = context_->compile_grammar(options.Get("grammar").As<Napi::String>().Utf8Value(),
+                                                     root.IsString() ? root.As<Napi::String>().Utf8Value() : "root", error);
+            if (job->grammar == nullptr) {
+                Napi::Error::New(env, error).ThrowAsJavaScriptException();
+                return env.Undefined();
+            }
         }
         job->deliver = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "spark-generation-loop", 0, 1);
         context_->enqueue(job);

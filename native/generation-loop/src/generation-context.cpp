@@ -5,6 +5,7 @@
 #include "generation-context.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "ggml-backend.h"
 
@@ -53,6 +54,7 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
         object.Set("reused", job->reused);
         object.Set("steps", job->steps);
         if (!job->error.empty()) object.Set("error", job->error);
+        if (job->stop_token != LLAMA_TOKEN_NULL) object.Set("stopToken", job->stop_token);
         end = object;
     }
     callback.Call({array, end});
@@ -133,6 +135,16 @@ void GenerationContext::enqueue(std::shared_ptr<GenerationJob> job) {
     finish(job, "disposed");
 }
 
+llama_sampler * GenerationContext::compile_grammar(const std::string & text, const std::string & root, std::string & error) const {
+    if (vocab_ == nullptr) {
+        error = "the native generation loop has no model loaded";
+        return nullptr;
+    }
+    llama_sampler * grammar = llama_sampler_init_grammar(vocab_, text.c_str(), root.c_str());
+    if (grammar == nullptr) error = "llama.cpp could not parse the tool-call grammar (root \"" + root + "\")";
+    return grammar;
+}
+
 void GenerationContext::post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at) {
     bool was_waiting = false;
     {
@@ -178,7 +190,8 @@ void GenerationContext::dispose() {
 void GenerationContext::begin(GenerationJob & job) {
     job.sampler = make_sampler(job.sampling, vocab_);
     // Without a way to erase rejected drafts the job decodes plainly; JS's drafts are ignored.
-    job.speculative = job.speculative && can_speculate_;
+    // A grammar's state follows every sample: drafts are not verified under one.
+    job.speculative = job.speculative && can_speculate_ && job.grammar == nullptr;
     llama_memory_t memory = llama_get_memory(context_);
     job.reused = std::min<int32_t>(job.reuse, static_cast<int32_t>(job.prompt.size()));
     // Some memories (recurrent models) cannot drop a tail: start the sequence over instead.
@@ -191,17 +204,51 @@ void GenerationContext::begin(GenerationJob & job) {
 }
 
 llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index) {
-    if (job.sampling.temperature > 0.0f) return llama_sampler_sample(job.sampler, context_, logits_index);
-    // Greedy straight from the logits: one read of the vocabulary instead of writing a candidate
-    // per token (151,936 x 12 bytes for Qwen) and scanning that. The first maximum wins, as in
+    const llama_token token = job.sampling.temperature > 0.0f ? llama_sampler_sample(job.sampler, context_, logits_index)
+                                                               : greedy(llama_get_logits_ith(context_, logits_index));
+    if (job.grammar == nullptr) return token;
+    // As llama.cpp's common sampler: check the unconstrained sample against the grammar (one
+    // candidate), and pay for the whole vocabulary only when the grammar refuses it.
+    llama_token_data single{token, 1.0f, 0.0f};
+    llama_token_data_array one{&single, 1, -1, false};
+    llama_sampler_apply(job.grammar, &one);
+    const llama_token chosen = std::isinf(single.logit) ? sample_within_grammar(job, logits_index) : token;
+    // A complete grammar allows only end of generation, which ends the job instead.
+    if (chosen != LLAMA_TOKEN_NULL && !llama_vocab_is_eog(vocab_, chosen)) llama_sampler_accept(job.grammar, chosen);
+    return chosen;
+}
+
+llama_token GenerationContext::greedy(const float * logits) const {
+    // Straight from the logits: one read of the vocabulary instead of writing a candidate per
+    // token (151,936 x 12 bytes for Qwen) and scanning that. The first maximum wins, as in
     // llama.cpp's greedy sampler, so the tokens are the same.
-    const float * logits = llama_get_logits_ith(context_, logits_index);
     const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
     int32_t best = 0;
     for (int32_t token = 1; token < vocabulary; token += 1) {
         if (logits[token] > logits[best]) best = token;
     }
     return best;
+}
+
+llama_token GenerationContext::sample_within_grammar(GenerationJob & job, int32_t logits_index) {
+    const float * logits = llama_get_logits_ith(context_, logits_index);
+    const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
+    job.candidates.resize(static_cast<size_t>(vocabulary));
+    for (int32_t token = 0; token < vocabulary; token += 1) job.candidates[static_cast<size_t>(token)] = {token, logits[token], 0.0f};
+    llama_token_data_array array{job.candidates.data(), job.candidates.size(), -1, false};
+    llama_sampler_apply(job.grammar, &array);
+    const bool any_allowed = std::any_of(array.data, array.data + array.size, [](const llama_token_data & candidate) { return !std::isinf(candidate.logit); });
+    if (!any_allowed) return LLAMA_TOKEN_NULL;
+    if (job.sampling.temperature <= 0.0f) {
+        // Candidates are in token order here, so the first maximum is the lowest id, as above.
+        size_t best = 0;
+        for (size_t index = 1; index < array.size; index += 1) {
+            if (array.data[index].logit > array.data[best].logit) best = index;
+        }
+        return array.data[best].id;
+    }
+    llama_sampler_apply(job.sampler, &array);
+    return array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;
 }
 
 void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error) {
@@ -325,7 +372,15 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
         // the plain loop does, but a batch's logits differ from a single token's in the last
         // bits, so a draw near a boundary can go the other way).
         const llama_token token = sample(generation, logits_index + static_cast<int32_t>(index));
-        if (llama_vocab_is_eog(vocab_, token)) {
+        if (token == LLAMA_TOKEN_NULL) {
+            reason = "error";
+            break;
+        }
+        const bool stop_token =
+            std::find(generation.stop_tokens.begin(), generation.stop_tokens.end(), token) != generation.stop_tokens.end();
+        if (stop_token || llama_vocab_is_eog(vocab_, token)) {
+            // Neither goes into the cache or to JS: the job ends before them, and says which.
+            if (stop_token) generation.stop_token = token;
             reason = "stop";
             break;
         }
@@ -357,7 +412,12 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
         generation.output.insert(generation.output.end(), kept.begin(), kept.end());
         deliver(job, kept, reason != nullptr, generation.speculative && !draft.empty());
     }
-    if (reason != nullptr) finish(job, reason);
+    if (reason == nullptr) return;
+    if (std::string(reason) == "error") {
+        finish(job, reason, "the tool-call grammar allows no next token");
+    } else {
+        finish(job, reason);
+    }
 }
 
 void GenerationContext::run() {

@@ -40,6 +40,11 @@ class GenerationContext {
     void start();
     void enqueue(std::shared_ptr<GenerationJob> job);
     /**
+     * From JS, after load: compiles a GBNF grammar for a job; nullptr (with a message in `error`)
+     * when the text does not parse.
+     */
+    llama_sampler * compile_grammar(const std::string & text, const std::string & root, std::string & error) const;
+    /**
      * From JS: the draft a speculative job's next step verifies (empty: a plain step), made after
      * `at` generated tokens.
      */
@@ -52,7 +57,12 @@ class GenerationContext {
   private:
     void run();
     void begin(GenerationJob & job);
+    /** The job's next token; LLAMA_TOKEN_NULL when its grammar allows none. */
     llama_token sample(GenerationJob & job, int32_t logits_index);
+    /** The first highest logit's token, among those a grammar left (not -INFINITY). */
+    llama_token greedy(const float * logits) const;
+    /** Samples again over the whole vocabulary after the grammar refused the unconstrained sample. */
+    llama_token sample_within_grammar(GenerationJob & job, int32_t logits_index);
     /** Adds a speculative job's draft to the batch from first_position on; returns its length. */
     int32_t add_draft(GenerationJob & job, llama_pos first_position);
     /**

@@ -35,6 +35,13 @@ struct GenerationJob {
      * a step without one it decodes on, and a draft JS posts meanwhile joins a later step.
      */
     bool speculative = false;
+    /** Sampling one of these ends the job ("stop"), like end of generation: a tool call's opening tag. */
+    std::vector<llama_token> stop_tokens;
+    /**
+     * Constrains every sample (a tool call's JSON); compiled on the JS thread, owned by the job. A
+     * grammar that is complete allows only end of generation, which ends the job.
+     */
+    llama_sampler * grammar = nullptr;
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.
@@ -49,6 +56,8 @@ struct GenerationJob {
     std::vector<llama_token> verifying;
     /** Every token generated, to align a draft JS made a few tokens ago. */
     std::vector<llama_token> output;
+    /** The whole vocabulary's candidates, for a sample the grammar refused. */
+    std::vector<llama_token_data> candidates;
 
     std::atomic<bool> abort_requested{false};
     /** A speculative job's tokens went to JS and its next draft has not come back yet. */
@@ -73,6 +82,8 @@ struct GenerationJob {
     int32_t cache_tokens = 0;
     /** Prompt tokens reused from the cache (reuse, or 0 when the cache could not be trimmed). */
     int32_t reused = 0;
+    /** The stop token that ended the job, if one did. */
+    llama_token stop_token = LLAMA_TOKEN_NULL;
 
     bool finished_flag() {
         std::lock_guard<std::mutex> lock(mutex);
@@ -86,5 +97,6 @@ struct GenerationJob {
 
     ~GenerationJob() {
         if (sampler != nullptr) llama_sampler_free(sampler);
+        if (grammar != nullptr) llama_sampler_free(grammar);
     }
 };

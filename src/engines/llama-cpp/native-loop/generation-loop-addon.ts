@@ -36,6 +36,15 @@ export interface AddonGenerateOptions {
   speculative?: boolean;
   /** A speculative job's first draft, verified in the batch with the prompt's last token. */
   draft?: Uint32Array;
+  /** Sampling one ends the job with reason "stop" and `stopToken`; it is not cached or delivered. */
+  stopTokens?: Uint32Array;
+  /**
+   * GBNF constraining every sample (generate() throws when it does not parse); once complete it
+   * allows only end of generation, which ends the job. Not combined with `speculative`.
+   */
+  grammar?: string;
+  /** The grammar's start rule; default "root". */
+  grammarRoot?: string;
 }
 
 export interface AddonGenerationJob {
@@ -57,6 +66,8 @@ export interface AddonGenerationEnd {
   /** Decode steps that sampled for the job (a draft's verification counts once). */
   steps: number;
   error?: string;
+  /** The stop token that ended the job, when one did. */
+  stopToken?: number;
 }
 
 export interface AddonGenerationContext {

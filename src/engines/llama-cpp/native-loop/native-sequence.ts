@@ -5,7 +5,12 @@ import type { Token } from "node-llama-cpp";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { SamplingOptions } from "../../engine.ts";
 import { AsyncEventQueue } from "../async-event-queue.ts";
-import type { AddonGenerationContext, AddonGenerationEnd } from "./generation-loop-addon.ts";
+import type {
+  AddonGenerateOptions,
+  AddonGenerationContext,
+  AddonGenerationEnd,
+  AddonGenerationJob,
+} from "./generation-loop-addon.ts";
 
 /** node-llama-cpp's defaults, so both loops sample alike. */
 const DEFAULT_TOP_K = 40;
@@ -18,6 +23,15 @@ export interface NativeTokensOptions {
   signal?: AbortSignal | undefined;
   /** Prompt lookup: the job verifies a draft in each step. */
   speculation?: NativeSpeculation | undefined;
+  /** Sampling one of these ends the job (see NativeTokens.stopToken); it is not cached. */
+  stopTokens?: readonly Token[] | undefined;
+  /** GBNF every sample must follow (a tool call's JSON); its completion ends the job. */
+  grammar?: NativeGrammar | undefined;
+}
+
+export interface NativeGrammar {
+  text: string;
+  root: string;
 }
 
 /** Drafting for a speculative job, on the JS thread between its steps. */
@@ -38,6 +52,8 @@ export interface NativeTokens {
   cachedTokens: () => number;
   /** Decode steps that sampled for the job, once it ended. */
   steps: () => number;
+  /** The stop token that ended the job, once it ended (undefined: another end). */
+  stopToken: () => Token | undefined;
 }
 
 export class NativeSequence {
@@ -94,7 +110,8 @@ export class NativeSequence {
     let received = 0;
     let onEnd: () => void = () => {};
     const ended = new Promise<void>((resolve) => (onEnd = resolve));
-    const job = this.context.generate(
+    // A grammar that does not parse throws here, leaving the sequence free.
+    const job = this.startJob(
       {
         sequence: this.id,
         tokens: Uint32Array.from(promptTokens),
@@ -107,6 +124,12 @@ export class NativeSequence {
         ...(firstDraft === undefined
           ? {}
           : { speculative: true, draft: Uint32Array.from(firstDraft) }),
+        ...(options.stopTokens === undefined || options.stopTokens.length === 0
+          ? {}
+          : { stopTokens: Uint32Array.from(options.stopTokens) }),
+        ...(options.grammar === undefined
+          ? {}
+          : { grammar: options.grammar.text, grammarRoot: options.grammar.root }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
@@ -162,7 +185,29 @@ export class NativeSequence {
       tokens: tokens(),
       cachedTokens: () => end?.reused ?? reuse,
       steps: () => end?.steps ?? 0,
+      stopToken: () => end?.stopToken as Token | undefined,
     };
+  }
+
+  /** Starts the native job; when the addon refuses it, the sequence is free again. */
+  private startJob(
+    options: AddonGenerateOptions,
+    onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
+  ): AddonGenerationJob {
+    let job: AddonGenerationJob;
+    try {
+      job = this.context.generate(options, onTokens);
+    } catch (error) {
+      this.running = false;
+      throw new SparkError(
+        "internal_error",
+        `The native generation loop refused the job: ${String(error)}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    return job;
   }
 }
 
