@@ -32,7 +32,7 @@ runEngineContract({
 });
 
 // Plain text, prompt lookup included, runs on the decode loop named (native falls back where the
-// addon is not built); tool turns run on node-llama-cpp's either way.
+// addon is not built); tool turns too (native where the model speaks <tool_call> JSON).
 describe.each(["native", "node-llama-cpp"] as const)(
   "llama-cpp engine, %s decode loop",
   (decodeLoop) => {

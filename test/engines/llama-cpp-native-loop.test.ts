@@ -101,21 +101,17 @@ describeNative("llama-cpp native decode loop", () => {
     }
   });
 
-  it("a session's follow-up turn reuses its cache, around a tool turn on node-llama-cpp's loop", async () => {
+  it("a session's follow-up turn reuses its cache", async () => {
     const sampling = { temperature: 0, maxOutputTokens: 8 };
     const first: ChatMessage[] = [{ role: "user", content: "Describe a linked list briefly." }];
     const one = await collectStream(
       native.stream({ ...request("", sampling), messages: first, sessionKey: "s" }),
     );
-    // A tool turn in between runs on node-llama-cpp's context and leaves the native cache alone.
-    const tool = await collectStream(
-      native.stream({
-        ...request("Read a file.", sampling),
-        sessionKey: "s",
-        tools: [{ name: "read_file", description: "Read a file", parameters: { type: "object" } }],
-      }),
+    // Another session's turn in between takes the other sequence and leaves this cache alone.
+    const other = await collectStream(
+      native.stream({ ...request("Read a file.", sampling), sessionKey: "other" }),
     );
-    expect(tool.finishReason).not.toBe("error");
+    expect(other.finishReason).not.toBe("error");
     const second: ChatMessage[] = [
       ...first,
       { role: "assistant", content: one.text },

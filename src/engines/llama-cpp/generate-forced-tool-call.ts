@@ -1,8 +1,10 @@
-// A tool call the model must make (tool_choice "required" or a named tool): the call opens with
+// A tool call the model must make on node-llama-cpp's loop (tool_choice "required" or a named
+// tool; the native loop has its own, generate-native-tools.ts): the call opens with
 // the Hermes/Qwen `<tool_call>` tag and its JSON is sampled under a grammar built from the tools'
 // JSON schemas, so it always parses and always names a real tool with valid arguments.
 import { LlamaGrammarEvaluationState, type LlamaGrammar } from "node-llama-cpp";
 import type { EngineEvent, ToolDefinition } from "../engine.ts";
+import { toolCallSchema } from "./tool-calls/tool-call-schema.ts";
 import {
   alignSequenceToPrompt,
   type GenerationInput,
@@ -18,44 +20,12 @@ export interface ForcedToolCallInput extends GenerationInput {
 
 const CALL_PREFIX = "<tool_call>\n";
 
-function callSchema(tools: readonly ToolDefinition[]): object {
-  const perTool = tools.map((tool) => ({
-    type: "object",
-    properties: { name: { const: tool.name }, arguments: stripAnnotations(tool.parameters) },
-  }));
-  return perTool.length === 1 ? (perTool[0] as object) : { oneOf: perTool };
-}
-
-/** node-llama-cpp's schema-to-grammar reads the structural keys; it rejects some annotations. */
-function stripAnnotations(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(stripAnnotations);
-  if (schema === null || typeof schema !== "object") return schema;
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (
-      key === "$schema" ||
-      key === "additionalProperties" ||
-      key === "default" ||
-      key === "examples"
-    )
-      continue;
-    result[key] =
-      key === "properties" ? mapValues(value, stripAnnotations) : stripAnnotations(value);
-  }
-  return result;
-}
-
-function mapValues(value: unknown, transform: (entry: unknown) => unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, transform(entry)]));
-}
-
 export async function* generateForcedToolCall(
   input: ForcedToolCallInput,
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { model, sequence, sampling } = input;
-  const grammar = await input.grammarFor(callSchema(input.tools));
+  const grammar = await input.grammarFor(toolCallSchema(input.tools));
   const prefixTokens = model.tokenize(CALL_PREFIX, true);
   const promptTokens = [...input.promptTokens, ...prefixTokens];
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, promptTokens);

@@ -32,6 +32,8 @@ import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import { defaultCpuThreads, loadModel, type LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
+import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
+import type { NativeGrammar } from "./native-loop/native-sequence.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
 import type { NativeSequence } from "./native-loop/native-sequence.ts";
 import {
@@ -44,11 +46,13 @@ import { PromptTokenCache } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
 import { contextOverflowMessage, requestTools } from "./request-tools.ts";
 import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
+import { grammarEndingAtValue, toolCallSchema } from "./tool-calls/tool-call-schema.ts";
+import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 
 export type { LlamaCppEngineOptions };
 
-/** The sequence a request runs on: node-llama-cpp's, or the native loop's for plain text. */
+/** The sequence a request runs on: node-llama-cpp's, or the native loop's. */
 type EngineLease =
   | { loop: "node-llama-cpp"; lease: SequenceLease<LlamaContextSequence> }
   | { loop: "native"; lease: SequenceLease<NativeSequence> };
@@ -66,6 +70,10 @@ export class LlamaCppEngine implements Engine {
   private readonly fimTokens: FimTokens | undefined;
   /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
   private readonly promptTokens: PromptTokenCache;
+  /** The model's tool-call syntax when the native loop can run tool turns. */
+  private readonly toolSyntax: ToolCallSyntax | undefined;
+  /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
+  readonly toolLoopFallbackReason: string | undefined;
 
   private constructor(
     private readonly loaded: LoadedModel,
@@ -86,6 +94,9 @@ export class LlamaCppEngine implements Engine {
     this.grammars = new GrammarCache(loaded.llama);
     this.lookups = new RequestLookups(loaded.model, options);
     this.promptTokens = new PromptTokenCache(loaded.model.tokenizer);
+    const syntax = findToolCallSyntax(chatWrapper, loaded.model);
+    this.toolSyntax = "reason" in syntax ? undefined : syntax;
+    this.toolLoopFallbackReason = "reason" in syntax ? syntax.reason : undefined;
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -131,7 +142,8 @@ export class LlamaCppEngine implements Engine {
       );
     }
     const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
-    // Its own context beside node-llama-cpp's (tool turns stay there): a second KV cache.
+    // Its own context beside node-llama-cpp's (which runs tool calls in syntaxes the native loop
+    // does not speak, and everything when the addon is missing): a second KV cache.
     const choice = await openNativeLoop(
       requestedDecodeLoop(options.decodeLoop),
       {
@@ -161,12 +173,18 @@ export class LlamaCppEngine implements Engine {
     return this.native === undefined ? "node-llama-cpp" : "native";
   }
 
+  /** The loop tool turns decode on. */
+  get toolDecodeLoop(): DecodeLoop {
+    return this.native === undefined || this.toolSyntax === undefined ? "node-llama-cpp" : "native";
+  }
+
   /**
-   * Plain text, with or without prompt lookup, runs on the native loop when there is one; tool
-   * turns decode inside node-llama-cpp's LlamaChat.
+   * Plain text, with or without prompt lookup, runs on the native loop when there is one; so do
+   * tool turns when the model's tool-call syntax is one the native loop speaks (<tool_call> JSON);
+   * other syntaxes decode inside node-llama-cpp's LlamaChat.
    */
   private nativeLoopFor(tools: readonly ToolDefinition[]): NativeContext | undefined {
-    return tools.length > 0 ? undefined : this.native;
+    return tools.length > 0 && this.toolSyntax === undefined ? undefined : this.native;
   }
 
   get contextSize(): number {
@@ -319,18 +337,26 @@ export class LlamaCppEngine implements Engine {
       outputTokens: 0,
       cachedInputTokens: 0,
     };
-    // Tool turns decode plainly: their generation runs inside node-llama-cpp's LlamaChat.
+    // Tool turns decode without prompt lookup: a call is sampled under a grammar, step by step.
     const lookup = hasTools ? undefined : this.lookups.for(request, promptTokens);
+    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     if (lease.loop === "native") {
       const { sequence } = lease.lease;
       const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
-      yield* generateNativeText({ ...input, lookup }, result);
+      if (hasTools && this.toolSyntax !== undefined) {
+        const grammar = await this.nativeCallGrammar(tools);
+        const syntax = this.toolSyntax;
+        const forceCall = forceToolCall;
+        yield* generateNativeWithTools(
+          { ...input, syntax, grammar, forceCall, newToolCallId },
+          result,
+        );
+      } else yield* generateNativeText({ ...input, lookup }, result);
       if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
       yield* this.finishGeneration(usage, result, signal, finish);
       return;
     }
 
-    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     const { sequence } = lease.lease;
     const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
     if (forceToolCall) {
@@ -351,6 +377,12 @@ export class LlamaCppEngine implements Engine {
     }
     if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
     yield* this.finishGeneration(usage, result, signal, finish);
+  }
+
+  /** The GBNF for one call of any of the tools (compiled once per tool set by node-llama-cpp). */
+  private async nativeCallGrammar(tools: readonly ToolDefinition[]): Promise<NativeGrammar> {
+    const grammar = await this.grammars.grammarFor(toolCallSchema(tools));
+    return { text: grammarEndingAtValue(grammar.grammar), root: grammar.rootRuleName };
   }
 
   private *finishGeneration(

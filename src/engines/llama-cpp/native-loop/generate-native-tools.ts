@@ -1,0 +1,162 @@
+// A tool turn on the native loop, in jobs on one sequence: free text that stops when the model
+// samples `<tool_call>`; then the call's JSON under the tools' grammar (a complete call ends the
+// job); then one sampled token after `\n</tool_call>\n` says whether another call follows. Each
+// job's prompt is the previous one's plus what it generated, so only the few new tokens decode.
+import type { Token } from "node-llama-cpp";
+import type { EngineEvent } from "../../engine.ts";
+import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
+import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
+import { TextStreamDecoder } from "../text-stream-decoder.ts";
+import { ToolCallText } from "../tool-calls/tool-call-text.ts";
+import type { ToolCallSyntax } from "../tool-calls/tool-call-syntax.ts";
+import type { NativeGrammar, NativeSequence, NativeTokensOptions } from "./native-sequence.ts";
+
+export interface NativeToolsInput extends EmitInput {
+  sequence: NativeSequence;
+  promptTokens: Token[];
+  syntax: ToolCallSyntax;
+  /** One call object for any of the request's tools (toolCallSchema, compiled to GBNF). */
+  grammar: NativeGrammar;
+  /** tool_choice required or a named tool: the turn opens with a call. */
+  forceCall: boolean;
+  newToolCallId: () => string;
+}
+
+export async function* generateNativeWithTools(
+  input: NativeToolsInput,
+  result: GenerationResult,
+): AsyncGenerator<EngineEvent> {
+  const { syntax, signal } = input;
+  let prompt = input.promptTokens;
+  let firstJob = true;
+  /** A job's options, or undefined when neither max_tokens nor the context leaves room. */
+  const jobOptions = (extra: Partial<NativeTokensOptions>): NativeTokensOptions | undefined => {
+    const maxTokens = Math.min(
+      input.maxOutputTokens - result.outputTokens,
+      input.sequence.contextSize - prompt.length,
+    );
+    if (maxTokens <= 0) return undefined;
+    const sampling = input.sampling;
+    return { maxTokens, sampling, defaultTemperature: DEFAULT_TEMPERATURE, signal, ...extra };
+  };
+  const noteCache = (cachedTokens: number): void => {
+    if (firstJob) result.cachedInputTokens = cachedTokens;
+    firstJob = false;
+  };
+  // Read after awaits: the signal may have fired meanwhile.
+  const aborted = (): boolean => signal?.aborted === true;
+
+  if (input.forceCall) {
+    prompt = [...prompt, syntax.openToken, ...syntax.afterOpen];
+  } else {
+    const textOptions = jobOptions({ stopTokens: [syntax.openToken] });
+    if (textOptions === undefined) {
+      result.finishReason = "length";
+      return;
+    }
+    const run = input.sequence.tokens(prompt, textOptions);
+    const text: Token[] = [];
+    yield* emitTextTokens(recorded(run.tokens, text), input, result);
+    noteCache(run.cachedTokens());
+    if (result.finishReason !== "stop" || run.stopToken() !== syntax.openToken) return;
+    result.outputTokens += 1;
+    prompt = [...prompt, ...text, syntax.openToken, ...syntax.afterOpen];
+  }
+
+  for (;;) {
+    const callOptions = jobOptions({ grammar: input.grammar });
+    if (callOptions === undefined) {
+      result.finishReason = "length";
+      return;
+    }
+    const run = input.sequence.tokens(prompt, callOptions);
+    const callTokens: Token[] = [];
+    const complete = yield* streamCall(run.tokens, callTokens, input, result);
+    noteCache(run.cachedTokens());
+    if (aborted()) {
+      result.finishReason = "cancelled";
+      return;
+    }
+    if (!complete) {
+      result.finishReason = "length";
+      return;
+    }
+    result.finishReason = "tool_calls";
+
+    // Another call follows when the model opens one right after this call's end; any other
+    // token ends the turn (and is not shown), as in node-llama-cpp's LlamaChat.
+    prompt = [...prompt, ...callTokens, ...syntax.afterCall];
+    const nextOptions = jobOptions({ stopTokens: [syntax.openToken] });
+    if (nextOptions === undefined) return;
+    const next = input.sequence.tokens(prompt, { ...nextOptions, maxTokens: 1 });
+    for await (const _token of next.tokens) result.outputTokens += 1;
+    if (aborted() || next.stopToken() !== syntax.openToken) return;
+    result.outputTokens += 1;
+    prompt = [...prompt, syntax.openToken, ...syntax.afterOpen];
+  }
+}
+
+/** Passes tokens through, keeping each one consumed (the next job's prompt continues them). */
+async function* recorded(
+  tokens: AsyncGenerator<Token, void, undefined>,
+  into: Token[],
+): AsyncGenerator<Token, void, undefined> {
+  for await (const token of tokens) {
+    into.push(token);
+    yield token;
+  }
+}
+
+/**
+ * Streams one call: its start once the name is sampled, its arguments as they grow, its end once
+ * the grammar completed it. Returns whether it was complete (not cut short by max tokens or the
+ * abort). `callTokens` receives every sampled token.
+ */
+async function* streamCall(
+  tokens: AsyncGenerator<Token, void, undefined>,
+  callTokens: Token[],
+  input: NativeToolsInput,
+  result: GenerationResult,
+): AsyncGenerator<EngineEvent, boolean> {
+  const decoder = new TextStreamDecoder(input.model, []);
+  const text = new ToolCallText();
+  let id: string | undefined;
+  const send = function* (piece: string): Generator<EngineEvent> {
+    const step = text.push(piece);
+    if (step.name !== undefined) {
+      id = input.newToolCallId();
+      yield { type: "tool-call-start", id, name: step.name };
+    }
+    if (id !== undefined && step.argumentsDelta !== "") {
+      yield { type: "tool-call-delta", id, argumentsDelta: step.argumentsDelta };
+    }
+  };
+  try {
+    for await (const token of tokens) {
+      callTokens.push(token);
+      result.outputTokens += 1;
+      input.clock.markToken();
+      if (input.signal?.aborted === true) return false;
+      yield* send(decoder.push(token).text);
+    }
+  } finally {
+    await tokens.return(undefined);
+  }
+  yield* send(decoder.flush());
+  let call;
+  try {
+    call = text.complete();
+  } catch {
+    // The job ended before the grammar completed the object.
+    return false;
+  }
+  if (id === undefined) {
+    id = input.newToolCallId();
+    yield { type: "tool-call-start", id, name: call.name };
+  }
+  if (call.argumentsRest !== "") {
+    yield { type: "tool-call-delta", id, argumentsDelta: call.argumentsRest };
+  }
+  yield { type: "tool-call-end", id, name: call.name, arguments: call.argumentsText };
+  return true;
+}
