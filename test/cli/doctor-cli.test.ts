@@ -63,6 +63,7 @@ describe("spark doctor", () => {
     expect(result.stdout).toMatch(/^backend: CPU \(loaded in \d+ ms\)$/m);
     expect(result.stdout).toContain("no GPU in use: none found");
     expect(result.stdout).toMatch(/^threads: \d+ by default on the CPU/m);
+    expect(result.stdout).toMatch(/^decode loop: native \(.*spark_generation_loop\.node\)$/m);
     expect(result.stdout).toContain(`ok   *local (llama-cpp): qwen2, 4 layers × 256, F32`);
     expect(result.stdout).toMatch(
       /ok {4}near \(openai-compatible\): http:\/\/127\.0\.0\.1:\d+\/v1 answered HTTP 401/,

@@ -34,6 +34,12 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
       error: undefined,
       ...llama,
     },
+    decodeLoop: {
+      loop: "native",
+      addonPath: "/x/spark_generation_loop.node",
+      reason: undefined,
+      invalidSetting: undefined,
+    },
     threads: { cpuDefault: 15, availableParallelism: 16 },
     configSources: [],
     models: [],
@@ -94,5 +100,28 @@ describe("doctor findings", () => {
     });
     expect(findings.map((finding) => finding.status)).toEqual(["error", "error"]);
     expect(findings[1]?.message).toBe("model gone: Model file not found: /m.gguf.");
+  });
+
+  it("warns when decoding falls back to node-llama-cpp's loop, unless the user asked for it", () => {
+    const cpu = report({ nvidiaGpus: [], cudaLibrary: undefined, backend: "CPU", devices: [] });
+    const missing = {
+      loop: "node-llama-cpp" as const,
+      addonPath: undefined,
+      reason: "the native generation loop is not built",
+      invalidSetting: undefined,
+    };
+    const findings = findingsOf({ ...cpu, decodeLoop: missing });
+    expect(findings.map((finding) => finding.status)).toEqual(["warning"]);
+    expect(findings[0]?.message).toContain("is not built");
+    expect(findings[0]?.message).toContain("npm run build:native");
+    expect(formatDoctorReport({ ...cpu, decodeLoop: missing, findings })).toContain(
+      "decode loop: node-llama-cpp (the native generation loop is not built)",
+    );
+    const asked = { ...missing, reason: "SPARK_DECODE_LOOP=node-llama-cpp" };
+    expect(findingsOf({ ...cpu, decodeLoop: asked })).toEqual([]);
+    const invalid = { ...missing, reason: "bad", invalidSetting: 'SPARK_DECODE_LOOP is "fast"' };
+    expect(findingsOf({ ...cpu, decodeLoop: invalid }).map((finding) => finding.status)).toEqual([
+      "error",
+    ]);
   });
 });

@@ -4,20 +4,23 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config/load-config.ts";
 import { buildDoctorReport } from "../doctor/doctor-report.ts";
 import { formatDoctorReport } from "../doctor/format-doctor-report.ts";
+import { probeDecodeLoop } from "../doctor/decode-loop-report.ts";
 import { probeLlamaBackend } from "../doctor/llama-backend-report.ts";
 
 export function registerDoctorCommand(program: Command): void {
   program
     .command("doctor")
     .description(
-      "Check Node, node-llama-cpp's backend and GPU, thread defaults and every configured model",
+      "Check Node, node-llama-cpp's backend and GPU, the decode loop, thread defaults and every configured model",
     )
     .option("--json", "print JSON")
     .option("--offline", "skip reaching upstream servers")
     .option("--timeout <ms>", "how long to wait for each upstream", "3000")
     .action(async (flags: { json?: boolean; offline?: boolean; timeout: string }) => {
       const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
-      const report = await buildDoctorReport(config, await probeLlamaBackend(), {
+      // The backend first: the native loop's addon then shares the libllama node-llama-cpp loaded.
+      const llama = await probeLlamaBackend();
+      const report = await buildDoctorReport(config, llama, probeDecodeLoop(), {
         offline: flags.offline === true,
         timeoutMs: Math.max(1, Number(flags.timeout) || 3000),
       });

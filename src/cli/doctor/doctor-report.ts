@@ -8,6 +8,7 @@ import {
   smNumber,
 } from "../../engines/llama-cpp/device/cuda-code-for-device.ts";
 import { defaultCpuThreads } from "../../engines/llama-cpp/load-model.ts";
+import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
 import {
   checkModel,
@@ -28,6 +29,7 @@ export interface DoctorReport {
   node: { version: string; supported: boolean };
   nodeLlamaCpp: { version: string | undefined };
   llama: LlamaBackendReport;
+  decodeLoop: DecodeLoopReport;
   threads: {
     /** What the embedded engine uses on the CPU when a model sets no `threads`. */
     cpuDefault: number;
@@ -41,6 +43,7 @@ export interface DoctorReport {
 export async function buildDoctorReport(
   config: LoadedConfig,
   llama: LlamaBackendReport,
+  decodeLoop: DecodeLoopReport,
   options: ModelCheckOptions,
 ): Promise<DoctorReport> {
   const defaultName = config.defaultModel;
@@ -58,6 +61,7 @@ export async function buildDoctorReport(
     node,
     nodeLlamaCpp: { version: await nodeLlamaCppVersion() },
     llama,
+    decodeLoop,
     threads: { cpuDefault: defaultCpuThreads(), availableParallelism: availableParallelism() },
     configSources: config.sources,
     models,
@@ -78,6 +82,20 @@ export function findingsOf(report: Omit<DoctorReport, "findings">): Finding[] {
   const { llama } = report;
   if (llama.error !== undefined) {
     findings.push({ status: "error", message: `node-llama-cpp could not start: ${llama.error}` });
+  }
+  const { decodeLoop } = report;
+  if (decodeLoop.invalidSetting !== undefined) {
+    findings.push({ status: "error", message: decodeLoop.invalidSetting });
+  } else if (
+    decodeLoop.loop !== "native" &&
+    decodeLoop.reason !== "SPARK_DECODE_LOOP=node-llama-cpp"
+  ) {
+    findings.push({
+      status: "warning",
+      message:
+        `the embedded engine decodes on node-llama-cpp's loop, which costs more per token: ${decodeLoop.reason ?? "unknown"}. ` +
+        "`npm run build:native` builds Spark's native loop and says what failed.",
+    });
   }
   const gpus = llama.nvidiaGpus;
   if (gpus.length > 0 && llama.backend !== "CUDA" && llama.error === undefined) {

@@ -11,6 +11,9 @@ export function formatDoctorReport(report: DoctorReport): string {
     `Node ${report.node.version}${report.node.supported ? "" : " (unsupported)"}`,
     nodeLlamaCppLine(report),
     ...backendLines(report.llama),
+    report.decodeLoop.loop === "native"
+      ? `decode loop: native (${report.decodeLoop.addonPath ?? ""})`
+      : `decode loop: node-llama-cpp (${report.decodeLoop.reason ?? ""})`,
     `threads: ${report.threads.cpuDefault} by default on the CPU (${report.threads.availableParallelism} cores, one left to Node; a model's \`threads\` overrides it)`,
     "",
     report.configSources.length === 0
