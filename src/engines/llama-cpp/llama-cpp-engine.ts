@@ -6,7 +6,6 @@ import {
   resolveChatWrapper,
   type ChatHistoryItem,
   type ChatWrapper,
-  type LlamaContext,
   type LlamaContextSequence,
   type Token,
 } from "node-llama-cpp";
@@ -30,22 +29,23 @@ import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
-import { defaultCpuThreads, loadModel, type LoadedModel } from "./load-model.ts";
+import { loadModel, type LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
-import type { NativeGrammar } from "./native-loop/native-sequence.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
-import type { NativeSequence } from "./native-loop/native-sequence.ts";
-import {
-  openNativeLoop,
-  requestedDecodeLoop,
-  type DecodeLoop,
-} from "./native-loop/open-native-loop.ts";
+import type { NativeGrammar, NativeSequence } from "./native-loop/native-sequence.ts";
+import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import { PromptTokenCache } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
 import { contextOverflowMessage, requestTools } from "./request-tools.ts";
-import { SequencePool, type SequenceLease } from "./sequence-pool.ts";
+import type { SequenceLease, SequencePool } from "./sequence-pool.ts";
+import {
+  configuredContextSize,
+  openEngineContexts,
+  type EngineContexts,
+  type NodeLlamaCppContext,
+} from "./open-engine-contexts.ts";
 import { grammarEndingAtValue, toolCallSchema } from "./tool-calls/tool-call-schema.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
@@ -57,46 +57,45 @@ type EngineLease =
   | { loop: "node-llama-cpp"; lease: SequenceLease<LlamaContextSequence> }
   | { loop: "native"; lease: SequenceLease<NativeSequence> };
 
-const DEFAULT_CONTEXT_SIZE = 8192;
-const DEFAULT_SEQUENCES = 4;
-
 export class LlamaCppEngine implements Engine {
   readonly kind = "llama-cpp";
   readonly modelName: string;
   private disposed = false;
   private readonly grammars: GrammarCache;
   private readonly lookups: RequestLookups;
-  private readonly pool: SequencePool<LlamaContextSequence>;
   private readonly fimTokens: FimTokens | undefined;
   /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
   private readonly promptTokens: PromptTokenCache;
-  /** The model's tool-call syntax when the native loop can run tool turns. */
-  private readonly toolSyntax: ToolCallSyntax | undefined;
-  /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
-  readonly toolLoopFallbackReason: string | undefined;
+
+  private readonly native: NativeContext | undefined;
+  /** Only where something runs on it: no native loop, or a tool-call syntax it does not speak. */
+  private readonly nodeLlamaCpp: NodeLlamaCppContext | undefined;
+  /** Why plain text runs on node-llama-cpp's loop, when it does. */
+  readonly decodeLoopFallbackReason: string | undefined;
+  readonly contextSize: number;
+  readonly threads: number;
 
   private constructor(
     private readonly loaded: LoadedModel,
-    private readonly context: LlamaContext,
+    contexts: EngineContexts,
     private readonly chatWrapper: ChatWrapper,
+    private readonly toolSyntax: ToolCallSyntax | undefined,
+    /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
+    readonly toolLoopFallbackReason: string | undefined,
     private readonly options: LlamaCppEngineOptions,
-    /** Streams currently generating; read by the context's batch dispatch schedule. */
+    /** Streams currently generating; read by node-llama-cpp's batch dispatch schedule. */
     private readonly activity: { streams: number },
-    private readonly native: NativeContext | undefined,
-    /** Why plain text runs on node-llama-cpp's loop, when it does. */
-    readonly decodeLoopFallbackReason: string | undefined,
   ) {
     this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
-    // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
-    // speculative-decode.ts), and a sequence without one evaluates on the plain path.
-    this.pool = new SequencePool(context.totalSequences, () => context.getSequence());
+    this.native = contexts.native;
+    this.nodeLlamaCpp = contexts.nodeLlamaCpp;
+    this.decodeLoopFallbackReason = contexts.nativeFallbackReason;
+    this.contextSize = contexts.contextSize;
+    this.threads = contexts.threads;
     this.fimTokens = findFimTokens(loaded.model);
     this.grammars = new GrammarCache(loaded.llama);
     this.lookups = new RequestLookups(loaded.model, options);
     this.promptTokens = new PromptTokenCache(loaded.model.tokenizer);
-    const syntax = findToolCallSyntax(chatWrapper, loaded.model);
-    this.toolSyntax = "reason" in syntax ? undefined : syntax;
-    this.toolLoopFallbackReason = "reason" in syntax ? syntax.reason : undefined;
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -109,62 +108,31 @@ export class LlamaCppEngine implements Engine {
       ...(options.gpu === undefined ? {} : { gpu: options.gpu }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    const threads = options.threads ?? (loaded.onGpu ? undefined : defaultCpuThreads());
+    const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
+    const syntax = findToolCallSyntax(chatWrapper, loaded.model);
+    const toolSyntax = "reason" in syntax ? undefined : syntax;
     const activity = { streams: 0 };
-    const dispatchSchedule =
-      options.batchDispatch === "next-cycle"
-        ? undefined
-        : (dispatch: () => void): void => {
-            if (activity.streams <= 1) queueMicrotask(dispatch);
-            else setImmediate(dispatch);
-          };
-    let context: LlamaContext;
+    let contexts: EngineContexts;
     try {
-      context = await loaded.model.createContext({
-        contextSize: Math.min(
-          options.contextSize ?? DEFAULT_CONTEXT_SIZE,
-          loaded.model.trainContextSize,
-        ),
-        sequences: options.sequences ?? DEFAULT_SEQUENCES,
-        ...(threads === undefined ? {} : { threads }),
-        ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
-        ...(dispatchSchedule === undefined ? {} : { batching: { dispatchSchedule } }),
-        ...(options.signal === undefined ? {} : { createSignal: options.signal }),
-      });
+      contexts = await openEngineContexts(
+        loaded,
+        options,
+        activity,
+        (nativeOpened) => !nativeOpened || toolSyntax === undefined,
+      );
     } catch (error) {
       await loaded.model.dispose();
-      throw new SparkError(
-        "model_load_failed",
-        `Could not create a context for ${options.modelPath}: ${String(error)}`,
-        {
-          cause: error,
-        },
-      );
+      throw error;
     }
-    const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
-    // Its own context beside node-llama-cpp's (which runs tool calls in syntaxes the native loop
-    // does not speak, and everything when the addon is missing): a second KV cache.
-    const choice = await openNativeLoop(
-      requestedDecodeLoop(options.decodeLoop),
-      {
-        modelPath: options.modelPath,
-        contextSize: context.contextSize,
-        sequences: context.totalSequences,
-        threads: context.currentThreads,
-        batchSize: context.batchSize,
-        gpuLayers: loaded.model.gpuLayers,
-        flashAttention: context.flashAttention,
-      },
-      options.nativeLoopAddonPath,
-    );
+    const toolReason = "reason" in syntax ? syntax.reason : undefined;
     return new LlamaCppEngine(
       loaded,
-      context,
+      contexts,
       chatWrapper,
+      toolSyntax,
+      toolReason,
       options,
       activity,
-      choice.native,
-      choice.reason,
     );
   }
 
@@ -187,12 +155,12 @@ export class LlamaCppEngine implements Engine {
     return tools.length > 0 && this.toolSyntax === undefined ? undefined : this.native;
   }
 
-  get contextSize(): number {
-    return this.context.contextSize;
-  }
-
-  get threads(): number {
-    return this.context.currentThreads;
+  /** Created whenever a request can need it (openEngineContexts): its absence is a bug. */
+  private nodeLlamaCppPool(): SequencePool<LlamaContextSequence> {
+    if (this.nodeLlamaCpp === undefined) {
+      throw new SparkError("internal_error", "node-llama-cpp's context was not created.");
+    }
+    return this.nodeLlamaCpp.pool;
   }
 
   get chatWrapperName(): string {
@@ -212,7 +180,7 @@ export class LlamaCppEngine implements Engine {
   }
 
   async listModels(): Promise<ModelInfo[]> {
-    return [{ id: this.modelName, engine: this.kind, contextLength: this.context.contextSize }];
+    return [{ id: this.modelName, engine: this.kind, contextLength: this.contextSize }];
   }
 
   async *stream(
@@ -240,7 +208,12 @@ export class LlamaCppEngine implements Engine {
         native === undefined
           ? {
               loop: "node-llama-cpp",
-              lease: await this.pool.acquire(sessionKey, cacheScope, options.signal, acquire),
+              lease: await this.nodeLlamaCppPool().acquire(
+                sessionKey,
+                cacheScope,
+                options.signal,
+                acquire,
+              ),
             }
           : {
               loop: "native",
@@ -315,7 +288,7 @@ export class LlamaCppEngine implements Engine {
           contextOverflowMessage(
             promptTokens.length,
             contextSize,
-            this.options.contextSize ?? DEFAULT_CONTEXT_SIZE,
+            configuredContextSize(this.options),
             model.trainContextSize,
           ),
         ),
@@ -400,10 +373,10 @@ export class LlamaCppEngine implements Engine {
     if (this.disposed) return;
     this.disposed = true;
     const disposed = disposedError();
-    this.pool.rejectWaiters(disposed);
+    this.nodeLlamaCpp?.pool.rejectWaiters(disposed);
     this.native?.pool.rejectWaiters(disposed);
     this.native?.dispose();
-    await this.context.dispose();
+    await this.nodeLlamaCpp?.context.dispose();
     await this.loaded.model.dispose();
   }
 
