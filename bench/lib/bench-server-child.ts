@@ -58,7 +58,7 @@ async function createEngine(
   const where =
     gpu.backend === false
       ? `CPU, ${engine.threads} threads`
-      : `${gpu.backend}: ${gpu.devices.join(", ")}`;
+      : `${gpu.backend}: ${gpu.devices.join(", ")}, ${engine.gpuLayers} layers offloaded`;
   return {
     engine,
     device: `${where}, context ${engine.contextSize}, ${engine.decodeLoop} decode loop`,

@@ -84,6 +84,16 @@ describeNative("llama-cpp native decode loop", () => {
     await fallback?.dispose();
   });
 
+  it("holds the weights once: node-llama-cpp keeps only the vocabulary when the native loop runs everything", () => {
+    expect(native.decodeLoop).toBe("native");
+    expect(native.toolDecodeLoop).toBe("native");
+    expect(native.nodeLlamaCppHolds).toBe("vocabulary");
+    // The trained context and the configured one, read without node-llama-cpp's weights.
+    expect(native.contextSize).toBe(2048);
+    expect(fallback.nodeLlamaCppHolds).toBe("weights and context");
+    expect(fallback.toolDecodeLoop).toBe("node-llama-cpp");
+  });
+
   it("samples the same text as node-llama-cpp's loop: greedy, and seeded (small and large seeds) at temperature 0.7", async () => {
     expect(native.decodeLoop).toBe("native");
     expect(fallback.decodeLoop).toBe("node-llama-cpp");
@@ -234,6 +244,7 @@ describe("llama-cpp decode loop fallback", () => {
     try {
       expect(engine.decodeLoop).toBe("node-llama-cpp");
       expect(engine.decodeLoopFallbackReason).toContain("not built");
+      expect(engine.nodeLlamaCppHolds).toBe("weights and context");
       const result = await collectStream(
         engine.stream(request("Say hello.", { temperature: 0, maxOutputTokens: 6 })),
       );

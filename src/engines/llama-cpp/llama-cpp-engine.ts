@@ -3,7 +3,6 @@
 import { basename } from "node:path";
 import { randomUUID } from "node:crypto";
 import {
-  resolveChatWrapper,
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContextSequence,
@@ -25,11 +24,10 @@ import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
 import { findFimTokens, renderCompletionPrompt, type FimTokens } from "./completion-prompt.ts";
-import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
-import { loadModel, type LoadedModel } from "./load-model.ts";
+import type { LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
@@ -42,12 +40,12 @@ import { contextOverflowMessage, requestTools } from "./request-tools.ts";
 import type { SequenceLease, SequencePool } from "./sequence-pool.ts";
 import {
   configuredContextSize,
-  openEngineContexts,
-  type EngineContexts,
+  openEngineParts,
+  type EngineParts,
   type NodeLlamaCppContext,
-} from "./open-engine-contexts.ts";
+} from "./open-engine-parts.ts";
 import { grammarEndingAtValue, toolCallSchema } from "./tool-calls/tool-call-schema.ts";
-import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
+import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 
 export type { LlamaCppEngineOptions };
@@ -75,27 +73,39 @@ export class LlamaCppEngine implements Engine {
   readonly contextSize: number;
   readonly threads: number;
 
+  private readonly loaded: LoadedModel;
+  private readonly chatWrapper: ChatWrapper;
+  /** The model's tool-call syntax when the native loop runs tool turns. */
+  private readonly toolSyntax: ToolCallSyntax | undefined;
+  /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
+  readonly toolLoopFallbackReason: string | undefined;
+  /** Model layers on the GPU (0: the CPU runs it). */
+  readonly gpuLayers: number;
+  private readonly trainContextSize: number;
+
   private constructor(
-    private readonly loaded: LoadedModel,
-    contexts: EngineContexts,
-    private readonly chatWrapper: ChatWrapper,
-    private readonly toolSyntax: ToolCallSyntax | undefined,
-    /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
-    readonly toolLoopFallbackReason: string | undefined,
+    parts: EngineParts,
     private readonly options: LlamaCppEngineOptions,
     /** Streams currently generating; read by node-llama-cpp's batch dispatch schedule. */
     private readonly activity: { streams: number },
   ) {
     this.modelName = options.modelName ?? basename(options.modelPath).replace(/\.gguf$/i, "");
-    this.native = contexts.native;
-    this.nodeLlamaCpp = contexts.nodeLlamaCpp;
-    this.decodeLoopFallbackReason = contexts.nativeFallbackReason;
-    this.contextSize = contexts.contextSize;
-    this.threads = contexts.threads;
-    this.fimTokens = findFimTokens(loaded.model);
-    this.grammars = new GrammarCache(loaded.llama);
-    this.lookups = new RequestLookups(loaded.model, options);
-    this.promptTokens = new PromptTokenCache(loaded.model.tokenizer);
+    this.loaded = parts.loaded;
+    this.chatWrapper = parts.chatWrapper;
+    this.toolSyntax = parts.toolSyntax;
+    this.toolLoopFallbackReason = parts.toolLoopFallbackReason;
+    this.native = parts.native;
+    this.nodeLlamaCpp = parts.nodeLlamaCpp;
+    this.decodeLoopFallbackReason = parts.nativeFallbackReason;
+    this.contextSize = parts.contextSize;
+    this.threads = parts.threads;
+    this.gpuLayers = parts.gpuLayers;
+    this.trainContextSize = parts.trainContextSize;
+    const { model } = parts.loaded;
+    this.fimTokens = findFimTokens(model);
+    this.grammars = new GrammarCache(parts.loaded.llama);
+    this.lookups = new RequestLookups(model, options);
+    this.promptTokens = new PromptTokenCache(model.tokenizer);
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -104,41 +114,21 @@ export class LlamaCppEngine implements Engine {
   }
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
-    const loaded = await loadModel(options.modelPath, {
-      ...(options.gpu === undefined ? {} : { gpu: options.gpu }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-    const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
-    const syntax = findToolCallSyntax(chatWrapper, loaded.model);
-    const toolSyntax = "reason" in syntax ? undefined : syntax;
     const activity = { streams: 0 };
-    let contexts: EngineContexts;
-    try {
-      contexts = await openEngineContexts(
-        loaded,
-        options,
-        activity,
-        (nativeOpened) => !nativeOpened || toolSyntax === undefined,
-      );
-    } catch (error) {
-      await loaded.model.dispose();
-      throw error;
-    }
-    const toolReason = "reason" in syntax ? syntax.reason : undefined;
-    return new LlamaCppEngine(
-      loaded,
-      contexts,
-      chatWrapper,
-      toolSyntax,
-      toolReason,
-      options,
-      activity,
-    );
+    return new LlamaCppEngine(await openEngineParts(options, activity), options, activity);
   }
 
   /** The loop plain text decodes on. */
   get decodeLoop(): DecodeLoop {
     return this.native === undefined ? "node-llama-cpp" : "native";
+  }
+
+  /**
+   * What node-llama-cpp holds: the model's vocabulary only (the native loop holds the weights and
+   * runs everything), or the weights and a context of its own too.
+   */
+  get nodeLlamaCppHolds(): "vocabulary" | "weights and context" {
+    return this.nodeLlamaCpp === undefined ? "vocabulary" : "weights and context";
   }
 
   /** The loop tool turns decode on. */
@@ -289,7 +279,7 @@ export class LlamaCppEngine implements Engine {
             promptTokens.length,
             contextSize,
             configuredContextSize(this.options),
-            model.trainContextSize,
+            this.trainContextSize,
           ),
         ),
       );

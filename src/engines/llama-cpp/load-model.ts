@@ -9,8 +9,10 @@ export type GpuSetting = "auto" | false | "cuda" | "vulkan" | "metal";
 export interface LoadedModel {
   llama: Llama;
   model: LlamaModel;
-  /** True when layers run on a GPU. */
+  /** True when layers run on a GPU (never for a vocabulary-only model: no layers loaded). */
   onGpu: boolean;
+  /** Tokenizer and metadata only, no weights: the native loop holds those. */
+  vocabularyOnly: boolean;
 }
 
 const GGUF_MAGIC = "GGUF";
@@ -67,25 +69,31 @@ export async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
   return sharedLlama;
 }
 
-export async function loadModel(
-  modelPath: string,
-  options: { gpu?: GpuSetting; signal?: AbortSignal } = {},
-): Promise<LoadedModel> {
-  await checkModelFile(modelPath);
-  let llama: Llama;
+/** The shared backend, with a typed error when it cannot start. */
+export async function startLlama(gpu: GpuSetting): Promise<Llama> {
   try {
-    llama = await getSharedLlama(options.gpu ?? "auto");
+    return await getSharedLlama(gpu);
   } catch (error) {
     throw new SparkError("model_load_failed", `Could not start llama.cpp: ${String(error)}`, {
       cause: error,
     });
   }
+}
+
+export async function loadModel(
+  modelPath: string,
+  options: { gpu?: GpuSetting; signal?: AbortSignal; vocabularyOnly?: boolean } = {},
+): Promise<LoadedModel> {
+  await checkModelFile(modelPath);
+  const llama = await startLlama(options.gpu ?? "auto");
+  const vocabularyOnly = options.vocabularyOnly === true;
   try {
     const model = await llama.loadModel({
       modelPath,
+      ...(vocabularyOnly ? { vocabOnly: true } : {}),
       ...(options.signal === undefined ? {} : { loadSignal: options.signal }),
     });
-    return { llama, model, onGpu: llama.gpu !== false && model.gpuLayers > 0 };
+    return { llama, model, onGpu: llama.gpu !== false && model.gpuLayers > 0, vocabularyOnly };
   } catch (error) {
     if (options.signal?.aborted) throw SparkError.from(options.signal.reason);
     throw new SparkError(

@@ -1,0 +1,210 @@
+// What the embedded engine runs on, opened so that nothing is held twice. Spark's native loop, when
+// its addon is built, holds the weights and the KV cache; node-llama-cpp then loads the model's
+// vocabulary only (tokenizer, chat template, grammars). node-llama-cpp's full model and context
+// are opened only when something must run on them: no native loop, or a tool-call syntax the
+// native loop does not speak. Holding both cost, on the 0.5B shape at 4 × 8k tokens on the CPU,
+// ~400 MiB of KV cache and ~480 MiB of repacked q8_0 weights; on a GPU the same in VRAM.
+import { resolveChatWrapper, type ChatWrapper, type LlamaContext } from "node-llama-cpp";
+import type { LlamaContextSequence } from "node-llama-cpp";
+import { SparkError } from "../../protocol/spark-error.ts";
+import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
+import { defaultCpuThreads, loadModel, startLlama, type LoadedModel } from "./load-model.ts";
+import {
+  loadGenerationLoop,
+  type GenerationLoopAddon,
+} from "./native-loop/generation-loop-addon.ts";
+import { NativeContext } from "./native-loop/native-context.ts";
+import { requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
+import { SequencePool } from "./sequence-pool.ts";
+import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
+import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
+
+const DEFAULT_CONTEXT_SIZE = 8192;
+const DEFAULT_SEQUENCES = 4;
+/** node-llama-cpp's default batch: min(context × sequences, 512). */
+const DEFAULT_BATCH_SIZE = 512;
+
+export interface NodeLlamaCppContext {
+  context: LlamaContext;
+  pool: SequencePool<LlamaContextSequence>;
+}
+
+export interface EngineParts {
+  /** node-llama-cpp's model: its vocabulary only when the native loop holds the weights. */
+  loaded: LoadedModel;
+  chatWrapper: ChatWrapper;
+  /** The model's tool-call syntax, when the native loop runs its tool turns. */
+  toolSyntax: ToolCallSyntax | undefined;
+  /** Why tool turns run on node-llama-cpp's loop, when they do. */
+  toolLoopFallbackReason: string | undefined;
+  native: NativeContext | undefined;
+  /** Why the native loop is not there, when it is not. */
+  nativeFallbackReason: string | undefined;
+  nodeLlamaCpp: NodeLlamaCppContext | undefined;
+  /** Tokens per sequence. */
+  contextSize: number;
+  /** The context the model was trained for (caps contextSize). */
+  trainContextSize: number;
+  threads: number;
+  /** Model layers on the GPU, in whichever loop holds the weights. */
+  gpuLayers: number;
+}
+
+/** The configured context size, which raising helps only up to the model's trained one. */
+export function configuredContextSize(options: LlamaCppEngineOptions): number {
+  return options.contextSize ?? DEFAULT_CONTEXT_SIZE;
+}
+
+/**
+ * Loads the model and opens the contexts. `activity` counts generating streams for
+ * node-llama-cpp's batch dispatch schedule. On failure whatever was opened is freed.
+ */
+export async function openEngineParts(
+  options: LlamaCppEngineOptions,
+  activity: { streams: number },
+): Promise<EngineParts> {
+  const gpu = options.gpu ?? "auto";
+  const load = (vocabularyOnly: boolean): Promise<LoadedModel> =>
+    loadModel(options.modelPath, {
+      gpu,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      vocabularyOnly,
+    });
+  // Whether the native loop can hold the weights is known before they load, so they load once.
+  let addon: GenerationLoopAddon | undefined;
+  let nativeFallbackReason: string | undefined;
+  if (requestedDecodeLoop(options.decodeLoop) === "node-llama-cpp") {
+    nativeFallbackReason = "node-llama-cpp's loop was requested";
+  } else {
+    // node-llama-cpp's backend first: the addon then shares its libllama (loadGenerationLoop).
+    await startLlama(gpu);
+    const found = loadGenerationLoop(options.nativeLoopAddonPath);
+    if (found.addon === undefined) nativeFallbackReason = found.reason;
+    else addon = found.addon;
+  }
+  let loaded = await load(addon !== undefined);
+  let native: NativeContext | undefined;
+  try {
+    const gpuLayers = await layersOnGpu(loaded);
+    // A vocabulary-only model reports 0 as its trainContextSize; the file's metadata has it.
+    const trainContextSize =
+      loaded.model.fileInsights.trainContextSize ?? loaded.model.trainContextSize;
+    const contextSize = Math.min(configuredContextSize(options), trainContextSize);
+    const sequences = options.sequences ?? DEFAULT_SEQUENCES;
+    const threads =
+      options.threads ?? (gpuLayers > 0 ? loaded.llama.cpuMathCores : defaultCpuThreads());
+    if (addon !== undefined) {
+      try {
+        native = await NativeContext.create(addon, {
+          modelPath: options.modelPath,
+          contextSize,
+          sequences,
+          threads,
+          batchSize: options.batchSize ?? Math.min(contextSize * sequences, DEFAULT_BATCH_SIZE),
+          gpuLayers,
+          flashAttention: loaded.model.defaultContextFlashAttention,
+        });
+      } catch (error) {
+        nativeFallbackReason = SparkError.from(error).message;
+      }
+    }
+    let tools = toolSupport(loaded);
+    let nodeLlamaCpp: NodeLlamaCppContext | undefined;
+    if (native === undefined || tools.syntax === undefined) {
+      if (loaded.vocabularyOnly) {
+        // node-llama-cpp runs something after all: it needs the weights too.
+        const full = await load(false);
+        await loaded.model.dispose();
+        loaded = full;
+        tools = toolSupport(loaded);
+      }
+      const settings = { contextSize, sequences, threads, gpuLayers };
+      nodeLlamaCpp = await openNodeLlamaCppContext(loaded, settings, options, activity);
+    }
+    return {
+      loaded,
+      chatWrapper: tools.chatWrapper,
+      toolSyntax: tools.syntax,
+      toolLoopFallbackReason: tools.reason,
+      native,
+      nativeFallbackReason: native === undefined ? nativeFallbackReason : undefined,
+      nodeLlamaCpp,
+      contextSize:
+        native === undefined && nodeLlamaCpp !== undefined
+          ? nodeLlamaCpp.context.contextSize
+          : contextSize,
+      trainContextSize,
+      threads,
+      gpuLayers,
+    };
+  } catch (error) {
+    native?.dispose();
+    await loaded.model.dispose();
+    throw error;
+  }
+}
+
+/**
+ * Layers the weights put on the GPU: node-llama-cpp's own choice for "auto" (what fits the VRAM
+ * beside a default context), resolved without loading them when the native loop will.
+ */
+async function layersOnGpu(loaded: LoadedModel): Promise<number> {
+  if (!loaded.vocabularyOnly) return loaded.model.gpuLayers;
+  if (loaded.llama.gpu === false || !loaded.llama.supportsGpuOffloading) return 0;
+  const resolved = await loaded.model.fileInsights.configurationResolver.resolveModelGpuLayersV2(
+    "auto",
+    { defaultContextFlashAttention: loaded.model.defaultContextFlashAttention },
+  );
+  return resolved.gpuLayers;
+}
+
+function toolSupport(loaded: LoadedModel): {
+  chatWrapper: ChatWrapper;
+  syntax: ToolCallSyntax | undefined;
+  reason: string | undefined;
+} {
+  const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
+  const syntax = findToolCallSyntax(chatWrapper, loaded.model);
+  return "reason" in syntax
+    ? { chatWrapper, syntax: undefined, reason: syntax.reason }
+    : { chatWrapper, syntax, reason: undefined };
+}
+
+async function openNodeLlamaCppContext(
+  loaded: LoadedModel,
+  settings: { contextSize: number; sequences: number; threads: number; gpuLayers: number },
+  options: LlamaCppEngineOptions,
+  activity: { streams: number },
+): Promise<NodeLlamaCppContext> {
+  const dispatchSchedule =
+    options.batchDispatch === "next-cycle"
+      ? undefined
+      : (dispatch: () => void): void => {
+          if (activity.streams <= 1) queueMicrotask(dispatch);
+          else setImmediate(dispatch);
+        };
+  let context: LlamaContext;
+  try {
+    context = await loaded.model.createContext({
+      contextSize: settings.contextSize,
+      sequences: settings.sequences,
+      // On a GPU without a configured count, node-llama-cpp picks its own.
+      ...(options.threads === undefined && settings.gpuLayers > 0
+        ? {}
+        : { threads: settings.threads }),
+      ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+      ...(dispatchSchedule === undefined ? {} : { batching: { dispatchSchedule } }),
+      ...(options.signal === undefined ? {} : { createSignal: options.signal }),
+    });
+  } catch (error) {
+    throw new SparkError(
+      "model_load_failed",
+      `Could not create a context for ${options.modelPath}: ${String(error)}`,
+      { cause: error },
+    );
+  }
+  // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
+  // speculative-decode.ts), and a sequence without one evaluates on the plain path.
+  const pool = new SequencePool(context.totalSequences, () => context.getSequence());
+  return { context, pool };
+}
