@@ -91,7 +91,7 @@ describeNative("llama-cpp native loop tool calls", () => {
       .map((event) => (event.type === "tool-call-delta" ? event.argumentsDelta : ""))
       .join("");
     expect(callEvents.length).toBeGreaterThan(3);
-    expect(JSON.parse(streamed)).toEqual(JSON.parse(call.arguments));
+    expect(streamed).toBe(call.arguments);
     const firstCallEvent = result.events.findIndex((event) => event.type === "tool-call-start");
     const lastText = result.events.findLastIndex((event) => event.type === "text-delta");
     expect(lastText).toBeLessThan(firstCallEvent);

@@ -1,5 +1,7 @@
 // tool_choice through the gateway to the real embedded engine: the openai SDK asks for a required
-// call and gets a grammar-constrained function call back, on Chat Completions and on Responses.
+// call and gets a grammar-constrained function call back, on Chat Completions and on Responses;
+// and with tool_choice auto, a scripted model that writes text then opens <tool_call> streams both
+// (on the native loop where it is built) as the SDK's events.
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
@@ -58,5 +60,56 @@ describe("tool_choice through the gateway to llama-cpp", () => {
     });
     const call = response.output.find((item) => item.type === "function_call");
     expect(call?.type === "function_call" ? call.name : undefined).toBe("set_mode");
+  });
+});
+
+describe("a model's own tool call (tool_choice auto) through the gateway", () => {
+  let harness: GatewayHarness;
+  let client: OpenAI;
+  beforeAll(async () => {
+    // Greedy decoding says "OK", then opens a call (see successor-weights.ts).
+    const successors = { "\n": "O", O: "K", K: "<tool_call>" };
+    const engine = await createLlamaCppEngine({
+      modelPath: await ensureTestModel({ successors }),
+      threads: 1,
+      sequences: 2,
+      contextSize: 2048,
+    });
+    harness = await startGatewayHarness(engine);
+    client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: "unused", maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await harness?.engine.dispose();
+  });
+
+  it("streams the text, then the call's arguments as deltas that add up to the final arguments", async () => {
+    const stream = await client.responses.create({
+      model: harness.model,
+      input: "Pick a mode.",
+      tools: [{ type: "function", name: "set_mode", parameters, strict: false }],
+      temperature: 0,
+      stream: true,
+    });
+    let text = "";
+    let deltas = "";
+    let deltaEvents = 0;
+    let done: string | undefined;
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const event of stream) {
+      if (event.type === "response.output_text.delta") text += event.delta;
+      if (event.type === "response.function_call_arguments.delta") {
+        deltas += event.delta;
+        deltaEvents += 1;
+      }
+      if (event.type === "response.function_call_arguments.done") done = event.arguments;
+      if (event.type === "response.completed") completed = event.response;
+    }
+    expect(text).toBe("OK");
+    expect(deltaEvents).toBeGreaterThan(0);
+    expect(done).toBe(deltas);
+    expect(["fast", "deep"]).toContain((JSON.parse(done ?? "null") as { mode: string }).mode);
+    const call = completed?.output.find((item) => item.type === "function_call");
+    expect(call?.type === "function_call" ? call.arguments : undefined).toBe(done);
   });
 });

@@ -23,7 +23,7 @@ describe("ToolCallText", () => {
     expect(text.push("}")).toEqual({ argumentsDelta: "" });
     expect(text.complete()).toEqual({
       name: "read_file",
-      argumentsText: '{"path":"a}"}',
+      argumentsText: '{"path": "a}"}',
       argumentsRest: "}",
     });
   });
@@ -34,7 +34,7 @@ describe("ToolCallText", () => {
     const complete = text.complete();
     expect(names).toEqual(["list_files"]);
     expect(deltas + complete.argumentsRest).toBe('{\n\t\t"recursive": false\n\t}');
-    expect(complete.argumentsText).toBe('{"recursive":false}');
+    expect(complete.argumentsText).toBe(deltas + complete.argumentsRest);
   });
 
   it("unescapes the name and keeps non-object arguments", () => {

@@ -16,7 +16,10 @@ export interface ToolCallTextStep {
 
 export interface CompleteToolCall {
   name: string;
-  /** The arguments as compact JSON. */
+  /**
+   * The arguments' JSON as sampled: what the deltas add up to, as OpenAI's `arguments.done`
+   * repeats its deltas (compact JSON when the call could not be streamed).
+   */
   argumentsText: string;
   /** Arguments text not sent as a delta yet. */
   argumentsRest: string;
@@ -60,7 +63,7 @@ export class ToolCallText {
     const rawArguments = this.text.slice(this.argumentsStart, outerEnd).trimEnd();
     return {
       name: call.name,
-      argumentsText,
+      argumentsText: rawArguments,
       argumentsRest: rawArguments.slice(this.emittedTo - this.argumentsStart),
     };
   }
