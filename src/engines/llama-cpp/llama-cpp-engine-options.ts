@@ -1,5 +1,5 @@
 // The embedded engine's options: the model, its context and sequences, threads and GPU, prompt
-// lookup, batch dispatch, FIM, and which loop decodes plain text.
+// lookup, batch dispatch, FIM, and which loop decodes.
 import type { GpuSetting } from "./load-model.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
@@ -36,10 +36,11 @@ export interface LlamaCppEngineOptions {
    */
   fimTemplate?: string;
   /**
-   * Which loop decodes plain text (no tools, no prompt lookup). "native" (the default when it is
-   * built): Spark's addon decodes and samples on its own thread with a persistent threadpool and
-   * hands tokens over in batches. "node-llama-cpp": `sequence.evaluate`. Unset: SPARK_DECODE_LOOP,
-   * else native; native falls back to node-llama-cpp when the addon is missing or fails to load.
+   * Which loop decodes. "native" (the default when it is built): Spark's addon decodes and samples
+   * on its own thread with a persistent threadpool and hands tokens over in batches; it runs plain
+   * text, prompt lookup and tool turns in the <tool_call> JSON syntax. "node-llama-cpp":
+   * `sequence.evaluate`, and LlamaChat for tool turns. Unset: SPARK_DECODE_LOOP, else native;
+   * native falls back to node-llama-cpp when the addon is missing or fails to load.
    */
   decodeLoop?: DecodeLoop;
   /** Where the native addon is (tests point it at a missing file). */
