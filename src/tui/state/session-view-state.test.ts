@@ -50,12 +50,54 @@ describe("reduceSessionView", () => {
           reason: "completed",
           steps: 1,
           usage: { ...usage, outputTokens: 50 },
-          timings,
+          timings: { ...timings, decodeMs: 98, decodeTokens: 49 },
         },
         1210,
       ],
     ]);
-    expect(state.metrics.decodeTokensPerSecond).toBe(500); // 50 tokens in 100 ms, not 2 deltas
+    // The engine's 49 decoded tokens in 98 ms, not 2 deltas over the 100 ms they spanned.
+    expect(state.metrics.decodeTokensPerSecond).toBe(500);
+  });
+
+  it("leaves out the time tools ran between steps: the engine's decode time, not the deltas' span", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
+      [{ type: "text-delta", turnId: "t1", text: "Reading." }, 1100],
+      // A tool ran for 2 s, then the second step streamed.
+      [{ type: "text-delta", turnId: "t1", text: " Done." }, 3100],
+      [
+        {
+          type: "turn-finished",
+          turnId: "t1",
+          reason: "completed",
+          steps: 2,
+          usage: { ...usage, outputTokens: 40 },
+          timings: { ...timings, decodeMs: 76, decodeTokens: 38 },
+        },
+        3110,
+      ],
+    ]);
+    expect(state.metrics.decodeTokensPerSecond).toBe(500);
+  });
+
+  it("falls back to output tokens over the deltas' span when the engine reported no decode time", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
+      [{ type: "text-delta", turnId: "t1", text: "one" }, 1100],
+      [{ type: "text-delta", turnId: "t1", text: " two" }, 1200],
+      [
+        {
+          type: "turn-finished",
+          turnId: "t1",
+          reason: "completed",
+          steps: 1,
+          usage: { ...usage, outputTokens: 50 },
+          timings: { ...timings, decodeMs: 0, decodeTokens: 0 },
+        },
+        1210,
+      ],
+    ]);
+    expect(state.metrics.decodeTokensPerSecond).toBe(500);
   });
 
   it("cuts a long line where the terminal would wrap it, so the live item is one row", () => {

@@ -248,7 +248,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       finishLive(draft);
       draft.metrics.cachedPromptTokens = event.usage.cachedInputTokens;
       draft.metrics.timeToFirstTokenMs ??= event.timings.timeToFirstTokenMs;
-      finishRate(draft.metrics, event.usage.outputTokens);
+      finishRate(draft.metrics, event.usage.outputTokens, event.timings);
       if (event.reason === "max_steps")
         append(draft, {
           kind: "error",

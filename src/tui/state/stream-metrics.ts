@@ -37,8 +37,20 @@ export function countDelta(metrics: StreamMetrics, at: number): void {
   if (spanMs > 0) metrics.decodeTokensPerSecond = ((metrics.deltaCount - 1) * 1000) / spanMs;
 }
 
-/** The turn's real rate: its output tokens (the engine's count) over the span its text streamed. */
-export function finishRate(metrics: StreamMetrics, outputTokens: number): void {
+/**
+ * The turn's real rate: the engine's decoded tokens over its decode time (prefill, queueing and
+ * the tools run between steps left out); without those, its output tokens over the span its
+ * text streamed.
+ */
+export function finishRate(
+  metrics: StreamMetrics,
+  outputTokens: number,
+  decode?: { decodeMs: number; decodeTokens: number },
+): void {
+  if (decode !== undefined && decode.decodeMs > 0 && decode.decodeTokens > 0) {
+    metrics.decodeTokensPerSecond = (decode.decodeTokens * 1000) / decode.decodeMs;
+    return;
+  }
   if (metrics.firstDeltaAt === null || metrics.lastDeltaAt === null) return;
   const spanMs = metrics.lastDeltaAt - metrics.firstDeltaAt;
   if (spanMs > 0 && outputTokens > 1)

@@ -68,13 +68,14 @@ export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: numbe
         contextWindowTokens: event.windowTokens,
       };
     case "turn-finished": {
-      const modelSeconds = event.timings.modelMs / 1000;
+      // The engine's decode span only: modelMs also holds each step's prefill and queueing.
+      const { decodeMs, decodeTokens } = event.timings;
       return {
         ...stats,
         timeToFirstTokenMs: event.timings.timeToFirstTokenMs ?? stats.timeToFirstTokenMs,
         tokensPerSecond:
-          modelSeconds > 0 && event.usage.outputTokens > 0
-            ? event.usage.outputTokens / modelSeconds
+          decodeMs > 0 && decodeTokens > 0
+            ? (decodeTokens * 1000) / decodeMs
             : stats.tokensPerSecond,
         cachedTokens: event.usage.cachedInputTokens,
       };

@@ -213,9 +213,10 @@ describe("live stats", () => {
       },
       2400,
     );
+    // 299 tokens decoded in 750 ms: the turn's prefill (in its 1,000 model ms) is not counted.
+    expect(stats.tokensPerSecond).toBeCloseTo(398.67, 1);
     expect(stats).toMatchObject({
       timeToFirstTokenMs: 240,
-      tokensPerSecond: 300,
       contextUsedTokens: 1200,
       contextWindowTokens: 4096,
       cachedTokens: 800,
