@@ -1,7 +1,7 @@
 // `spark doctor` as a user runs it, in a child process: this machine's backend (CPU here, no
 // GPU, and it says so), and each configured model checked for real: a GGUF that loads, a missing
 // file, a file that is not GGUF, an upstream that answers on loopback and one that refuses.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -30,6 +30,9 @@ describe("spark doctor", () => {
     home = await mkdtemp(join(tmpdir(), "spark-doctor-"));
     modelPath = await ensureTestModel();
     await writeFile(join(home, "notes.gguf"), "these are not weights\n");
+    // An interrupted download: the header is whole, the tensor data is not.
+    await copyFile(modelPath, join(home, "partial.gguf"));
+    await truncate(join(home, "partial.gguf"), 200_000);
     upstreamRequests = [];
     upstream = createHttpServer((request, response) => {
       upstreamRequests.push(
@@ -73,9 +76,10 @@ describe("spark doctor", () => {
     expect(upstreamRequests.at(-1)).toBe("GET /v1/models no key");
   });
 
-  it("fails on a missing model file, a file that is not GGUF and an unreachable upstream", async () => {
+  it("fails on a missing model file, a file that is not GGUF, one cut short and an unreachable upstream", async () => {
     await configure(
       `[models.gone]\nengine = "llama-cpp"\npath = "${join(home, "missing.gguf")}"\n\n` +
+        `[models.partial]\nengine = "llama-cpp"\npath = "${join(home, "partial.gguf")}"\n\n` +
         `[models.notes]\nengine = "llama-cpp"\npath = "${join(home, "notes.gguf")}"\n\n` +
         `[models.away]\nengine = "openai-compatible"\nbase_url = "http://127.0.0.1:${refusedPort}/v1"\n`,
     );
@@ -89,6 +93,9 @@ describe("spark doctor", () => {
     );
     expect(result.stdout).toMatch(
       /FAIL {2}away \(openai-compatible\): http:\/\/127\.0\.0\.1:\d+\/v1 unreachable: .*ECONNREFUSED/,
+    );
+    expect(result.stdout).toMatch(
+      /FAIL {2}partial \(llama-cpp\): .*partial\.gguf: it is cut short: its tensors need \d+ bytes but the file has 200000/,
     );
     expect(result.stdout).toMatch(/^error: model gone: /m);
   });

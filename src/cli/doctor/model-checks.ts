@@ -3,6 +3,10 @@
 import { access, constants } from "node:fs/promises";
 import type { ModelConfig } from "../../config/config-types.ts";
 import { describeModelFile, formatModelFile } from "../../engines/llama-cpp/describe-model-file.ts";
+import {
+  describeTruncation,
+  measureTensorData,
+} from "../../engines/llama-cpp/gguf/tensor-data-extent.ts";
 import { checkModelFile } from "../../engines/llama-cpp/load-model.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 
@@ -60,7 +64,15 @@ export async function checkModel(
  */
 async function checkGguf(path: string): Promise<{ status: CheckStatus; detail: string }> {
   try {
-    return { status: "ok", detail: formatModelFile(await describeModelFile(path)) };
+    const description = await describeModelFile(path);
+    const truncation = describeTruncation(await measureTensorData(path));
+    if (truncation !== undefined) {
+      return {
+        status: "error",
+        detail: `${path}: ${truncation}; download it again (\`spark pull\` resumes).`,
+      };
+    }
+    return { status: "ok", detail: formatModelFile(description) };
   } catch (headerError) {
     try {
       await checkModelFile(path);

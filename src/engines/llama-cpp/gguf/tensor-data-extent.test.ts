@@ -1,0 +1,40 @@
+import { copyFile, mkdtemp, rm, truncate } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureTestModel } from "../../../../test/support/test-model.ts";
+import { describeTruncation, measureTensorData } from "./tensor-data-extent.ts";
+
+describe("tensor data extent", () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), "spark-extent-"));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it("a whole file's last tensor ends at its end (f32, f16 and q8_0 block sizes)", async () => {
+    for (const type of ["f32", "f16", "q8_0"] as const) {
+      const extent = await measureTensorData(await ensureTestModel({ type }));
+      expect(extent.tensorCount).toBeGreaterThan(0);
+      // At most the data alignment (32 bytes) of padding after the last tensor.
+      expect(extent.fileBytes - extent.requiredBytes).toBeGreaterThanOrEqual(0);
+      expect(extent.fileBytes - extent.requiredBytes).toBeLessThan(32);
+      expect(describeTruncation(extent)).toBeUndefined();
+    }
+  });
+
+  it("names a file cut short in its tensor data, and one cut right after its header's start", async () => {
+    const cut = join(directory, "cut.gguf");
+    await copyFile(await ensureTestModel({ type: "q8_0" }), cut);
+    await truncate(cut, 1_000_000);
+    expect(describeTruncation(await measureTensorData(cut))).toMatch(
+      /cut short: its tensors need \d+ bytes but the file has 1000000/,
+    );
+    await truncate(cut, 8);
+    expect(describeTruncation(await measureTensorData(cut))).toMatch(
+      /lists no tensors \(8 bytes\)/,
+    );
+  });
+});
