@@ -8,7 +8,7 @@
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions"],
-      "cflags_cc": ["-std=c++17", "-O2"],
+      "cflags_cc": ["-std=c++17", "-O3"],
       "libraries": ["<@(llama_libraries)", "-Wl,-rpath,<(llama_binaries)"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",

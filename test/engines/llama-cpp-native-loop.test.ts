@@ -111,6 +111,26 @@ describeNative("llama-cpp native decode loop", () => {
     }
   });
 
+  it("samples the same text as node-llama-cpp's loop where tied logits leave top-k to llama.cpp's sort", async () => {
+    // A scripted model: every unscripted token has logit 0 exactly, so the top 40 hold ties and
+    // the native loop's own top-k selection hands over to llama.cpp's (the noise model above
+    // takes the native selection).
+    const modelPath = await ensureTestModel({ successors: { "\n": "O", O: "K" } });
+    const [tiedNative, tiedFallback] = await Promise.all([
+      createLlamaCppEngine(await engineOptions({ modelPath, decodeLoop: "native" })),
+      createLlamaCppEngine(await engineOptions({ modelPath, decodeLoop: "node-llama-cpp" })),
+    ]);
+    try {
+      for (const seed of [1, 2, 3]) {
+        const prompt = request("Say something.", { temperature: 1.5, seed, maxOutputTokens: 24 });
+        const fromNative = await collectStream(tiedNative.stream(prompt));
+        expect(fromNative.text).toBe((await collectStream(tiedFallback.stream(prompt))).text);
+      }
+    } finally {
+      await Promise.all([tiedNative.dispose(), tiedFallback.dispose()]);
+    }
+  });
+
   it("a session's follow-up turn reuses its cache", async () => {
     const sampling = { temperature: 0, maxOutputTokens: 8 };
     const first: ChatMessage[] = [{ role: "user", content: "Describe a linked list briefly." }];

@@ -1,6 +1,7 @@
 // The decode thread: batches every active generation's next tokens into one llama_decode, samples
 // each sequence with its own chain (node-llama-cpp's: greedy, or top-k -> top-p -> temperature ->
-// dist), and checks each job's abort flag before every step. A speculative job's entry carries the
+// dist, top-k found without a candidate per vocabulary entry where that gives llama.cpp's
+// result), and checks each job's abort flag before every step. A speculative job's entry carries the
 // draft JS posted after its previous step; the samples that follow the draft are kept.
 #include "generation-context.h"
 
@@ -8,26 +9,27 @@
 #include <cmath>
 
 #include "ggml-backend.h"
+#include "top-k-selection.h"
 
 namespace {
 
-llama_sampler * make_sampler(const SamplingOptions & sampling, const llama_vocab * vocab) {
+/** The chain after top-k: top-p -> temperature -> dist (node-llama-cpp's order). */
+llama_sampler * make_sampler(const SamplingOptions & sampling) {
     llama_sampler_chain_params parameters = llama_sampler_chain_default_params();
     parameters.no_perf = true;
     llama_sampler * chain = llama_sampler_chain_init(parameters);
-    if (sampling.temperature <= 0.0f) {
-        llama_sampler_chain_add(chain, llama_sampler_init_greedy());
-        return chain;
-    }
-    const int32_t vocabulary = llama_vocab_n_tokens(vocab);
-    const int32_t top_k = sampling.top_k <= 0 ? vocabulary : std::min(sampling.top_k, vocabulary);
-    llama_sampler_chain_add(chain, llama_sampler_init_top_k(top_k));
     if (sampling.top_p >= 0.0f && sampling.top_p <= 1.0f) {
         llama_sampler_chain_add(chain, llama_sampler_init_top_p(sampling.top_p, 1));
     }
     llama_sampler_chain_add(chain, llama_sampler_init_temp(sampling.temperature));
     llama_sampler_chain_add(chain, llama_sampler_init_dist(sampling.seed));
     return chain;
+}
+
+/** The k top-k keeps: all of the vocabulary when the option is 0 or less. */
+int32_t top_k_of(const SamplingOptions & sampling, const llama_vocab * vocab) {
+    const int32_t vocabulary = llama_vocab_n_tokens(vocab);
+    return sampling.top_k <= 0 ? vocabulary : std::min(sampling.top_k, vocabulary);
 }
 
 /** Hands the job's pending tokens (and its end, once) to JS. Runs on the JS thread. */
@@ -188,7 +190,11 @@ void GenerationContext::dispose() {
 }
 
 void GenerationContext::begin(GenerationJob & job) {
-    job.sampler = make_sampler(job.sampling, vocab_);
+    // Greedy reads the logits itself (greedy()); the chain is for sampling with a temperature.
+    if (job.sampling.temperature > 0.0f) {
+        job.top_k = llama_sampler_init_top_k(top_k_of(job.sampling, vocab_));
+        job.sampler = make_sampler(job.sampling);
+    }
     // Without a way to erase rejected drafts the job decodes plainly; JS's drafts are ignored.
     // A grammar's state follows every sample: drafts are not verified under one.
     job.speculative = job.speculative && can_speculate_ && job.grammar == nullptr;
@@ -204,8 +210,8 @@ void GenerationContext::begin(GenerationJob & job) {
 }
 
 llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index) {
-    const llama_token token = job.sampling.temperature > 0.0f ? llama_sampler_sample(job.sampler, context_, logits_index)
-                                                               : greedy(llama_get_logits_ith(context_, logits_index));
+    const float * logits = llama_get_logits_ith(context_, logits_index);
+    const llama_token token = job.sampling.temperature > 0.0f ? sample_distribution(job, logits) : greedy(logits);
     if (job.grammar == nullptr) return token;
     // As llama.cpp's common sampler: check the unconstrained sample against the grammar (one
     // candidate), and pay for the whole vocabulary only when the grammar refuses it.
@@ -230,6 +236,23 @@ llama_token GenerationContext::greedy(const float * logits) const {
     return best;
 }
 
+llama_token GenerationContext::sample_distribution(GenerationJob & job, const float * logits) {
+    const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
+    const int32_t k = top_k_of(job.sampling, vocab_);
+    llama_token_data_array array{nullptr, 0, -1, false};
+    if (select_top_k(logits, vocabulary, k, job.top_k_scratch, job.candidates)) {
+        // What llama.cpp's top-k leaves: the k largest, sorted.
+        array = {job.candidates.data(), job.candidates.size(), -1, true};
+    } else {
+        job.candidates.resize(static_cast<size_t>(vocabulary));
+        for (int32_t token = 0; token < vocabulary; token += 1) job.candidates[static_cast<size_t>(token)] = {token, logits[token], 0.0f};
+        array = {job.candidates.data(), job.candidates.size(), -1, false};
+        llama_sampler_apply(job.top_k, &array);
+    }
+    llama_sampler_apply(job.sampler, &array);
+    return array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;
+}
+
 llama_token GenerationContext::sample_within_grammar(GenerationJob & job, int32_t logits_index) {
     const float * logits = llama_get_logits_ith(context_, logits_index);
     const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
@@ -247,6 +270,7 @@ llama_token GenerationContext::sample_within_grammar(GenerationJob & job, int32_
         }
         return array.data[best].id;
     }
+    llama_sampler_apply(job.top_k, &array);
     llama_sampler_apply(job.sampler, &array);
     return array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;
 }

@@ -61,6 +61,8 @@ class GenerationContext {
     llama_token sample(GenerationJob & job, int32_t logits_index);
     /** The first highest logit's token, among those a grammar left (not -INFINITY). */
     llama_token greedy(const float * logits) const;
+    /** Samples with a temperature: top-k (select_top_k, else llama.cpp's), then the job's chain. */
+    llama_token sample_distribution(GenerationJob & job, const float * logits);
     /** Samples again over the whole vocabulary after the grammar refused the unconstrained sample. */
     llama_token sample_within_grammar(GenerationJob & job, int32_t logits_index);
     /** Adds a speculative job's draft to the batch from first_position on; returns its length. */

@@ -12,6 +12,7 @@
 #include <napi.h>
 
 #include "llama.h"
+#include "top-k-selection.h"
 
 struct SamplingOptions {
     float temperature = 0.7f;
@@ -45,6 +46,11 @@ struct GenerationJob {
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.
+    /**
+     * With a temperature: node-llama-cpp's chain split in two, the top-k sampler (used when
+     * select_top_k cannot decide) and the rest, top-p -> temperature -> dist, which owns the RNG.
+     */
+    llama_sampler * top_k = nullptr;
     llama_sampler * sampler = nullptr;
     size_t prompt_cursor = 0;
     llama_pos position = 0;
@@ -56,8 +62,9 @@ struct GenerationJob {
     std::vector<llama_token> verifying;
     /** Every token generated, to align a draft JS made a few tokens ago. */
     std::vector<llama_token> output;
-    /** The whole vocabulary's candidates, for a sample the grammar refused. */
+    /** Candidates: the top k, or the whole vocabulary (top-k undecided, or a grammar refused). */
     std::vector<llama_token_data> candidates;
+    TopKScratch top_k_scratch;
 
     std::atomic<bool> abort_requested{false};
     /** A speculative job's tokens went to JS and its next draft has not come back yet. */
@@ -96,6 +103,7 @@ struct GenerationJob {
     }
 
     ~GenerationJob() {
+        if (top_k != nullptr) llama_sampler_free(top_k);
         if (sampler != nullptr) llama_sampler_free(sampler);
         if (grammar != nullptr) llama_sampler_free(grammar);
     }
