@@ -11,8 +11,7 @@ import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
-import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
-import { ensureTestModel } from "../test/support/test-model.ts";
+import { benchModels } from "./lib/shape-models.ts";
 
 const { values } = parseArgs({
   options: {
@@ -98,20 +97,7 @@ async function measure(
   }
 }
 
-const models: { label: string; path: string; tokens: number }[] =
-  values.model === undefined
-    ? await Promise.all(
-        values.shapes.split(",").map(async (shape) => {
-          const type = shape === "tiny" ? undefined : ("q8_0" as const);
-          const path = await ensureTestModel({
-            shape: shape as TestModelShapeName,
-            ...(type === undefined ? {} : { type }),
-          });
-          const tokens = Number(values.tokens ?? (shape === "tiny" ? 256 : 64));
-          return { label: `${shape}${type === undefined ? "" : ` ${type}`}`, path, tokens };
-        }),
-      )
-    : [{ label: values.model, path: values.model, tokens: Number(values.tokens ?? 128) }];
+const models = await benchModels(values);
 
 const summary: string[] = [];
 console.log(`best of ${rounds} interleaved rounds, greedy, the prompt cached before each turn`);

@@ -5,7 +5,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
-import { ensureTestModel } from "../support/test-model.ts";
+import { ensureTestModel, type EnsureTestModelOptions } from "../support/test-model.ts";
 import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
 
 const parameters = {
@@ -14,12 +14,16 @@ const parameters = {
   required: ["mode"],
 };
 
-describe("tool_choice through the gateway to llama-cpp", () => {
-  let harness: GatewayHarness;
-  let client: OpenAI;
+/** A gateway over the embedded engine on a test model, and the openai SDK pointed at it. */
+function gatewayOverTestModel(model: EnsureTestModelOptions = {}): {
+  harness: () => GatewayHarness;
+  client: () => OpenAI;
+} {
+  let harness: GatewayHarness | undefined;
+  let client: OpenAI | undefined;
   beforeAll(async () => {
     const engine = await createLlamaCppEngine({
-      modelPath: await ensureTestModel(),
+      modelPath: await ensureTestModel(model),
       threads: 1,
       sequences: 2,
       contextSize: 2048,
@@ -31,10 +35,19 @@ describe("tool_choice through the gateway to llama-cpp", () => {
     await harness?.close();
     await harness?.engine.dispose();
   });
+  const started = <Value>(value: Value | undefined): Value => {
+    if (value === undefined) throw new Error("the gateway did not start");
+    return value;
+  };
+  return { harness: () => started(harness), client: () => started(client) };
+}
+
+describe("tool_choice through the gateway to llama-cpp", () => {
+  const gateway = gatewayOverTestModel();
 
   it("chat.completions with tool_choice required returns tool_calls", async () => {
-    const completion = await client.chat.completions.create({
-      model: harness.model,
+    const completion = await gateway.client().chat.completions.create({
+      model: gateway.harness().model,
       messages: [{ role: "user", content: "Pick a mode." }],
       tools: [{ type: "function", function: { name: "set_mode", parameters } }],
       tool_choice: "required",
@@ -51,8 +64,8 @@ describe("tool_choice through the gateway to llama-cpp", () => {
   });
 
   it("responses.create with a named tool_choice returns a function_call item", async () => {
-    const response = await client.responses.create({
-      model: harness.model,
+    const response = await gateway.client().responses.create({
+      model: gateway.harness().model,
       input: "Pick a mode.",
       tools: [{ type: "function", name: "set_mode", parameters, strict: false }],
       tool_choice: { type: "function", name: "set_mode" },
@@ -64,28 +77,12 @@ describe("tool_choice through the gateway to llama-cpp", () => {
 });
 
 describe("a model's own tool call (tool_choice auto) through the gateway", () => {
-  let harness: GatewayHarness;
-  let client: OpenAI;
-  beforeAll(async () => {
-    // Greedy decoding says "OK", then opens a call (see successor-weights.ts).
-    const successors = { "\n": "O", O: "K", K: "<tool_call>" };
-    const engine = await createLlamaCppEngine({
-      modelPath: await ensureTestModel({ successors }),
-      threads: 1,
-      sequences: 2,
-      contextSize: 2048,
-    });
-    harness = await startGatewayHarness(engine);
-    client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: "unused", maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await harness?.close();
-    await harness?.engine.dispose();
-  });
+  // Greedy decoding says "OK", then opens a call (see successor-weights.ts).
+  const gateway = gatewayOverTestModel({ successors: { "\n": "O", O: "K", K: "<tool_call>" } });
 
   it("streams the text, then the call's arguments as deltas that add up to the final arguments", async () => {
-    const stream = await client.responses.create({
-      model: harness.model,
+    const stream = await gateway.client().responses.create({
+      model: gateway.harness().model,
       input: "Pick a mode.",
       tools: [{ type: "function", name: "set_mode", parameters, strict: false }],
       temperature: 0,

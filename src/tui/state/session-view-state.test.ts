@@ -38,63 +38,42 @@ describe("reduceSessionView", () => {
     expect(state.metrics.decodeTokensPerSecond).toBe(20); // 2 intervals in 100 ms
   });
 
-  it("reports the turn's real tokens/s when it ends, however many tokens each delta carried", () => {
+  it.each([
+    {
+      // The engine's 49 decoded tokens in 98 ms, not 2 deltas over the 100 ms they spanned.
+      case: "the engine's decode rate, however many tokens each delta carried",
+      secondDeltaAt: 1200,
+      outputTokens: 50,
+      decode: { decodeMs: 98, decodeTokens: 49 },
+    },
+    {
+      // A tool ran for 2 s between the two steps: the deltas span 2.1 s, the decode 76 ms.
+      case: "the engine's decode rate, without the time tools ran between steps",
+      secondDeltaAt: 3100,
+      outputTokens: 40,
+      decode: { decodeMs: 76, decodeTokens: 38 },
+    },
+    {
+      case: "output tokens over the deltas' span when the engine reported no decode time",
+      secondDeltaAt: 1200,
+      outputTokens: 50,
+      decode: { decodeMs: 0, decodeTokens: 0 },
+    },
+  ])("reports tokens/s when the turn ends: $case", ({ secondDeltaAt, outputTokens, decode }) => {
     const state = fold([
       [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
       [{ type: "text-delta", turnId: "t1", text: "one two three" }, 1100],
-      [{ type: "text-delta", turnId: "t1", text: " four five" }, 1200],
+      [{ type: "text-delta", turnId: "t1", text: " four five" }, secondDeltaAt],
       [
         {
           type: "turn-finished",
           turnId: "t1",
           reason: "completed",
           steps: 1,
-          usage: { ...usage, outputTokens: 50 },
-          timings: { ...timings, decodeMs: 98, decodeTokens: 49 },
+          usage: { ...usage, outputTokens },
+          timings: { ...timings, ...decode },
         },
-        1210,
-      ],
-    ]);
-    // The engine's 49 decoded tokens in 98 ms, not 2 deltas over the 100 ms they spanned.
-    expect(state.metrics.decodeTokensPerSecond).toBe(500);
-  });
-
-  it("leaves out the time tools ran between steps: the engine's decode time, not the deltas' span", () => {
-    const state = fold([
-      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
-      [{ type: "text-delta", turnId: "t1", text: "Reading." }, 1100],
-      // A tool ran for 2 s, then the second step streamed.
-      [{ type: "text-delta", turnId: "t1", text: " Done." }, 3100],
-      [
-        {
-          type: "turn-finished",
-          turnId: "t1",
-          reason: "completed",
-          steps: 2,
-          usage: { ...usage, outputTokens: 40 },
-          timings: { ...timings, decodeMs: 76, decodeTokens: 38 },
-        },
-        3110,
-      ],
-    ]);
-    expect(state.metrics.decodeTokensPerSecond).toBe(500);
-  });
-
-  it("falls back to output tokens over the deltas' span when the engine reported no decode time", () => {
-    const state = fold([
-      [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],
-      [{ type: "text-delta", turnId: "t1", text: "one" }, 1100],
-      [{ type: "text-delta", turnId: "t1", text: " two" }, 1200],
-      [
-        {
-          type: "turn-finished",
-          turnId: "t1",
-          reason: "completed",
-          steps: 1,
-          usage: { ...usage, outputTokens: 50 },
-          timings: { ...timings, decodeMs: 0, decodeTokens: 0 },
-        },
-        1210,
+        secondDeltaAt + 10,
       ],
     ]);
     expect(state.metrics.decodeTokensPerSecond).toBe(500);
