@@ -189,10 +189,12 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     // A new session in the workspace root appears in the list and opens empty.
     await page.locator("#new-session-button").click();
     await page.locator("#session-list .session").nth(1).waitFor();
+    // The list shows the new session before the transcript switches to it (a frame or two later
+    // on a loaded machine): wait for the switch rather than count at once.
+    await expect.poll(() => page.getByTestId("user-message").count()).toBe(0);
     expect(await page.locator("#session-list .session.current .session-status").textContent()).toBe(
       "idle",
     );
-    expect(await page.getByTestId("user-message").count()).toBe(0);
   });
 
   it("asks before running a command and runs it once approved", async () => {
