@@ -5,7 +5,8 @@
 // loop against node-llama-cpp's LlamaChat (text) and grammar-constrained evaluate (call), best of
 // interleaved rounds; CPU time per output token beside (read it at one thread).
 // Usage: npx tsx bench/tool-turn-decode.ts [--shapes tiny,0.5b] [--model file.gguf] [--tokens N]
-//   [--threads 1] [--rounds 3]
+//   [--threads 1] [--rounds 3] [--gpu]   (--gpu: the GPU node-llama-cpp finds, every layer it fits;
+//   the table names the layers offloaded, and a GPU run that offloaded none exits 1)
 import { parseArgs } from "node:util";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../src/engines/engine.ts";
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     shapes: { type: "string", default: "tiny" },
     tokens: { type: "string" },
     threads: { type: "string", default: "1" },
+    gpu: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
   },
 });
@@ -44,6 +46,9 @@ const tools: ToolDefinition[] = [
     parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
   },
 ];
+
+/** Layers on the GPU in the last engine (0 on the CPU). */
+let layersOffloaded = 0;
 
 interface Sample {
   tokensPerSecond: number;
@@ -73,8 +78,13 @@ async function measure(
     sequences: 1,
     contextSize: 4096,
     decodeLoop: loop,
+    gpu: values.gpu ? "auto" : false,
   });
   try {
+    if (values.gpu && engine.gpuLayers === 0) {
+      throw new Error("--gpu: no layer was offloaded (no GPU found, or its backend did not load)");
+    }
+    layersOffloaded = engine.gpuLayers;
     if (engine.toolDecodeLoop !== loop) {
       throw new Error(`asked for tool turns on the ${loop} loop: ${engine.toolLoopFallbackReason}`);
     }
@@ -126,7 +136,7 @@ for (const entry of models) {
       const fallback = best.get(`${phase}|node-llama-cpp`);
       if (native === undefined || fallback === undefined) continue;
       summary.push(
-        `| ${entry.label} | ${threads} | ${phase === "text" ? "text before a call (auto)" : "call JSON under the grammar"} | ` +
+        `| ${entry.label} | ${values.gpu ? `GPU, ${layersOffloaded} layers` : threads} | ${phase === "text" ? "text before a call (auto)" : "call JSON under the grammar"} | ` +
           `${native.tokensPerSecond.toFixed(0)} (${native.outputTokens} tokens) | ` +
           `${fallback.tokensPerSecond.toFixed(0)} (${fallback.outputTokens} tokens) | ` +
           `${(native.tokensPerSecond / fallback.tokensPerSecond).toFixed(2)}× | ` +
@@ -136,7 +146,7 @@ for (const entry of models) {
   }
 }
 console.log(
-  "\n| model | threads | tool-turn phase | native loop tokens/s | node-llama-cpp loop tokens/s | " +
+  "\n| model | threads (or GPU) | tool-turn phase | native loop tokens/s | node-llama-cpp loop tokens/s | " +
     "native ÷ node-llama-cpp | CPU µs per output token, native / node-llama-cpp |",
 );
 console.log("|---|---|---|---|---|---|---|");
