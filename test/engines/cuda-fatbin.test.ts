@@ -2,11 +2,11 @@
 // here with known entries, the prebuilt ggml-cuda node-llama-cpp installed (when present), and
 // the rule that decides between machine code, a JIT at first load, and nothing that runs.
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { suiteDirectory } from "../support/suite-directory.ts";
 import { cudaCodeForDevice } from "../../src/engines/llama-cpp/device/cuda-code-for-device.ts";
 import { readCudaArchitectures } from "../../src/engines/llama-cpp/device/cuda-fatbin.ts";
 
@@ -55,16 +55,10 @@ function elfWithFatbin(section: Buffer): Buffer {
 }
 
 describe("readCudaArchitectures", () => {
-  let directory: string;
-  beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "spark-fatbin-"));
-  });
-  afterAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
+  const inDirectory = suiteDirectory("spark-fatbin-");
 
   it("lists machine code and PTX across the fat binaries of the section, padding between", async () => {
-    const path = join(directory, "libggml-cuda.so");
+    const path = inDirectory("libggml-cuda.so");
     const section = Buffer.concat([
       fatbin([
         { kind: "ptx", sm: 80, payload: 40 },
@@ -82,13 +76,13 @@ describe("readCudaArchitectures", () => {
   });
 
   it("answers undefined for a file that is not an ELF with a fat binary", async () => {
-    const path = join(directory, "notes.txt");
+    const path = inDirectory("notes.txt");
     await writeFile(
       path,
       "not an ELF file at all, just text that is long enough to read".repeat(2),
     );
     expect(await readCudaArchitectures(path)).toBeUndefined();
-    const empty = join(directory, "empty.so");
+    const empty = inDirectory("empty.so");
     await writeFile(empty, elfWithFatbin(Buffer.alloc(0)));
     expect(await readCudaArchitectures(empty)).toEqual({ sass: [], ptx: [] });
   });

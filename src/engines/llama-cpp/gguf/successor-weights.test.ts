@@ -1,23 +1,15 @@
 // A scripted test model really follows its script under llama.cpp: greedy decoding after a prompt
 // ends in the scripted successors, special tokens included.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { getLlama } from "node-llama-cpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { suiteDirectory } from "../../../../test/support/suite-directory.ts";
 import { writeTestModel } from "./write-test-model.ts";
 
 describe("scripted test models", () => {
-  let directory: string;
-  beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "spark-scripted-model-"));
-  });
-  afterAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
+  const inDirectory = suiteDirectory("spark-scripted-model-");
 
   it("greedy decoding follows the successors, a special token included", async () => {
-    const path = join(directory, "script.gguf");
+    const path = inDirectory("script.gguf");
     await writeTestModel(path, {
       shape: "micro",
       contextLength: 256,
@@ -43,10 +35,10 @@ describe("scripted test models", () => {
 
   it("refuses a successor that is neither one byte nor a special token, and a tied shape", async () => {
     await expect(
-      writeTestModel(join(directory, "bad.gguf"), { shape: "micro", successors: { ab: "c" } }),
+      writeTestModel(inDirectory("bad.gguf"), { shape: "micro", successors: { ab: "c" } }),
     ).rejects.toThrow(/one byte or a special token/);
     await expect(
-      writeTestModel(join(directory, "tied.gguf"), { shape: "0.5b", successors: { a: "b" } }),
+      writeTestModel(inDirectory("tied.gguf"), { shape: "0.5b", successors: { a: "b" } }),
     ).rejects.toThrow(/output head/);
   });
 });

@@ -1,18 +1,11 @@
-import { copyFile, mkdtemp, rm, truncate } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyFile, truncate } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { suiteDirectory } from "../../../../test/support/suite-directory.ts";
 import { ensureTestModel } from "../../../../test/support/test-model.ts";
 import { describeTruncation, measureTensorData } from "./tensor-data-extent.ts";
 
 describe("tensor data extent", () => {
-  let directory: string;
-  beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "spark-extent-"));
-  });
-  afterAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
+  const inDirectory = suiteDirectory("spark-extent-");
 
   it("a whole file's last tensor ends at its end (f32, f16 and q8_0 block sizes)", async () => {
     for (const type of ["f32", "f16", "q8_0"] as const) {
@@ -26,7 +19,7 @@ describe("tensor data extent", () => {
   });
 
   it("names a file cut short in its tensor data, and one cut right after its header's start", async () => {
-    const cut = join(directory, "cut.gguf");
+    const cut = inDirectory("cut.gguf");
     await copyFile(await ensureTestModel({ type: "q8_0" }), cut);
     await truncate(cut, 1_000_000);
     expect(describeTruncation(await measureTensorData(cut))).toMatch(

@@ -2,9 +2,7 @@
 // text byte-exactly, generates tokens and resolves a ChatML-family chat wrapper for it.
 
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import {
   getLlama,
   JinjaTemplateChatWrapper,
@@ -15,6 +13,7 @@ import {
   type Llama,
 } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { suiteDirectory } from "../../../../test/support/suite-directory.ts";
 import { ensureTestModel } from "../../../../test/support/test-model.ts";
 import { writeTestModel } from "./write-test-model.ts";
 
@@ -25,20 +24,12 @@ async function sha256(path: string): Promise<string> {
 }
 
 describe("writeTestModel", () => {
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), "spark-test-model-"));
-  });
-
-  afterAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
+  const inDirectory = suiteDirectory("spark-test-model-");
 
   it("writes the same bytes for the same seed and different weights for another", async () => {
-    const first = await writeTestModel(join(directory, "a.gguf"), { type: "q8_0", seed: 5 });
-    const again = await writeTestModel(join(directory, "b.gguf"), { type: "q8_0", seed: 5 });
-    const other = await writeTestModel(join(directory, "c.gguf"), { type: "q8_0", seed: 6 });
+    const first = await writeTestModel(inDirectory("a.gguf"), { type: "q8_0", seed: 5 });
+    const again = await writeTestModel(inDirectory("b.gguf"), { type: "q8_0", seed: 5 });
+    const other = await writeTestModel(inDirectory("c.gguf"), { type: "q8_0", seed: 6 });
     expect(await sha256(first.path)).toBe(await sha256(again.path));
     expect(await sha256(first.path)).not.toBe(await sha256(other.path));
     expect(first.byteLength).toBe(other.byteLength);
