@@ -13,7 +13,7 @@ import { getLlama, LlamaLogLevel, type LlamaModel, type Token } from "node-llama
 import { collectStream } from "../src/engines/collect-stream.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
-import { benchModels } from "./lib/shape-models.ts";
+import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 import {
   buildLlamaBench,
   buildNativeAnchor,
@@ -27,12 +27,8 @@ type Sample = AnchorSample;
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string" },
-    shapes: { type: "string", default: "tiny,0.5b" },
-    tokens: { type: "string" },
-    threads: { type: "string", default: "1,2" },
+    ...decodeBenchOptions({ shapes: "tiny,0.5b", threads: "1,2" }),
     temperatures: { type: "string", default: "0,0.7" },
-    rounds: { type: "string", default: "3" },
     "no-llama-bench": { type: "boolean", default: false },
   },
 });

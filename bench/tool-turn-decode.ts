@@ -12,16 +12,12 @@ import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
-import { benchModels } from "./lib/shape-models.ts";
+import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 
 const { values } = parseArgs({
   options: {
-    model: { type: "string" },
-    shapes: { type: "string", default: "tiny" },
-    tokens: { type: "string" },
-    threads: { type: "string", default: "1" },
+    ...decodeBenchOptions({ shapes: "tiny", threads: "1" }),
     gpu: { type: "boolean", default: false },
-    rounds: { type: "string", default: "3" },
   },
 });
 const rounds = Number(values.rounds);

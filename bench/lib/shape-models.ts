@@ -3,6 +3,17 @@
 import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { ensureTestModel } from "../../test/support/test-model.ts";
 
+/** parseArgs options every decode bench takes: which models, how many tokens, threads, rounds. */
+export function decodeBenchOptions(defaults: { shapes: string; threads: string }) {
+  return {
+    model: { type: "string" },
+    shapes: { type: "string", default: defaults.shapes },
+    tokens: { type: "string" },
+    threads: { type: "string", default: defaults.threads },
+    rounds: { type: "string", default: "3" },
+  } as const;
+}
+
 export interface BenchModel {
   label: string;
   path: string;
