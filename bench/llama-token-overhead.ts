@@ -13,6 +13,7 @@ import { getLlama, LlamaLogLevel, type LlamaModel, type Token } from "node-llama
 import { collectStream } from "../src/engines/collect-stream.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { keepBest } from "./lib/best-of-rounds.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 import {
   buildLlamaBench,
@@ -151,18 +152,8 @@ for (const entry of models) {
   const model = await llama.loadModel({ modelPath: entry.path });
   const promptTokens = await sparkPromptTokens(entry.path);
   for (const threads of threadCounts) {
-    // Best of the rounds, each figure on its own: noise only ever slows a run or adds CPU.
     const best = new Map<string, Sample>();
-    const keep = (name: string, sample: Sample): void => {
-      const previous = best.get(name);
-      best.set(name, {
-        tokensPerSecond: Math.max(previous?.tokensPerSecond ?? 0, sample.tokensPerSecond),
-        cpuMicrosecondsPerToken: Math.min(
-          previous?.cpuMicrosecondsPerToken ?? Infinity,
-          sample.cpuMicrosecondsPerToken,
-        ),
-      });
-    };
+    const keep = (name: string, sample: Sample): void => keepBest(best, name, sample);
     for (let round = 0; round < rounds; round += 1) {
       for (const temperature of temperatures) {
         const setting = {

@@ -12,6 +12,7 @@ import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { keepBest } from "./lib/best-of-rounds.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 
 const { values } = parseArgs({
@@ -114,16 +115,7 @@ for (const entry of models) {
       for (const phase of phases) {
         for (const loop of loops) {
           const sample = await measure(entry.path, loop, threads, phase, entry.tokens);
-          const key = `${phase}|${loop}`;
-          const previous = best.get(key);
-          best.set(key, {
-            tokensPerSecond: Math.max(previous?.tokensPerSecond ?? 0, sample.tokensPerSecond),
-            cpuMicrosecondsPerToken: Math.min(
-              previous?.cpuMicrosecondsPerToken ?? Infinity,
-              sample.cpuMicrosecondsPerToken,
-            ),
-            outputTokens: sample.outputTokens,
-          });
+          keepBest(best, `${phase}|${loop}`, sample);
         }
       }
     }
