@@ -1,5 +1,6 @@
 // A loopback Chat Completions server that speaks OpenAI's exact streaming shape and writes text
-// that depends only on the messages: a word sequence seeded by a hash of them. It honours
+// that depends only on the messages: a word sequence seeded by a hash of them (or, with
+// tool_choice required or named, one call whose arguments come from that sequence). It honours
 // max_tokens ("length"), stop sequences (cut before the first match, "stop") and include_usage,
 // answers an empty message list with OpenAI's 400 body, and paces tokens so aborts land mid-stream.
 import { createHash } from "node:crypto";
@@ -49,6 +50,13 @@ interface ChatRequestBody {
   max_tokens?: number;
   max_completion_tokens?: number;
   stop?: string | string[];
+  tools?: Array<{ type?: string; function?: { name?: string; parameters?: ToolParameters } }>;
+  tool_choice?: string | { type?: string; function?: { name?: string } };
+}
+
+interface ToolParameters {
+  properties?: Record<string, unknown>;
+  required?: string[];
 }
 
 export interface DeterministicUpstreamOptions {
@@ -164,6 +172,39 @@ export class DeterministicUpstream {
       closed = true;
       if (!response.writableFinished) this.abortedStreams += 1;
     });
+    const call = requiredCall(body, tokens);
+    if (call !== undefined) {
+      // OpenAI's shape: the call's id, type and name first, then its arguments in pieces.
+      response.write(
+        chunk([
+          choice({
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              {
+                index: 0,
+                id: call.id,
+                type: "function",
+                function: { name: call.name, arguments: "" },
+              },
+            ],
+            refusal: null,
+          }),
+        ]),
+      );
+      for (const piece of call.argumentPieces) {
+        await sleep(this.tokenDelayMs);
+        if (closed) return;
+        response.write(
+          chunk([choice({ tool_calls: [{ index: 0, function: { arguments: piece } }] })]),
+        );
+      }
+      if (closed) return;
+      response.write(chunk([choice({}, "tool_calls")]));
+      response.end("data: [DONE]\n\n");
+      this.completedStreams += 1;
+      return;
+    }
     response.write(chunk([choice({ role: "assistant", content: "", refusal: null })]));
     for (const piece of plan.pieces) {
       await sleep(this.tokenDelayMs);
@@ -203,6 +244,31 @@ export class DeterministicUpstream {
     response.end("data: [DONE]\n\n");
     this.completedStreams += 1;
   }
+}
+
+/**
+ * With tool_choice "required" or a named function, one call to the first (or named) tool: each
+ * required parameter gets a word of the conversation's answer. Its arguments stream in pieces.
+ */
+function requiredCall(
+  body: ChatRequestBody,
+  tokens: string[],
+): { id: string; name: string; argumentPieces: string[] } | undefined {
+  const choice = body.tool_choice;
+  const named = typeof choice === "object" ? choice.function?.name : undefined;
+  if (choice !== "required" && named === undefined) return undefined;
+  const tool = (body.tools ?? []).find(
+    (candidate) => named === undefined || candidate.function?.name === named,
+  );
+  const name = tool?.function?.name;
+  if (name === undefined) return undefined;
+  const required = tool?.function?.parameters?.required ?? [];
+  const argumentsText = JSON.stringify(
+    Object.fromEntries(required.map((key, index) => [key, (tokens[index] ?? "word").trim()])),
+  );
+  const argumentPieces = argumentsText.match(/.{1,6}/gs) ?? [argumentsText];
+  const id = `call_${createHash("sha256").update(argumentsText).digest("hex").slice(0, 24)}`;
+  return { id, name, argumentPieces };
 }
 
 /** The full answer for a conversation: 64 to 127 words, the same every time. */

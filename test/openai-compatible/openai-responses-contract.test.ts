@@ -7,13 +7,19 @@ import { collectStream } from "../../src/engines/collect-stream.ts";
 import { createOpenAICompatibleEngine } from "../../src/engines/openai-compatible/index.ts";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
 import { startGatewayHarness, type GatewayHarness } from "../gateway/support/gateway-harness.ts";
-import { runEngineContract } from "../support/run-engine-contract.ts";
+import { contractTool, runEngineContract } from "../support/run-engine-contract.ts";
 
 let upstream: GatewayHarness;
 // 500 tokens/s: the gateway coalesces the tokens of one loop turn into one delta, so a faster
 // synthetic engine on a loaded machine can catch up in one tick and send its reply as one delta.
 beforeAll(async () => {
-  upstream = await startGatewayHarness(createSyntheticEngine({ tokensPerSecond: 500 }));
+  upstream = await startGatewayHarness(
+    createSyntheticEngine({
+      tokensPerSecond: 500,
+      // Answers the contract's tool-call case (only it offers this tool).
+      toolCall: { name: contractTool.name, arguments: '{"city":"Paris"}' },
+    }),
+  );
 });
 afterAll(async () => {
   await upstream.close();

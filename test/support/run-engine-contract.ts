@@ -13,7 +13,19 @@ export type EngineContractCase =
   | "concurrent requests do not mix"
   | "bad request is a typed error"
   | "usage and timings are present"
-  | "a completion request streams or is refused";
+  | "a completion request streams or is refused"
+  | "a required tool call streams and parses";
+
+/** The tool the contract's tool-call case offers; an engine that scripts its calls names it. */
+export const contractTool = {
+  name: "get_weather",
+  description: "The weather in a city",
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string", maxLength: 24 } },
+    required: ["city"],
+  },
+} as const;
 
 export interface EngineContractOptions {
   name: string;
@@ -167,6 +179,36 @@ export function runEngineContract(options: EngineContractOptions): void {
       } else {
         expect(["stop", "length"]).toContain(result.finishReason);
         expect(result.usage?.outputTokens).toBeGreaterThan(0);
+      }
+    });
+
+    // Last: engines that script their answers (the script engine) take it as their last line.
+    contractCase("a required tool call streams and parses", async () => {
+      const result = await collectStream(
+        engine.stream({
+          ...request("What is the weather in Paris?", 200),
+          tools: [structuredClone(contractTool)],
+          toolChoice: "required",
+        }),
+      );
+      expect(result.error).toBeUndefined();
+      expect(result.finishReason).toBe("tool_calls");
+      expect(result.toolCalls.length).toBeGreaterThan(0);
+      for (const call of result.toolCalls) {
+        expect(call.name).toBe(contractTool.name);
+        expect(call.id).not.toBe("");
+        const parsed: unknown = JSON.parse(call.arguments);
+        expect(typeof parsed === "object" && parsed !== null && "city" in parsed).toBe(true);
+        // Started before it ended; the deltas it streamed, if any, add up to its arguments.
+        const events = result.events.filter(
+          (event) => event.type.startsWith("tool-call") && "id" in event && event.id === call.id,
+        );
+        expect(events[0]?.type).toBe("tool-call-start");
+        expect(events.at(-1)?.type).toBe("tool-call-end");
+        const deltas = events
+          .map((event) => (event.type === "tool-call-delta" ? event.argumentsDelta : ""))
+          .join("");
+        if (deltas !== "") expect(JSON.parse(deltas)).toEqual(parsed);
       }
     });
   });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectStream } from "../collect-stream.ts";
 import type { EngineRequest } from "../engine.ts";
-import { runEngineContract } from "../../../test/support/run-engine-contract.ts";
+import { contractTool, runEngineContract } from "../../../test/support/run-engine-contract.ts";
 import { createScriptEngine, splitIntoWords } from "./script-engine.ts";
 import type { ScriptTurnInput } from "./script-turn.ts";
 
@@ -26,6 +26,11 @@ const contractTurns: ScriptTurnInput[] = [
   { text: number, expect: { lastMessageIncludes: "number" } },
   { text: "Hi there.", expect: { lastMessageIncludes: "Say hi." } },
   { text: "a + b;" },
+  {
+    text: "",
+    toolCalls: [{ name: contractTool.name, arguments: { city: "Paris" } }],
+    expect: { lastMessageIncludes: "weather" },
+  },
 ];
 
 runEngineContract({

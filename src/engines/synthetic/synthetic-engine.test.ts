@@ -3,12 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { collectStream } from "../collect-stream.ts";
 import type { EngineRequest } from "../engine.ts";
-import { runEngineContract } from "../../../test/support/run-engine-contract.ts";
+import { contractTool, runEngineContract } from "../../../test/support/run-engine-contract.ts";
 import { createSyntheticEngine } from "./synthetic-engine.ts";
 
 runEngineContract({
   name: "synthetic",
-  createEngine: async () => createSyntheticEngine({ tokensPerSecond: 2000 }),
+  createEngine: async () =>
+    createSyntheticEngine({
+      tokensPerSecond: 2000,
+      toolCall: { name: contractTool.name, arguments: '{"city":"Paris"}' },
+    }),
 });
 
 const userTurn = (content: string, sessionKey?: string): EngineRequest => ({
