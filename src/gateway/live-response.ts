@@ -23,6 +23,10 @@ export class LiveResponse {
   steerInput: ResponseInput | undefined;
   /** How many steers were queued on it (OpenAI caps pending steers). */
   steerCount = 0;
+  /** The ids those steers were accepted under, in order. */
+  readonly steerIds: string[] = [];
+  /** It streamed a client-owned tool call: it must complete, its calls need the client's output. */
+  madeToolCalls = false;
 
   constructor(
     readonly id: string,
@@ -46,6 +50,12 @@ export class LiveResponse {
   }
 
   emit(event: ResponseServerEvent, json?: string): void {
+    if (
+      event.type === "response.output_item.added" &&
+      (event.item.type === "function_call" || event.item.type === "custom_tool_call")
+    ) {
+      this.madeToolCalls = true;
+    }
     // Written once, here: the replay log counts its bytes and the connection sends the same text.
     const text = json ?? (isDelta(event) ? undefined : JSON.stringify(event));
     this.replay.append(event, text);

@@ -2,7 +2,7 @@
 // in the order they were asked for, with cancel, steer and resume. A connection has the default
 // lane (no stream_id; a second create while busy is refused, as before lanes existed) and up to
 // 32 named lanes, which queue creates FIFO; different lanes run at once.
-import type { ResponseConnectionEvent } from "../protocol/responses-events.ts";
+import type { RequiredInputStub, ResponseConnectionEvent } from "../protocol/responses-events.ts";
 import type {
   ResponseCreateBody,
   ResponseInput,
@@ -20,7 +20,9 @@ import {
   MAX_PENDING_STEERS,
   newSteerId,
   parseSteerInput,
+  requiredInputOf,
   steerAccepted,
+  steerPending,
   type steerFailed,
 } from "./ws-steer.ts";
 
@@ -55,7 +57,13 @@ export class WsLane {
   private preparing = false;
   /** A cancel that arrived while the response was still being prepared (it has no id yet). */
   private cancelWhilePreparing = false;
-  private lastResponse: { id: string; body: ResponseCreateBody } | undefined;
+  private lastResponse:
+    { id: string; body: ResponseCreateBody; requiredInput: RequiredInputStub[] } | undefined;
+  /**
+   * Steering input accepted while (or after) a response made tool calls: it waits for the
+   * client's response.create that carries their outputs, and is prepended to its input.
+   */
+  private pendingSteer: { parentId: string; input: ResponseInput; count: number } | undefined;
   private readonly queue: QueuedCreate[] = [];
 
   constructor(
@@ -137,13 +145,17 @@ export class WsLane {
         return;
       }
       live.steerCount += 1;
-      live.steerInput =
-        live.steerInput === undefined ? input : [...asItems(live.steerInput), ...asItems(input)];
-      this.host.sendConnectionEvent(steerAccepted(newSteerId(), live.id, 0), this.streamId);
-      live.stop("steered");
+      live.steerInput = appendInput(live.steerInput, input);
+      const id = newSteerId();
+      live.steerIds.push(id);
+      this.host.sendConnectionEvent(steerAccepted(id, live.id, 0), this.streamId);
+      // A response that called a tool runs to its end instead: the calls need the client's
+      // outputs before anything can follow them (the input then waits: response.steer.pending).
+      if (!live.madeToolCalls) live.stop("steered");
       return;
     }
-    // The response may have just finished: steering then simply continues its conversation.
+    // The response may have just finished: steering then continues its conversation, or waits
+    // with it for the outputs of the tool calls it ended with.
     const last = this.lastResponse;
     if (
       live === undefined &&
@@ -151,6 +163,21 @@ export class WsLane {
       last !== undefined &&
       (responseId === undefined || responseId === last.id)
     ) {
+      if (last.requiredInput.length > 0) {
+        if ((this.pendingSteer?.count ?? 0) >= MAX_PENDING_STEERS) {
+          this.host.sendSteerFailure(
+            "too_many_pending_steers",
+            last.id,
+            event.input,
+            this.streamId,
+          );
+          return;
+        }
+        const id = newSteerId();
+        this.host.sendConnectionEvent(steerAccepted(id, last.id, 0), this.streamId);
+        this.holdSteer(last.id, input, [id], last.requiredInput);
+        return;
+      }
       this.host.sendConnectionEvent(steerAccepted(newSteerId(), last.id, 0), this.streamId);
       void this.startTurn(
         { ...last.body, input, previous_response_id: last.id },
@@ -185,6 +212,13 @@ export class WsLane {
     clock: GatewayClock,
   ): Promise<void> {
     const { context, apiKey, registry } = this.host;
+    const held = this.pendingSteer;
+    if (held !== undefined && body.previous_response_id === held.parentId) {
+      // The continuation with the tool outputs: the held steering input goes first.
+      this.pendingSteer = undefined;
+      const input = body.input === undefined ? held.input : appendInput(held.input, body.input);
+      body = { ...body, input };
+    }
     this.preparing = true;
     this.cancelWhilePreparing = false;
     let live: LiveResponse | undefined;
@@ -229,9 +263,15 @@ export class WsLane {
   private afterResponse(live: LiveResponse, result: ResponseRunResult | undefined): void {
     if (this.current !== live) return;
     this.current = undefined;
-    if (result !== undefined) this.lastResponse = { id: live.id, body: live.body };
+    const requiredInput = result === undefined ? [] : requiredInputOf(result.response);
+    if (result !== undefined) this.lastResponse = { id: live.id, body: live.body, requiredInput };
     if (this.host.closed) return;
     const steerInput = live.steerInput;
+    if (steerInput !== undefined && result !== undefined && requiredInput.length > 0) {
+      this.holdSteer(live.id, steerInput, live.steerIds, requiredInput);
+      this.next();
+      return;
+    }
     if (steerInput !== undefined && result !== undefined) {
       // The steered response kept its partial output; the new input continues the same chain
       // before anything queued behind it.
@@ -243,6 +283,24 @@ export class WsLane {
       return;
     }
     this.next();
+  }
+
+  /** Keeps steering input for the continuation carrying these outputs, and says so per steer. */
+  private holdSteer(
+    parentId: string,
+    input: ResponseInput,
+    steerIds: readonly string[],
+    requiredInput: RequiredInputStub[],
+  ): void {
+    const held = this.pendingSteer?.parentId === parentId ? this.pendingSteer : undefined;
+    this.pendingSteer = {
+      parentId,
+      input: appendInput(held?.input, input),
+      count: (held?.count ?? 0) + steerIds.length,
+    };
+    for (const id of steerIds) {
+      this.host.sendConnectionEvent(steerPending(id, parentId, requiredInput), this.streamId);
+    }
   }
 
   /** Starts the next queued create (FIFO), or tells the connection the lane is idle. */
@@ -258,4 +316,8 @@ export class WsLane {
 
 function asItems(input: ResponseInput): Exclude<ResponseInput, string> {
   return typeof input === "string" ? [{ role: "user", content: input }] : input;
+}
+
+function appendInput(earlier: ResponseInput | undefined, input: ResponseInput): ResponseInput {
+  return earlier === undefined ? input : [...asItems(earlier), ...asItems(input)];
 }

@@ -1,9 +1,13 @@
 // Steering events as OpenAI's WebSocket mode shapes them: the input check, the acknowledgement
-// (response.steer.accepted) and the refusal that hands the input back (response.steer.failed).
+// (response.steer.accepted), the refusal that hands the input back (response.steer.failed), and
+// the input left queued while its response waits for tool output (response.steer.pending).
 import { randomBytes } from "node:crypto";
 import type {
+  RequiredInputStub,
+  ResponseObject,
   ResponseSteerAcceptedEvent,
   ResponseSteerFailedEvent,
+  ResponseSteerPendingEvent,
   SteerFailureCode,
 } from "../protocol/responses-events.ts";
 import { inputSchema, type ResponseInput } from "../protocol/responses-requests.ts";
@@ -32,6 +36,34 @@ export function steerAccepted(
     sequence_number: sequenceNumber,
     steer: { id, previous_response_id: previousResponseId },
   };
+}
+
+export function steerPending(
+  id: string,
+  previousResponseId: string,
+  requiredInput: RequiredInputStub[],
+): ResponseSteerPendingEvent {
+  return {
+    type: "response.steer.pending",
+    sequence_number: 0,
+    steer: { id, previous_response_id: previousResponseId },
+    reason: "waiting_for_required_input",
+    required_input: requiredInput,
+  };
+}
+
+/** The outputs a completed response waits for: one stub per client-owned call it made. */
+export function requiredInputOf(response: ResponseObject): RequiredInputStub[] {
+  if (response.status !== "completed") return [];
+  const stubs: RequiredInputStub[] = [];
+  for (const item of response.output) {
+    if (item.type === "function_call")
+      stubs.push({ type: "function_call_output", call_id: item.call_id });
+    if (item.type === "custom_tool_call") {
+      stubs.push({ type: "custom_tool_call_output", call_id: item.call_id });
+    }
+  }
+  return stubs;
 }
 
 export function steerFailed(

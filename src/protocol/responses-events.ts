@@ -282,8 +282,27 @@ export interface ResponseSteerFailedEvent extends Sequenced {
   error: { code: SteerFailureCode; message: string };
 }
 
+/** A client-owned result a continuation must carry: the output item, less its result field. */
+export interface RequiredInputStub {
+  type: "function_call_output" | "custom_tool_call_output";
+  call_id: string;
+}
+
+/**
+ * Accepted steering input still queued after its response completed waiting for tool output: the
+ * client sends the outputs (the stubs filled) in one response.create with previous_response_id,
+ * and the queued input is prepended to that continuation's input.
+ */
+export interface ResponseSteerPendingEvent extends Sequenced {
+  type: "response.steer.pending";
+  steer: { id: string; previous_response_id: string };
+  reason: "waiting_for_required_input";
+  required_input: RequiredInputStub[];
+}
+
 /** Events of a WebSocket connection rather than of one response's stream. */
-export type ResponseConnectionEvent = ResponseSteerAcceptedEvent | ResponseSteerFailedEvent;
+export type ResponseConnectionEvent =
+  ResponseSteerAcceptedEvent | ResponseSteerFailedEvent | ResponseSteerPendingEvent;
 
 export type ResponseDeltaEvent = ResponseTextDeltaEvent | ResponseFunctionCallArgumentsDeltaEvent;
 

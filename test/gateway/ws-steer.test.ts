@@ -1,6 +1,7 @@
 // Steering in OpenAI's WebSocket shape: response.steer with previous_response_id, the
 // response.steer.accepted acknowledgement, the steered response ending `incomplete` (reason
-// steered), its automatic successor, and response.steer.failed with OpenAI's codes.
+// steered), its automatic successor, response.steer.failed with OpenAI's codes, and
+// response.steer.pending when the response waits for tool output.
 import { afterEach, describe, expect, it } from "vitest";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
 import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
@@ -96,5 +97,98 @@ describe("response.steer, OpenAI's shape", () => {
     const accepted = await socket.waitFor((event) => event.type === "response.steer.accepted");
     expect(accepted.steer).toMatchObject({ previous_response_id: responseId });
     expect(responseOf(await socket.finalEvent()).incomplete_details?.reason).toBe("steered");
+  });
+});
+
+describe("response.steer while a response waits for tool output", () => {
+  const tools = [{ type: "function", name: "read_file", parameters: { type: "object" } }];
+  const callArguments = JSON.stringify({ path: "src/parser.ts", note: "x".repeat(200) });
+
+  /** A response that streams one read_file call (about 30 argument pieces at 200 tokens/s). */
+  async function startCall(): Promise<{
+    socket: RawWsClient;
+    engine: ReturnType<typeof createSyntheticEngine>;
+  }> {
+    const engine = createSyntheticEngine({
+      tokensPerSecond: 200,
+      toolCall: { name: "read_file", arguments: callArguments },
+    });
+    harness = await startGatewayHarness(engine);
+    client = await RawWsClient.connect(harness.url);
+    client.send({ type: "response.create", input: "Read the parser.", tools });
+    return { socket: client, engine };
+  }
+
+  async function continueWithOutput(socket: RawWsClient, responseId: string): Promise<void> {
+    const completed = await socket.finalEvent();
+    const output = (completed.response as { output: { type: string; call_id: string }[] }).output;
+    const call = output.find((item) => item.type === "function_call");
+    socket.send({
+      type: "response.create",
+      previous_response_id: responseId,
+      input: [{ type: "function_call_output", call_id: call?.call_id, output: "export {}" }],
+      tools,
+    });
+    await socket.finalEvent(socket.events.indexOf(completed) + 1);
+  }
+
+  it("lets a response that called a tool complete, then says the input is pending with the outputs it needs", async () => {
+    const { socket, engine } = await startCall();
+    const created = await socket.waitFor((event) => event.type === "response.created");
+    const responseId = responseOf(created).id;
+    await socket.waitFor((event) => event.type === "response.function_call_arguments.delta");
+    socket.send({ type: "response.steer", previous_response_id: responseId, input: "Use tabs." });
+    const accepted = await socket.waitFor((event) => event.type === "response.steer.accepted");
+    const completed = await socket.finalEvent();
+    // Not stopped: the call is whole and the response completed.
+    expect(completed.type).toBe("response.completed");
+    const pending = await socket.waitFor((event) => event.type === "response.steer.pending");
+    expect(socket.events.indexOf(pending)).toBeGreaterThan(socket.events.indexOf(completed));
+    const output = (completed.response as { output: { type: string; call_id: string }[] }).output;
+    const callId = output.find((item) => item.type === "function_call")?.call_id;
+    expect(pending).toMatchObject({
+      steer: { id: (accepted.steer as { id: string }).id, previous_response_id: responseId },
+      reason: "waiting_for_required_input",
+      required_input: [{ type: "function_call_output", call_id: callId }],
+    });
+    // No successor starts on its own.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(socket.events.filter((event) => event.type === "response.created")).toHaveLength(1);
+    // The continuation with the output gets the steering input first.
+    await continueWithOutput(socket, responseId);
+    const messages = engine.requests.at(-1)?.messages ?? [];
+    expect(messages.slice(-2)).toEqual([
+      { role: "user", content: "Use tabs." },
+      expect.objectContaining({ role: "tool", toolCallId: callId, content: "export {}" }),
+    ]);
+  });
+
+  it("holds a steer that arrives after the response completed with a call, and prepends it once", async () => {
+    const { socket, engine } = await startCall();
+    const completed = await socket.finalEvent();
+    const responseId = responseOf(completed).id;
+    socket.send({ type: "response.steer", previous_response_id: responseId, input: "Be brief." });
+    socket.send({ type: "response.steer", previous_response_id: responseId, input: "No tests." });
+    await socket.waitFor(
+      () => socket.events.filter((event) => event.type === "response.steer.pending").length === 2,
+    );
+    expect(socket.events.filter((event) => event.type === "response.created")).toHaveLength(1);
+    await continueWithOutput(socket, responseId);
+    const messages = engine.requests.at(-1)?.messages ?? [];
+    expect(messages.slice(-3).map((message) => message.content)).toEqual([
+      "Be brief.",
+      "No tests.",
+      "export {}",
+    ]);
+    // Used once: a later follow-up on the same chain carries only its own input.
+    const last = await socket.finalEvent();
+    socket.send({
+      type: "response.create",
+      previous_response_id: responseOf(last).id,
+      input: "Thanks.",
+    });
+    await socket.finalEvent(socket.events.indexOf(last) + 1);
+    const followUp = engine.requests.at(-1)?.messages ?? [];
+    expect(followUp.filter((message) => message.content === "Be brief.")).toHaveLength(1);
   });
 });
