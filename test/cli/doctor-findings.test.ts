@@ -36,9 +36,9 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
     },
     decodeLoop: {
       loop: "native",
+      requested: "native",
       addonPath: "/x/spark_generation_loop.node",
       reason: undefined,
-      invalidSetting: undefined,
     },
     threads: { cpuDefault: 15, availableParallelism: 16 },
     configSources: [],
@@ -106,9 +106,9 @@ describe("doctor findings", () => {
     const cpu = report({ nvidiaGpus: [], cudaLibrary: undefined, backend: "CPU", devices: [] });
     const missing = {
       loop: "node-llama-cpp" as const,
+      requested: "native" as const,
       addonPath: undefined,
       reason: "the native generation loop is not built",
-      invalidSetting: undefined,
     };
     const findings = findingsOf({ ...cpu, decodeLoop: missing });
     expect(findings.map((finding) => finding.status)).toEqual(["warning"]);
@@ -117,9 +117,13 @@ describe("doctor findings", () => {
     expect(formatDoctorReport({ ...cpu, decodeLoop: missing, findings })).toContain(
       "decode loop: node-llama-cpp (the native generation loop is not built)",
     );
-    const asked = { ...missing, reason: "SPARK_DECODE_LOOP=node-llama-cpp" };
+    const asked = {
+      ...missing,
+      requested: "node-llama-cpp" as const,
+      reason: "node-llama-cpp's loop was requested",
+    };
     expect(findingsOf({ ...cpu, decodeLoop: asked })).toEqual([]);
-    const invalid = { ...missing, reason: "bad", invalidSetting: 'SPARK_DECODE_LOOP is "fast"' };
+    const invalid = { ...missing, requested: undefined, reason: 'SPARK_DECODE_LOOP is "fast"' };
     expect(findingsOf({ ...cpu, decodeLoop: invalid }).map((finding) => finding.status)).toEqual([
       "error",
     ]);

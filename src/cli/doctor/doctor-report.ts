@@ -84,12 +84,12 @@ export function findingsOf(report: Omit<DoctorReport, "findings">): Finding[] {
     findings.push({ status: "error", message: `node-llama-cpp could not start: ${llama.error}` });
   }
   const { decodeLoop } = report;
-  if (decodeLoop.invalidSetting !== undefined) {
-    findings.push({ status: "error", message: decodeLoop.invalidSetting });
-  } else if (
-    decodeLoop.loop !== "native" &&
-    decodeLoop.reason !== "SPARK_DECODE_LOOP=node-llama-cpp"
-  ) {
+  if (decodeLoop.requested === undefined) {
+    findings.push({
+      status: "error",
+      message: decodeLoop.reason ?? "SPARK_DECODE_LOOP is invalid",
+    });
+  } else if (decodeLoop.requested === "native" && decodeLoop.loop !== "native") {
     findings.push({
       status: "warning",
       message:

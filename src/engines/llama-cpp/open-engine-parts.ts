@@ -9,12 +9,8 @@ import type { LlamaContextSequence } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { defaultCpuThreads, loadModel, startLlama, type LoadedModel } from "./load-model.ts";
-import {
-  loadGenerationLoop,
-  type GenerationLoopAddon,
-} from "./native-loop/generation-loop-addon.ts";
 import { NativeContext } from "./native-loop/native-context.ts";
-import { requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
+import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
@@ -71,17 +67,12 @@ export async function openEngineParts(
       vocabularyOnly,
     });
   // Whether the native loop can hold the weights is known before they load, so they load once.
-  let addon: GenerationLoopAddon | undefined;
-  let nativeFallbackReason: string | undefined;
-  if (requestedDecodeLoop(options.decodeLoop) === "node-llama-cpp") {
-    nativeFallbackReason = "node-llama-cpp's loop was requested";
-  } else {
-    // node-llama-cpp's backend first: the addon then shares its libllama (loadGenerationLoop).
-    await startLlama(gpu);
-    const found = loadGenerationLoop(options.nativeLoopAddonPath);
-    if (found.addon === undefined) nativeFallbackReason = found.reason;
-    else addon = found.addon;
-  }
+  // node-llama-cpp's backend first: the addon then shares its libllama (loadGenerationLoop).
+  const requested = requestedDecodeLoop(options.decodeLoop);
+  if (requested === "native") await startLlama(gpu);
+  const found = findNativeLoop(requested, options.nativeLoopAddonPath);
+  const addon = found.addon;
+  let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;
   let loaded = await load(addon !== undefined);
   let native: NativeContext | undefined;
   try {
@@ -127,7 +118,7 @@ export async function openEngineParts(
       toolSyntax: tools.syntax,
       toolLoopFallbackReason: tools.reason,
       native,
-      nativeFallbackReason: native === undefined ? nativeFallbackReason : undefined,
+      nativeFallbackReason,
       nodeLlamaCpp,
       contextSize:
         native === undefined && nodeLlamaCpp !== undefined

@@ -2,7 +2,11 @@
 // and loads (the default), node-llama-cpp's otherwise, with the reason kept (the engine's
 // decodeLoopFallbackReason). SPARK_DECODE_LOOP=node-llama-cpp forces the fallback.
 import { SparkError } from "../../../protocol/spark-error.ts";
-import { loadGenerationLoop, type AddonContextOptions } from "./generation-loop-addon.ts";
+import {
+  loadGenerationLoop,
+  type AddonContextOptions,
+  type GenerationLoopLoad,
+} from "./generation-loop-addon.ts";
 import { NativeContext } from "./native-context.ts";
 
 export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
@@ -25,13 +29,21 @@ export function requestedDecodeLoop(option: DecodeLoop | undefined): DecodeLoop 
   );
 }
 
+/**
+ * The native loop's addon when the loop asked for is native and the addon loads, else why not.
+ * Call after node-llama-cpp loaded its backend (see loadGenerationLoop).
+ */
+export function findNativeLoop(requested: DecodeLoop, addonPath?: string): GenerationLoopLoad {
+  if (requested === "node-llama-cpp") return { reason: "node-llama-cpp's loop was requested" };
+  return loadGenerationLoop(addonPath);
+}
+
 export async function openNativeLoop(
   requested: DecodeLoop,
   settings: AddonContextOptions,
   addonPath?: string,
 ): Promise<NativeLoopChoice> {
-  if (requested === "node-llama-cpp") return { reason: "node-llama-cpp's loop was requested" };
-  const loaded = loadGenerationLoop(addonPath);
+  const loaded = findNativeLoop(requested, addonPath);
   if (loaded.addon === undefined) return { reason: loaded.reason };
   try {
     return { native: await NativeContext.create(loaded.addon, settings) };
