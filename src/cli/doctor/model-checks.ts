@@ -3,10 +3,7 @@
 import { access, constants } from "node:fs/promises";
 import type { ModelConfig } from "../../config/config-types.ts";
 import { describeModelFile, formatModelFile } from "../../engines/llama-cpp/describe-model-file.ts";
-import {
-  describeTruncation,
-  measureTensorData,
-} from "../../engines/llama-cpp/gguf/tensor-data-extent.ts";
+import { describeTruncation } from "../../engines/llama-cpp/gguf/tensor-data-extent.ts";
 import { checkModelFile } from "../../engines/llama-cpp/load-model.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 
@@ -64,8 +61,9 @@ export async function checkModel(
  */
 async function checkGguf(path: string): Promise<{ status: CheckStatus; detail: string }> {
   try {
-    const description = await describeModelFile(path);
-    const truncation = describeTruncation(await measureTensorData(path));
+    const description = await describeModelFile(path, { tensorData: true });
+    const truncation =
+      description.tensorData === undefined ? undefined : describeTruncation(description.tensorData);
     if (truncation !== undefined) {
       return {
         status: "error",

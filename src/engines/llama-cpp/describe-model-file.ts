@@ -2,6 +2,7 @@
 // width, quantization and size, so a benchmark or `spark doctor` names the model it really used.
 import { stat } from "node:fs/promises";
 import { GgufFileType, readGgufFileInfo } from "node-llama-cpp";
+import { tensorDataExtent, type TensorDataExtent } from "./gguf/tensor-data-extent.ts";
 
 export interface ModelFileDescription {
   path: string;
@@ -12,11 +13,18 @@ export interface ModelFileDescription {
   embeddingLength: number | undefined;
   /** The file's `general.file_type`, e.g. "F16", "Q8_0"; undefined when the header has none. */
   quantization: string | undefined;
+  /** With `tensorData`: where the tensors' data ends, to tell a file cut short. */
+  tensorData?: TensorDataExtent;
 }
 
-export async function describeModelFile(path: string): Promise<ModelFileDescription> {
+/** One read of the header (and its tensor table, with `tensorData`) and one stat. */
+export async function describeModelFile(
+  path: string,
+  options: { tensorData?: boolean } = {},
+): Promise<ModelFileDescription> {
+  const readTensorInfo = options.tensorData === true;
   const [info, file] = await Promise.all([
-    readGgufFileInfo(path, { readTensorInfo: false, logWarnings: false }),
+    readGgufFileInfo(path, { readTensorInfo, logWarnings: false }),
     stat(path),
   ]);
   const general = info.metadata.general;
@@ -36,6 +44,9 @@ export async function describeModelFile(path: string): Promise<ModelFileDescript
     layers: numberOrUndefined(architectureMetadata?.block_count),
     embeddingLength: numberOrUndefined(architectureMetadata?.embedding_length),
     quantization: fileType === undefined ? undefined : quantizationName(fileType),
+    ...(readTensorInfo
+      ? { tensorData: tensorDataExtent(info.fullTensorInfo ?? info.tensorInfo ?? [], file.size) }
+      : {}),
   };
 }
 

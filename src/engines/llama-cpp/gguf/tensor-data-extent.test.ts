@@ -2,7 +2,14 @@ import { copyFile, truncate } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { suiteDirectory } from "../../../../test/support/suite-directory.ts";
 import { ensureTestModel } from "../../../../test/support/test-model.ts";
-import { describeTruncation, measureTensorData } from "./tensor-data-extent.ts";
+import { describeModelFile } from "../describe-model-file.ts";
+import { describeTruncation, type TensorDataExtent } from "./tensor-data-extent.ts";
+
+async function measureTensorData(path: string): Promise<TensorDataExtent> {
+  const { tensorData } = await describeModelFile(path, { tensorData: true });
+  if (tensorData === undefined) throw new Error("describeModelFile read no tensor table");
+  return tensorData;
+}
 
 describe("tensor data extent", () => {
   const inDirectory = suiteDirectory("spark-extent-");

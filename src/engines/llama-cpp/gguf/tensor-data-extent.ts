@@ -1,8 +1,7 @@
 // Whether a GGUF file holds all of its tensor data: the header of a file cut short (an interrupted
 // download) still reads, and node-llama-cpp reads past its end as zeros, so only the tensors'
 // offsets and sizes against the file's length tell. Sizes come from ggml's block layouts.
-import { stat } from "node:fs/promises";
-import { readGgufFileInfo } from "node-llama-cpp";
+import type { GgufTensorInfo } from "node-llama-cpp";
 
 /** ggml type id → [values per block, bytes per block] (ggml's type traits). */
 const blockLayouts: ReadonlyMap<number, readonly [number, number]> = new Map([
@@ -47,13 +46,12 @@ export interface TensorDataExtent {
   tensorCount: number;
 }
 
-export async function measureTensorData(path: string): Promise<TensorDataExtent> {
-  const [info, file] = await Promise.all([
-    readGgufFileInfo(path, { readTensorInfo: true, logWarnings: false }),
-    stat(path),
-  ]);
+/** Where the tensors' data ends, against the file's length. */
+export function tensorDataExtent(
+  tensors: readonly GgufTensorInfo[],
+  fileBytes: number,
+): TensorDataExtent {
   let requiredBytes = 0;
-  const tensors = info.fullTensorInfo ?? info.tensorInfo ?? [];
   for (const tensor of tensors) {
     const start = Number(tensor.fileOffset);
     const layout = blockLayouts.get(tensor.ggmlType);
@@ -61,7 +59,7 @@ export async function measureTensorData(path: string): Promise<TensorDataExtent>
     const bytes = layout === undefined ? 1 : Math.ceil(values / layout[0]) * layout[1];
     requiredBytes = Math.max(requiredBytes, start + bytes);
   }
-  return { fileBytes: file.size, requiredBytes, tensorCount: tensors.length };
+  return { fileBytes, requiredBytes, tensorCount: tensors.length };
 }
 
 /** Why the file cannot be a whole model, or undefined when its tensors all fit in it. */
