@@ -218,7 +218,7 @@ llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index)
     llama_token_data single{token, 1.0f, 0.0f};
     llama_token_data_array one{&single, 1, -1, false};
     llama_sampler_apply(job.grammar, &one);
-    const llama_token chosen = std::isinf(single.logit) ? sample_within_grammar(job, logits_index) : token;
+    const llama_token chosen = std::isinf(single.logit) ? sample_within_grammar(job, logits) : token;
     // A complete grammar allows only end of generation, which ends the job instead.
     if (chosen != LLAMA_TOKEN_NULL && !llama_vocab_is_eog(vocab_, chosen)) llama_sampler_accept(job.grammar, chosen);
     return chosen;
@@ -244,21 +244,22 @@ llama_token GenerationContext::sample_distribution(GenerationJob & job, const fl
         // What llama.cpp's top-k leaves: the k largest, sorted.
         array = {job.candidates.data(), job.candidates.size(), -1, true};
     } else {
-        job.candidates.resize(static_cast<size_t>(vocabulary));
-        for (int32_t token = 0; token < vocabulary; token += 1) job.candidates[static_cast<size_t>(token)] = {token, logits[token], 0.0f};
-        array = {job.candidates.data(), job.candidates.size(), -1, false};
+        array = all_candidates(job, logits);
         llama_sampler_apply(job.top_k, &array);
     }
     llama_sampler_apply(job.sampler, &array);
     return array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;
 }
 
-llama_token GenerationContext::sample_within_grammar(GenerationJob & job, int32_t logits_index) {
-    const float * logits = llama_get_logits_ith(context_, logits_index);
+llama_token_data_array GenerationContext::all_candidates(GenerationJob & job, const float * logits) const {
     const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
     job.candidates.resize(static_cast<size_t>(vocabulary));
     for (int32_t token = 0; token < vocabulary; token += 1) job.candidates[static_cast<size_t>(token)] = {token, logits[token], 0.0f};
-    llama_token_data_array array{job.candidates.data(), job.candidates.size(), -1, false};
+    return {job.candidates.data(), job.candidates.size(), -1, false};
+}
+
+llama_token GenerationContext::sample_within_grammar(GenerationJob & job, const float * logits) {
+    llama_token_data_array array = all_candidates(job, logits);
     llama_sampler_apply(job.grammar, &array);
     const bool any_allowed = std::any_of(array.data, array.data + array.size, [](const llama_token_data & candidate) { return !std::isinf(candidate.logit); });
     if (!any_allowed) return LLAMA_TOKEN_NULL;
@@ -388,6 +389,7 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
     const llama_pos start = generation.position - 1 - static_cast<llama_pos>(draft.size());
     std::vector<llama_token> kept;
     const char * reason = nullptr;
+    const char * error = "";
     size_t index = 0;
     for (;; index += 1) {
         // The logits after next_token and after each accepted drafted token are what plain
@@ -398,6 +400,7 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
         const llama_token token = sample(generation, logits_index + static_cast<int32_t>(index));
         if (token == LLAMA_TOKEN_NULL) {
             reason = "error";
+            error = "the tool-call grammar allows no next token";
             break;
         }
         const bool stop_token =
@@ -436,12 +439,7 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
         generation.output.insert(generation.output.end(), kept.begin(), kept.end());
         deliver(job, kept, reason != nullptr, generation.speculative && !draft.empty());
     }
-    if (reason == nullptr) return;
-    if (std::string(reason) == "error") {
-        finish(job, reason, "the tool-call grammar allows no next token");
-    } else {
-        finish(job, reason);
-    }
+    if (reason != nullptr) finish(job, reason, error);
 }
 
 void GenerationContext::run() {

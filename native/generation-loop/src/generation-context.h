@@ -63,8 +63,10 @@ class GenerationContext {
     llama_token greedy(const float * logits) const;
     /** Samples with a temperature: top-k (select_top_k, else llama.cpp's), then the job's chain. */
     llama_token sample_distribution(GenerationJob & job, const float * logits);
+    /** Every token of the vocabulary as a candidate, in token order (the job's buffer). */
+    llama_token_data_array all_candidates(GenerationJob & job, const float * logits) const;
     /** Samples again over the whole vocabulary after the grammar refused the unconstrained sample. */
-    llama_token sample_within_grammar(GenerationJob & job, int32_t logits_index);
+    llama_token sample_within_grammar(GenerationJob & job, const float * logits);
     /** Adds a speculative job's draft to the batch from first_position on; returns its length. */
     int32_t add_draft(GenerationJob & job, llama_pos first_position);
     /**
