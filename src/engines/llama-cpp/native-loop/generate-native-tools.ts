@@ -1,7 +1,8 @@
 // A tool turn on the native loop, in jobs on one sequence: free text that stops when the model
 // samples `<tool_call>`; then the call's JSON under the tools' grammar (a complete call ends the
 // job); then one sampled token after `\n</tool_call>\n` says whether another call follows. Each
-// job's prompt is the previous one's plus what it generated, so only the few new tokens decode.
+// job's prompt is what the sequence's cache holds after the last (its prompt and what it sampled)
+// plus a few tokens, so only those decode.
 import type { Token } from "node-llama-cpp";
 import type { EngineEvent } from "../../engine.ts";
 import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
@@ -55,12 +56,12 @@ export async function* generateNativeWithTools(
       return;
     }
     const run = input.sequence.tokens(prompt, textOptions);
-    const text: Token[] = [];
-    yield* emitTextTokens(recorded(run.tokens, text), input, result);
+    yield* emitTextTokens(run.tokens, input, result);
     noteCache(run.cachedTokens());
     if (result.finishReason !== "stop" || run.stopToken() !== syntax.openToken) return;
     result.outputTokens += 1;
-    prompt = [...prompt, ...text, syntax.openToken, ...syntax.afterOpen];
+    // The cache holds the prompt and the text; <tool_call> ended the job without going in.
+    prompt = [...input.sequence.cachedTokens, syntax.openToken, ...syntax.afterOpen];
   }
 
   for (;;) {
@@ -70,8 +71,7 @@ export async function* generateNativeWithTools(
       return;
     }
     const run = input.sequence.tokens(prompt, callOptions);
-    const callTokens: Token[] = [];
-    const complete = yield* streamCall(run.tokens, callTokens, input, result);
+    const complete = yield* streamCall(run.tokens, input, result);
     noteCache(run.cachedTokens());
     if (aborted()) {
       result.finishReason = "cancelled";
@@ -85,7 +85,7 @@ export async function* generateNativeWithTools(
 
     // Another call follows when the model opens one right after this call's end; any other
     // token ends the turn (and is not shown), as in node-llama-cpp's LlamaChat.
-    prompt = [...prompt, ...callTokens, ...syntax.afterCall];
+    prompt = [...input.sequence.cachedTokens, ...syntax.afterCall];
     const nextOptions = jobOptions({ stopTokens: [syntax.openToken] });
     if (nextOptions === undefined) return;
     const next = input.sequence.tokens(prompt, { ...nextOptions, maxTokens: 1 });
@@ -96,25 +96,13 @@ export async function* generateNativeWithTools(
   }
 }
 
-/** Passes tokens through, keeping each one consumed (the next job's prompt continues them). */
-async function* recorded(
-  tokens: AsyncGenerator<Token, void, undefined>,
-  into: Token[],
-): AsyncGenerator<Token, void, undefined> {
-  for await (const token of tokens) {
-    into.push(token);
-    yield token;
-  }
-}
-
 /**
  * Streams one call: its start once the name is sampled, its arguments as they grow, its end once
  * the grammar completed it. Returns whether it was complete (not cut short by max tokens or the
- * abort). `callTokens` receives every sampled token.
+ * abort).
  */
 async function* streamCall(
   tokens: AsyncGenerator<Token, void, undefined>,
-  callTokens: Token[],
   input: NativeToolsInput,
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent, boolean> {
@@ -133,7 +121,6 @@ async function* streamCall(
   };
   try {
     for await (const token of tokens) {
-      callTokens.push(token);
       result.outputTokens += 1;
       input.clock.markToken();
       if (input.signal?.aborted === true) return false;

@@ -67,6 +67,11 @@ export class NativeSequence {
     readonly contextSize: number,
   ) {}
 
+  /** The tokens its KV cache holds once a job ended: the job's prompt, then what it sampled. */
+  get cachedTokens(): readonly Token[] {
+    return this.cached;
+  }
+
   /** Another cache scope used it: its next job starts from an empty cache. */
   forget(): void {
     this.cached = [];
