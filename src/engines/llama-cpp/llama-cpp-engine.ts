@@ -6,6 +6,7 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContextSequence,
+  type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
 import type {
@@ -60,6 +61,8 @@ export class LlamaCppEngine implements Engine {
   readonly modelName: string;
   private disposed = false;
   private readonly grammars: GrammarCache;
+  /** Each cached grammar's GBNF as the native loop takes it, rewritten once per tool set. */
+  private readonly nativeGrammars = new WeakMap<LlamaGrammar, NativeGrammar>();
   private readonly lookups: RequestLookups;
   private readonly fimTokens: FimTokens | undefined;
   /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
@@ -345,7 +348,12 @@ export class LlamaCppEngine implements Engine {
   /** The GBNF for one call of any of the tools (compiled once per tool set by node-llama-cpp). */
   private async nativeCallGrammar(tools: readonly ToolDefinition[]): Promise<NativeGrammar> {
     const grammar = await this.grammars.grammarFor(toolCallSchema(tools));
-    return { text: grammarEndingAtValue(grammar.grammar), root: grammar.rootRuleName };
+    let native = this.nativeGrammars.get(grammar);
+    if (native === undefined) {
+      native = { text: grammarEndingAtValue(grammar.grammar), root: grammar.rootRuleName };
+      this.nativeGrammars.set(grammar, native);
+    }
+    return native;
   }
 
   private *finishGeneration(

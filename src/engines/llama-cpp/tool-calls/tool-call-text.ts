@@ -54,8 +54,8 @@ export class ToolCallText {
   complete(): CompleteToolCall {
     const call = JSON.parse(this.text) as { name?: unknown; arguments?: unknown };
     if (typeof call.name !== "string") throw new Error("a tool call without a name");
-    const argumentsText = JSON.stringify(call.arguments ?? {});
     if (this.name === undefined) {
+      const argumentsText = JSON.stringify(call.arguments ?? {});
       return { name: call.name, argumentsText, argumentsRest: argumentsText };
     }
     // The raw arguments end before the outer object's closing brace.
