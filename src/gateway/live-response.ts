@@ -21,9 +21,7 @@ export class LiveResponse {
   done = false;
   /** Input waiting to continue the conversation once this response stops (response.steer). */
   steerInput: ResponseInput | undefined;
-  /** How many steers were queued on it (OpenAI caps pending steers). */
-  steerCount = 0;
-  /** The ids those steers were accepted under, in order. */
+  /** The ids the steers queued on it were accepted under, in order (OpenAI caps their number). */
   readonly steerIds: string[] = [];
   /** It streamed a client-owned tool call: it must complete, its calls need the client's output. */
   madeToolCalls = false;

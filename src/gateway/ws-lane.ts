@@ -140,11 +140,10 @@ export class WsLane {
     }
     const live = this.current;
     if (live !== undefined && (responseId === undefined || responseId === live.id)) {
-      if (live.steerCount >= MAX_PENDING_STEERS) {
+      if (live.steerIds.length >= MAX_PENDING_STEERS) {
         this.host.sendSteerFailure("too_many_pending_steers", live.id, event.input, this.streamId);
         return;
       }
-      live.steerCount += 1;
       live.steerInput = appendInput(live.steerInput, input);
       const id = newSteerId();
       live.steerIds.push(id);
@@ -154,8 +153,6 @@ export class WsLane {
       if (!live.madeToolCalls) live.stop("steered");
       return;
     }
-    // The response may have just finished: steering then continues its conversation, or waits
-    // with it for the outputs of the tool calls it ended with.
     const last = this.lastResponse;
     if (
       live === undefined &&
@@ -163,21 +160,24 @@ export class WsLane {
       last !== undefined &&
       (responseId === undefined || responseId === last.id)
     ) {
-      if (last.requiredInput.length > 0) {
-        if ((this.pendingSteer?.count ?? 0) >= MAX_PENDING_STEERS) {
-          this.host.sendSteerFailure(
-            "too_many_pending_steers",
-            last.id,
-            event.input,
-            this.streamId,
-          );
-          return;
-        }
-        const id = newSteerId();
-        this.host.sendConnectionEvent(steerAccepted(id, last.id, 0), this.streamId);
-        this.holdSteer(last.id, input, [id], last.requiredInput);
-        return;
-      }
+      this.steerFinished(last, input, event.input, receivedAt, clock);
+      return;
+    }
+    this.host.sendSteerFailure("response_not_found", responseId, event.input, this.streamId);
+  }
+
+  /**
+   * Steering a response that just finished continues its conversation, or, when it ended with
+   * tool calls, waits with it for their outputs.
+   */
+  private steerFinished(
+    last: NonNullable<WsLane["lastResponse"]>,
+    input: ResponseInput,
+    rawInput: unknown,
+    receivedAt: number,
+    clock: GatewayClock,
+  ): void {
+    if (last.requiredInput.length === 0) {
       this.host.sendConnectionEvent(steerAccepted(newSteerId(), last.id, 0), this.streamId);
       void this.startTurn(
         { ...last.body, input, previous_response_id: last.id },
@@ -186,7 +186,13 @@ export class WsLane {
       );
       return;
     }
-    this.host.sendSteerFailure("response_not_found", responseId, event.input, this.streamId);
+    if ((this.pendingSteer?.count ?? 0) >= MAX_PENDING_STEERS) {
+      this.host.sendSteerFailure("too_many_pending_steers", last.id, rawInput, this.streamId);
+      return;
+    }
+    const id = newSteerId();
+    this.host.sendConnectionEvent(steerAccepted(id, last.id, 0), this.streamId);
+    this.holdSteer(last.id, input, [id], last.requiredInput);
   }
 
   /** Takes over a response generating for a dropped connection (its missed events are sent). */
