@@ -1,8 +1,9 @@
-// Whether run_command may run a command: only when approval is on for the session, an interactive
-// surface asked the user about the whole command and got a yes, or the user's own words this turn
-// name exactly that one plain command (parsed, not prefix-matched) and do not say not to run it.
-import { findCommandMentions } from "./find-command-mentions.ts";
+// Whether run_command may run a command: approval is on for the session, an interactive surface
+// asked the user about the whole command and got a yes (or "always" for that exact command), the
+// command is on the read-only list, or the user asked for exactly that plain command to be run.
 import { parseShellCommand, quoteShellWords } from "./parse-shell-command.ts";
+import { isReadOnlyCommand } from "./read-only-commands.ts";
+import { checkCommandRequest } from "./requested-commands.ts";
 
 export interface CommandApprovalRequest {
   /** The whole command, exactly as it will run. */
@@ -21,17 +22,29 @@ export interface CommandApproval {
 
 export const DENY_UNLESS_ASKED: CommandApproval = { autoApprove: false };
 
+export interface CommandDecisionOptions {
+  /** Whether the command will run inside the sandbox; without one, only read-only commands run unasked. */
+  sandboxed: boolean;
+}
+
 export type CommandRequestJudgement =
   /** `shellCommand` runs the parsed words, each quoted, so the shell expands nothing. */
   { asked: true; shellCommand: string } | { asked: false; reason: string };
 
 /**
- * Asked for means: one simple command (no substitution, expansion, redirection, chaining, pipe,
- * subshell, glob or assignment), whose program and arguments are exactly words the user wrote
- * ("run npm test", "`npm test`"), with no mention under a negation ("never run npm test").
- * Extra arguments are not asked for: `npm test -- --watch` needs approval after "run npm test".
+ * Runs without asking: one simple command (no substitution, expansion, redirection, chaining,
+ * pipe, subshell, glob or assignment) that is either on the read-only list with paths inside the
+ * workspace, or that the user asked for in an imperative sentence naming exactly its words
+ * ("run npm test", "please run `cargo build`"). Extra arguments are not asked for:
+ * `npm test -- --watch` needs approval after "run npm test". Without a sandbox, only the
+ * read-only list runs unasked.
  */
-export function judgeCommandRequest(command: string, userText: string): CommandRequestJudgement {
+export function judgeCommandRequest(
+  command: string,
+  userText: string,
+  location: { cwd: string; workspaceRoot: string },
+  options: CommandDecisionOptions,
+): CommandRequestJudgement {
   const parsed = parseShellCommand(command);
   if (parsed.kind === "complex") {
     return {
@@ -39,18 +52,20 @@ export function judgeCommandRequest(command: string, userText: string): CommandR
       reason: `it uses ${parsed.feature}, so only explicit approval of the whole command can run it`,
     };
   }
-  const mentions = findCommandMentions(parsed.words, userText);
-  if (mentions.some((mention) => mention.negated)) {
-    return { asked: false, reason: "the user said not to run it" };
+  const shellCommand = quoteShellWords(parsed.words);
+  if (isReadOnlyCommand(parsed.words, location.cwd, location.workspaceRoot)) {
+    return { asked: true, shellCommand };
   }
-  if (mentions.length === 0) {
-    return { asked: false, reason: "the user did not ask for exactly this command in this turn" };
+  const request = checkCommandRequest(parsed.words, userText);
+  if (!request.requested) return { asked: false, reason: request.reason };
+  if (!options.sandboxed) {
+    return {
+      asked: false,
+      reason:
+        "commands run without a sandbox here, so every command outside the read-only list needs the user's approval",
+    };
   }
-  return { asked: true, shellCommand: quoteShellWords(parsed.words) };
-}
-
-export function userAskedFor(command: string, userText: string): boolean {
-  return judgeCommandRequest(command, userText).asked;
+  return { asked: true, shellCommand };
 }
 
 export type CommandDecision =
@@ -61,10 +76,16 @@ export async function decideCommand(
   request: CommandApprovalRequest,
   userText: string,
   signal: AbortSignal,
+  options: CommandDecisionOptions,
 ): Promise<CommandDecision> {
   // Approved as a whole (by flag or by the user), the command runs exactly as written.
   if (approval.autoApprove) return { approved: true, shellCommand: request.command };
-  const judgement = judgeCommandRequest(request.command, userText);
+  const judgement = judgeCommandRequest(
+    request.command,
+    userText,
+    { cwd: request.cwd, workspaceRoot: request.cwd },
+    options,
+  );
   if (judgement.asked) return { approved: true, shellCommand: judgement.shellCommand };
   if (approval.ask === undefined) return { approved: false, reason: judgement.reason };
   const yes = await approval.ask({ ...request, reason: judgement.reason }, signal);
