@@ -13,6 +13,7 @@ import { LiveResponseRegistry } from "./live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { DocumentRequests } from "./fim/document-requests.ts";
 import { RequestLog, type LogWriter } from "./request-log.ts";
+import { requestPathOf } from "./request-path.ts";
 import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import { createTickCorker } from "./tick-corker.ts";
@@ -105,7 +106,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
       );
       httpServer.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        const route = options.webSocketRoutes?.[upgradePath(request)];
+        const path = upgradePath(request);
+        const route = path === undefined ? undefined : options.webSocketRoutes?.[path];
         (route ?? responsesUpgrade)(request, socket, head);
       });
       await new Promise<void>((resolve, reject) => {
@@ -137,7 +139,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 }
 
-/** The request's path without a trailing slash or query: what WebSocket routes are keyed by. */
-function upgradePath(request: IncomingMessage): string {
-  return new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+/** The request's path without a trailing slash or query: what WebSocket routes are keyed by.
+ * A target that is no path matches no route; the Responses handshake then refuses it. */
+function upgradePath(request: IncomingMessage): string | undefined {
+  return requestPathOf(request.url)?.replace(/\/+$/, "");
 }

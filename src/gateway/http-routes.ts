@@ -1,6 +1,6 @@
 // The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
-// generation endpoints. Everything checks Host and Origin; all but /healthz need a valid API key
-// when keys are configured.
+// generation endpoints. Everything checks Host and Origin; when keys are configured, all but
+// /healthz and the browser app's shell (static-app.ts) need a valid API key, unknown paths included.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SparkError } from "../protocol/spark-error.ts";
 import { authenticate, checkRequestSource } from "./auth.ts";
@@ -10,6 +10,7 @@ import { handleInfillPost } from "./fim/infill-http.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
+import { invalidTargetError, requestPathOf } from "./request-path.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { serveStaticApp } from "./static-app.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
@@ -20,15 +21,25 @@ export function createHttpHandler(
   return (request, response) => {
     const startedAt = performance.now();
     const method = request.method ?? "GET";
-    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const path = requestPathOf(request.url);
     let failure: unknown;
     // Probes would drown the log; everything else gets one line when its response is done.
     if (path !== "/healthz" && path !== "/metrics") {
       response.once("close", () =>
-        context.log.http(method, path, response.statusCode, performance.now() - startedAt, failure),
+        context.log.http(
+          method,
+          path ?? "(not a path)",
+          response.statusCode,
+          performance.now() - startedAt,
+          failure,
+        ),
       );
     }
-    route(context, request, response, path).catch((error: unknown) => {
+    const routed =
+      path === undefined
+        ? Promise.reject(invalidTargetError(request.url))
+        : route(context, request, response, path);
+    routed.catch((error: unknown) => {
       failure = error;
       context.metrics.countError(describeWireError(error).code);
       if (error instanceof SparkError && !(error instanceof WireError))
@@ -49,7 +60,8 @@ async function route(
   const refused = checkRequestSource(request.headers, context.config);
   if (refused !== undefined) throw refused;
   if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
-  // The browser app's files are public (the page asks for a key before it connects).
+  // The app's shell (its page, hashed assets and app-config.json) is public: the browser must load
+  // the page before the user can give it a key. Every other path, unknown ones too, needs the key.
   const apiKeyRequired = context.config.apiKeys.length > 0;
   if (await serveStaticApp(request, response, path, { apiKeyRequired })) return;
 

@@ -1,6 +1,8 @@
-// Serves the browser app (built by `npm install` into web/dist) at `/`: static files with their
-// content types, a Content-Security-Policy that allows only this server's own script, and
-// `/app-config.json`, which tells the page whether it must ask for an api key.
+// Serves the browser app (built by `npm install` into web/dist) at `/`: its page, its hashed
+// assets under `/assets/`, a Content-Security-Policy that allows only this server's own script,
+// and `/app-config.json`, which tells the page whether it must ask for an api key. These are the
+// only paths served without a key, so nothing else in the folder and no fallback page is served:
+// the app routes by the URL's hash, so no other path is one of its pages.
 import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -71,7 +73,8 @@ export async function serveStaticApp(
     return true;
   }
   const directory = options.directory ?? WEB_APP_DIRECTORY;
-  const relative = urlPath === "/" || urlPath === "/index.html" ? "index.html" : urlPath.slice(1);
+  const relative = appFileOf(urlPath);
+  if (relative === undefined) return false;
   const filePath = path.resolve(directory, relative);
   const extension = path.extname(filePath);
   const insideApp = filePath.startsWith(path.resolve(directory) + path.sep);
@@ -117,6 +120,12 @@ export async function serveStaticApp(
     body,
   );
   return true;
+}
+
+/** The app file a path names, relative to the app folder; undefined for any other path. */
+function appFileOf(urlPath: string): string | undefined {
+  if (urlPath === "/" || urlPath === "/index.html") return "index.html";
+  return urlPath.startsWith("/assets/") ? urlPath.slice(1) : undefined;
 }
 
 function send(

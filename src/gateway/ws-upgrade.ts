@@ -5,6 +5,7 @@ import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
 import { authenticate, checkRequestSource } from "./auth.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import { invalidTargetError, requestPathOf } from "./request-path.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
@@ -16,7 +17,8 @@ export function createUpgradeHandler(
   onConnection: (socket: WebSocket, apiKey: string | undefined, rawSocket: Duplex) => void,
 ): UpgradeHandler {
   return (request, socket, head) => {
-    const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
+    const path = requestPathOf(request.url)?.replace(/\/+$/, "");
+    if (path === undefined) return refuse(socket, invalidTargetError(request.url));
     if (path !== "/v1/responses") {
       return refuse(
         socket,
