@@ -84,7 +84,11 @@ function describe(issue: Issue): string {
   if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
     return `is required (${issue.expected})`;
   }
-  if (issue.code === "custom") return "has a value that is not accepted here";
+  // A refinement that words its own failure (e.g. metadata's limits) says it in params.description.
+  if (issue.code === "custom") {
+    const description: unknown = issue.params?.["description"];
+    return typeof description === "string" ? description : "has a value that is not accepted here";
+  }
   return `is invalid: ${issue.message.replace(/^Invalid input: /, "")}`;
 }
 

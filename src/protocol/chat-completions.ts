@@ -1,6 +1,7 @@
 // Chat Completions wire shapes (the `openai` package's ChatCompletionCreateParams, ChatCompletion
 // and ChatCompletionChunk): the request schema Spark accepts and the objects it answers with.
 import { z } from "zod";
+import { metadataSchema } from "./request-metadata.ts";
 import type { SparkTimings } from "./responses-events.ts";
 
 const chatContentSchema = z.union([
@@ -46,6 +47,8 @@ export const chatCompletionRequestSchema = z.looseObject({
   n: z.literal(1).nullable().optional(),
   stream: z.boolean().nullable().optional(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+  /** Not used by Spark, but held to OpenAI's limits like the Responses field. */
+  metadata: metadataSchema.nullable().optional(),
   tools: z
     .array(
       z.looseObject({

@@ -5,6 +5,7 @@
 // lets through is one `responseCreateBodySchema` would return unchanged, since those schemas are
 // loose objects without defaults or transforms); anything else, including every invalid
 // request, goes to zod, which keeps its exact error messages.
+import { metadataLimitProblem } from "./request-metadata.ts";
 
 type Json = Record<string, unknown>;
 
@@ -100,7 +101,12 @@ function nullableNumber(value: unknown, accepts: (number: number) => boolean): b
 
 function metadata(value: unknown): boolean {
   if (value === undefined || value === null) return true;
-  return isPlainObject(value) && Object.values(value).every((entry) => typeof entry === "string");
+  // Over a limit goes to zod too, which words the error.
+  return (
+    isPlainObject(value) &&
+    metadataLimitProblem(value) === undefined &&
+    Object.values(value).every((entry) => typeof entry === "string")
+  );
 }
 
 /** True when `body` is certainly a valid create request (the WebSocket event or the HTTP body). */

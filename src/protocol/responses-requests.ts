@@ -1,6 +1,7 @@
 // Zod schemas for what clients send the Responses API: the HTTP body of POST /v1/responses, and
 // the WebSocket client events (`response.create`, plus Spark's cancel, steer and resume).
 import { z } from "zod";
+import { metadataSchema } from "./request-metadata.ts";
 
 const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
 
@@ -110,7 +111,7 @@ const responseCreateFields = {
   tools: z.array(toolSchema).optional(),
   tool_choice: toolChoiceSchema.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  metadata: metadataSchema.nullable().optional(),
   prompt_cache_key: z.string().nullable().optional(),
   store: z.boolean().nullable().optional(),
   stream: z.boolean().nullable().optional(),
