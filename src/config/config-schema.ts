@@ -2,7 +2,13 @@
 // checked against on its own (so an error names its source), and the merged schema with defaults.
 import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
-import { DECODE_LOOPS, GPU_BACKENDS, MODEL_ENGINES, PROVIDER_PRESETS } from "./config-types.ts";
+import {
+  DECODE_LOOPS,
+  GPU_BACKENDS,
+  MODEL_ENGINES,
+  PROVIDER_PRESETS,
+  SANDBOX_MODES,
+} from "./config-types.ts";
 
 const positiveInteger = z.int().positive();
 const nonNegativeInteger = z.int().nonnegative();
@@ -75,6 +81,12 @@ const agentFields = {
   workspace_roots: z.array(nonEmptyString),
 };
 
+const sandboxFields = {
+  mode: z.enum(SANDBOX_MODES),
+  network: z.boolean(),
+  env: z.array(environmentVariableName),
+};
+
 /** `[routes]`: an alias names one model or alias, or a fallback chain of them (first is primary). */
 const routeTargetsSchema = z.union([modelNameSchema, z.array(modelNameSchema).min(1)]);
 
@@ -123,6 +135,7 @@ export const configLayerSchema = z.strictObject({
   models: z.record(modelNameSchema, modelLayerSchema).optional(),
   serve: z.strictObject(serveFields).partial().optional(),
   agent: z.strictObject(agentFields).partial().optional(),
+  sandbox: z.strictObject(sandboxFields).partial().optional(),
   routes: z.record(modelNameSchema, routeTargetsSchema).optional(),
   router: z.strictObject(routerFields).partial().optional(),
 });
@@ -245,6 +258,13 @@ export const mergedConfigSchema = z.strictObject({
     })
     .prefault({}),
   agent: z.strictObject({ workspace_roots: agentFields.workspace_roots.default([]) }).prefault({}),
+  sandbox: z
+    .strictObject({
+      mode: sandboxFields.mode.default("auto"),
+      network: sandboxFields.network.default(false),
+      env: sandboxFields.env.default([]),
+    })
+    .prefault({}),
   routes: z.record(modelNameSchema, routeTargetsSchema).default({}),
   router: z.strictObject(routerFields).partial().prefault({}),
 });

@@ -96,6 +96,18 @@ export interface AgentConfig {
   workspaceRoots: string[];
 }
 
+export const SANDBOX_MODES = ["auto", "off"] as const;
+
+/** The [sandbox] settings: how run_command's children are confined (src/agent/sandbox/). */
+export interface SandboxConfig {
+  /** "auto": bubblewrap where it works; "off": never, even where it would. */
+  mode: (typeof SANDBOX_MODES)[number];
+  /** Let sandboxed commands reach the network. */
+  network: boolean;
+  /** Variables passed to commands beyond the built-in allow-list (secrets only when named). */
+  env: string[];
+}
+
 /** One `auto` rule as data; every condition given must hold (see src/router/auto-rules.ts). */
 export interface AutoRuleConfig {
   /** A route alias or model name. */
@@ -137,6 +149,7 @@ export interface SparkConfig {
   models: Record<string, ModelConfig>;
   serve: ServeConfig;
   agent: AgentConfig;
+  sandbox: SandboxConfig;
   router: RouterConfig;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
   providerKeys: Record<string, string>;

@@ -10,6 +10,7 @@ export interface MergedConfigLayers {
     models: Record<string, ModelLayerValues>;
     serve: Record<string, unknown>;
     agent: Record<string, unknown>;
+    sandbox: Record<string, unknown>;
     routes: Record<string, unknown>;
     router: Record<string, unknown>;
   };
@@ -19,7 +20,7 @@ export interface MergedConfigLayers {
 
 export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigLayers {
   const merged: MergedConfigLayers = {
-    values: { models: {}, serve: {}, agent: {}, routes: {}, router: {} },
+    values: { models: {}, serve: {}, agent: {}, sandbox: {}, routes: {}, router: {} },
     provenance: new Map(),
   };
   const mark = (path: string[], source: string): void => {
@@ -43,6 +44,11 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       if (value === undefined) continue;
       merged.values.agent[key] = value;
       mark(["agent", key], source);
+    }
+    for (const [key, value] of Object.entries(values.sandbox ?? {})) {
+      if (value === undefined) continue;
+      merged.values.sandbox[key] = value;
+      mark(["sandbox", key], source);
     }
     // An alias, a rule list or a client-model map is replaced whole; retry and breaker settings
     // merge key by key like [serve].

@@ -4,7 +4,7 @@ import { SparkError } from "../protocol/spark-error.ts";
 import type { ConfigLayer } from "./config-layer.ts";
 
 interface UserOnlyKey {
-  table: "agent" | "serve";
+  table: "agent" | "serve" | "sandbox";
   key: string;
   /** What a hostile repository could do with it. */
   risk: string;
@@ -26,6 +26,9 @@ const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
     alternatives: "SPARK_HOST or --host",
   },
   { table: "serve", key: "api_keys", risk: "choose the keys that unlock your server" },
+  { table: "sandbox", key: "mode", risk: "turn off the sandbox its own commands run in" },
+  { table: "sandbox", key: "network", risk: "let the agent's commands reach the network" },
+  { table: "sandbox", key: "env", risk: "pass your secrets (API keys, tokens) to its commands" },
   {
     table: "serve",
     key: "allowed_origins",

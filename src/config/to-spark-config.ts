@@ -30,6 +30,7 @@ export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "pr
       contextLimitTokens: serve.context_limit_tokens,
     },
     agent: { workspaceRoots: values.agent.workspace_roots },
+    sandbox: { ...values.sandbox },
     router: toRouterConfig(values),
   };
 }

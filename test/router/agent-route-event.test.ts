@@ -25,6 +25,7 @@ const config: LoadedConfig = {
   },
   serve: {} as LoadedConfig["serve"],
   agent: { workspaceRoots: [] },
+  sandbox: { mode: "auto", network: false, env: [] },
   router: {
     routes: { fast: ["spark"], deep: ["codex"] },
     clientModels: {},
