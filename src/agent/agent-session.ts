@@ -16,6 +16,8 @@ import { loadInstructions } from "./instructions/load-instructions.ts";
 import type { ModelClient } from "./model-client/model-client.ts";
 import { readSession } from "./session-store/read-session.ts";
 import { SessionLog } from "./session-store/session-log.ts";
+import type { CommandSandbox } from "./sandbox/command-sandbox.ts";
+import { resolveCommandSandbox } from "./sandbox/resolve-command-sandbox.ts";
 import type { CommandApproval } from "./tools/command-approval.ts";
 import { ToolRegistry } from "./tools/tool-registry.ts";
 import type { TranscriptMessage } from "./transcript.ts";
@@ -33,6 +35,8 @@ export interface AgentSessionOptions {
   /** The system message; default prompts/system.md plus AGENTS.md files. */
   instructions?: string;
   commandApproval?: CommandApproval;
+  /** What run_command's children run inside; default: bubblewrap where it works, no network. */
+  commandSandbox?: CommandSandbox;
   /** Model calls per turn before it stops (default 50). */
   maxSteps?: number;
   contextWindowTokens?: number;
@@ -71,6 +75,7 @@ export class AgentSession {
     workspaceRoot: string,
     transcript: TranscriptMessage[],
     undoStack: UndoStack,
+    commandSandbox: CommandSandbox,
   ) {
     this.id = log.id;
     this.logPath = log.path;
@@ -94,6 +99,7 @@ export class AgentSession {
       ledger: new FileReadLedger({ workspaceRoot }),
       undoStack,
       commandApproval: options.commandApproval ?? { autoApprove: false },
+      commandSandbox,
       transcript: () => this.messages,
       append: (message) => {
         this.messages.push(message);
@@ -121,7 +127,14 @@ export class AgentSession {
       cwd: workspaceRoot,
       ...(options.model === undefined ? {} : { model: options.model }),
     });
-    const session = new AgentSession(log, options, workspaceRoot, [], new UndoStack());
+    const session = new AgentSession(
+      log,
+      options,
+      workspaceRoot,
+      [],
+      new UndoStack(),
+      options.commandSandbox ?? (await resolveCommandSandbox()),
+    );
     session.host.append({ role: "system", content: instructions });
     return session;
   }
@@ -138,11 +151,17 @@ export class AgentSession {
       workspaceRoot,
       loaded.transcript,
       new UndoStack({ entries: loaded.undoEntries }),
+      options.commandSandbox ?? (await resolveCommandSandbox()),
     );
     if (loaded.undoneSinceLastTurn.length > 0) {
       session.notes.push(undoneNote(loaded.undoneSinceLastTurn));
     }
     return session;
+  }
+
+  /** What this session's commands run inside. */
+  get commandSandbox(): CommandSandbox {
+    return this.host.commandSandbox;
   }
 
   /** The model name this session asks its client for. */
@@ -181,6 +200,10 @@ export class AgentSession {
       cwd: this.workspaceRoot,
       ...(this.host.model === undefined ? {} : { model: this.host.model }),
       resumed,
+      commandSandbox: {
+        kind: this.host.commandSandbox.kind,
+        description: this.host.commandSandbox.description,
+      },
     });
   }
 

@@ -8,6 +8,7 @@ import type { ContextBudget } from "./context/context-budget.ts";
 import type { FileReadLedger, UndoStack } from "./edits/index.ts";
 import type { ModelClient } from "./model-client/model-client.ts";
 import { streamModelStep, type ModelStepResult } from "./stream-model-step.ts";
+import type { CommandSandbox } from "./sandbox/command-sandbox.ts";
 import type { CommandApproval } from "./tools/command-approval.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { toEngineMessages, type TranscriptMessage } from "./transcript.ts";
@@ -27,6 +28,7 @@ export interface TurnHost {
   ledger: FileReadLedger;
   undoStack: UndoStack;
   commandApproval: CommandApproval;
+  commandSandbox: CommandSandbox;
   transcript(): readonly TranscriptMessage[];
   append(message: TranscriptMessage): void;
   replaceTranscript(messages: TranscriptMessage[]): void;
@@ -254,6 +256,7 @@ async function runToolCalls(
       undoStack: host.undoStack,
       signal,
       commandApproval: host.commandApproval,
+      commandSandbox: host.commandSandbox,
       userTextThisTurn: control.userText,
     });
     const recorded = new Set<string>();

@@ -1,6 +1,7 @@
 // What the transport-agnostic app server needs from its host (`spark serve`, the terminal UI):
 // where sessions may run, where their logs go, and how to open a model for a session.
 import type { ModelClient } from "../agent/model-client/model-client.ts";
+import type { CommandSandbox } from "../agent/sandbox/command-sandbox.ts";
 
 /** A model opened for one session; `close` releases what was made only for it. */
 export interface SessionModel {
@@ -26,6 +27,8 @@ export interface AppServerOptions {
   models: AppServerModels;
   /** Approve every run_command (like `spark exec --allow-commands`); default: clients are asked. */
   allowCommands?: boolean;
+  /** What sessions' commands run inside; default: bubblewrap where it works, no network. */
+  commandSandbox?: CommandSandbox;
   /** The system message for new sessions (default: prompts/system.md plus AGENTS.md). */
   instructions?: string;
   /** Events kept per session for `session/attach {lastSequence}` (default 10,000). */

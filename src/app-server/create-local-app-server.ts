@@ -1,5 +1,6 @@
 // The app server over this process's models: what `spark serve` hosts at /v1/agent and what the
 // terminal UI runs in-process. Sessions reach their engines directly (InProcessModelClient).
+import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import type { CliContext } from "../cli/cli-context.ts";
 import { isScriptModel, openAgentModel, resolveScriptModel } from "../cli/open-agent-model.ts";
@@ -20,7 +21,7 @@ export interface LocalAppServerOptions {
   unattendedSessionMs?: number;
 }
 
-export function createLocalAppServer(options: LocalAppServerOptions): Promise<AppServer> {
+export async function createLocalAppServer(options: LocalAppServerOptions): Promise<AppServer> {
   const invokedIn = process.cwd();
   const { context } = options;
   // A .gguf path was turned into the registry's default model by the config layer.
@@ -68,16 +69,17 @@ export function createLocalAppServer(options: LocalAppServerOptions): Promise<Ap
       };
     },
   };
-  return Promise.resolve(
-    createAppServer({
-      workspaceRoots: options.workspaceRoots ?? [invokedIn],
-      sessionsDirectory: sessionsDirectory(context.config.sparkHome),
-      models,
-      ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      ...(options.unattendedSessionMs === undefined
-        ? {}
-        : { unattendedSessionMs: options.unattendedSessionMs }),
-    }),
-  );
+  // Detected once here; each session's session-started event says what it is.
+  const commandSandbox = await resolveCommandSandbox(context.config.sandbox);
+  return createAppServer({
+    workspaceRoots: options.workspaceRoots ?? [invokedIn],
+    sessionsDirectory: sessionsDirectory(context.config.sparkHome),
+    models,
+    ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
+    commandSandbox,
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(options.unattendedSessionMs === undefined
+      ? {}
+      : { unattendedSessionMs: options.unattendedSessionMs }),
+  });
 }

@@ -213,6 +213,9 @@ export class SessionRegistry {
         ? {}
         : { instructions: this.options.instructions }),
       commandApproval,
+      ...(this.options.commandSandbox === undefined
+        ? {}
+        : { commandSandbox: this.options.commandSandbox }),
     };
   }
 }

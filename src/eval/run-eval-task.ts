@@ -4,6 +4,7 @@
 import { AgentSession } from "../agent/agent-session.ts";
 import type { AgentEvent } from "../agent/agent-events.ts";
 import type { ModelClient } from "../agent/model-client/model-client.ts";
+import type { CommandSandbox } from "../agent/sandbox/command-sandbox.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { decodeTokensPerSecond, type EvalOutcome, type EvalRun } from "./eval-report.ts";
 import type { EvalTask } from "./eval-task.ts";
@@ -32,6 +33,8 @@ export interface EvalRunInput {
   maxSteps?: number;
   /** Let the agent run any command (otherwise only commands the prompt names exactly). */
   allowCommands: boolean;
+  /** What the agent's commands run inside; default: bubblewrap where it works, no network. */
+  commandSandbox?: CommandSandbox;
   /** Ctrl-C: interrupts the turn or the check, and the run is recorded as interrupted. */
   signal: AbortSignal;
 }
@@ -99,6 +102,7 @@ async function runTurn(
     sessionsDirectory: workspace.sessionsDirectory,
     ...(opened.name === undefined ? {} : { model: opened.name }),
     commandApproval: { autoApprove: input.allowCommands },
+    ...(input.commandSandbox === undefined ? {} : { commandSandbox: input.commandSandbox }),
     ...(input.maxSteps === undefined ? {} : { maxSteps: input.maxSteps }),
     ...(opened.contextWindowTokens === undefined
       ? {}

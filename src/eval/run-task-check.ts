@@ -1,4 +1,5 @@
 // Runs a task's check (`node check.mjs`) in the edited repository: passed means exit code 0.
+import { noCommandSandbox } from "../agent/sandbox/command-sandbox.ts";
 import { runProcess } from "../agent/tools/run-process.ts";
 import { quoteShellWords } from "../agent/tools/parse-shell-command.ts";
 
@@ -21,6 +22,9 @@ export async function runTaskCheck(
   const outcome = await runProcess({
     command: quoteShellWords([process.execPath, checkPath]),
     cwd: repositoryRoot,
+    workspaceRoot: repositoryRoot,
+    // Spark's own check, not an agent's command: it reads the task folder wherever it is.
+    sandbox: noCommandSandbox("the eval's check is Spark's own"),
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });

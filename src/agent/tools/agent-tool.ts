@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ToolDefinition } from "../../engines/engine.ts";
 import type { FileReadLedger, UndoStack } from "../edits/index.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 import type { CommandApproval } from "./command-approval.ts";
 
 export interface ToolContext {
@@ -13,6 +14,8 @@ export interface ToolContext {
   /** Aborted by interrupt/steer: a tool stops at once and returns what it has. */
   signal: AbortSignal;
   commandApproval: CommandApproval;
+  /** What run_command's children run inside (bubblewrap, or nothing). */
+  commandSandbox: CommandSandbox;
   /** Everything the user wrote in the current turn (their message plus steers), for approvals. */
   userTextThisTurn: string;
 }

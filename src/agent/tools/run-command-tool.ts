@@ -30,6 +30,7 @@ export const runCommandTool = defineTool({
       { command, cwd: context.workspaceRoot },
       context.userTextThisTurn,
       context.signal,
+      { sandboxed: context.commandSandbox.kind !== "none" },
     );
     if (!decision.approved) {
       return {
@@ -41,6 +42,8 @@ export const runCommandTool = defineTool({
     const outcome = await runProcess({
       command: decision.shellCommand,
       cwd: context.workspaceRoot,
+      workspaceRoot: context.workspaceRoot,
+      sandbox: context.commandSandbox,
       timeoutMs: timeout,
       signal: context.signal,
     });

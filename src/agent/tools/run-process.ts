@@ -1,6 +1,9 @@
 // Runs a shell command in its own process group so a timeout or an interrupt kills everything it
 // started at once; keeps the last megabyte of combined output (memory bound, not the model's cap).
+// The command runs in the session's sandbox with an environment free of secrets (src/agent/sandbox).
 import { spawn } from "node:child_process";
+import { prepareCommandLaunch, type CommandLaunch } from "../sandbox/command-launch.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 
 const MAX_CAPTURED_BYTES = 1024 * 1024;
 /** After the process exits, how long to wait for grandchildren holding the pipes open. */
@@ -19,19 +22,37 @@ export interface ProcessOutcome {
 export interface RunProcessOptions {
   command: string;
   cwd: string;
+  /** Real path of the workspace root: the only place a sandboxed command may write. */
+  workspaceRoot: string;
+  sandbox: CommandSandbox;
   timeoutMs: number;
   signal: AbortSignal;
 }
 
-export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const launch = await prepareCommandLaunch(options);
+  const outcome = await spawnAndCollect(launch, options);
+  const notes = launch.afterCommand();
+  if (notes.length > 0) {
+    const separator = outcome.output === "" || outcome.output.endsWith("\n") ? "" : "\n";
+    outcome.output = `${outcome.output}${separator}${notes.join("\n")}\n`;
+  }
+  return outcome;
+}
+
+function spawnAndCollect(
+  launch: CommandLaunch,
+  options: RunProcessOptions,
+): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let captured = 0;
     let timedOut = false;
     let aborted = false;
     let settled = false;
-    const child = spawn(options.command, {
-      shell: true,
+    const child = spawn(launch.file, launch.args, {
+      shell: launch.shell,
+      env: launch.env,
       cwd: options.cwd,
       detached: process.platform !== "win32",
       stdio: ["ignore", "pipe", "pipe"],

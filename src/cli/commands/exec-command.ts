@@ -7,6 +7,8 @@ import { AgentSession, type AgentSessionOptions } from "../../agent/agent-sessio
 import type { AgentEvent } from "../../agent/agent-events.ts";
 import { GatewayModelClient } from "../../agent/model-client/gateway-model-client.ts";
 import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
+import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
+import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
 import type { TurnEndReason } from "../../agent/agent-events.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -25,6 +27,7 @@ interface ExecFlags {
   json?: boolean;
   resume?: string;
   allowCommands?: boolean;
+  allowNetwork?: boolean;
   maxSteps?: string;
   cwd?: string;
 }
@@ -47,6 +50,10 @@ export function registerExecCommand(program: Command): void {
     .option("--json", "print JSONL events instead of text")
     .option("--resume <session>", "continue a session: its id, an id prefix, or last")
     .option("--allow-commands", "let the agent run any shell command without asking")
+    .option(
+      "--allow-network",
+      "let the agent's commands reach the network (sandbox: off by default)",
+    )
     .option("--max-steps <n>", "model calls allowed in the turn (default 50)")
     .option("--cwd <dir>", "the repository to work in (default: the current directory)")
     .exitOverride(exitWithUsageCodes)
@@ -128,12 +135,17 @@ async function prepare(instruction: string, flags: ExecFlags) {
   let resumeFrom: string | undefined;
   if (flags.resume !== undefined) resumeFrom = (await findSession(sessions, flags.resume)).path;
   const model = await openModel(context, flags, invokedIn);
+  const commandSandbox = await resolveCommandSandbox(context.config.sandbox, {
+    allowNetwork: flags.allowNetwork === true,
+  });
+  if (commandSandbox.kind === "none") warnNoSandbox(commandSandbox, flags.allowCommands === true);
   const options: AgentSessionOptions = {
     client: model.client,
     workspaceRoot: process.cwd(),
     sessionsDirectory: sessions,
     ...(model.name === undefined ? {} : { model: model.name }),
     commandApproval: { autoApprove: flags.allowCommands === true },
+    commandSandbox,
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(model.contextWindowTokens === undefined
       ? {}
@@ -152,6 +164,16 @@ async function prepare(instruction: string, flags: ExecFlags) {
       await context.registry.dispose();
     },
   };
+}
+
+/** Only without a sandbox: with one, stderr stays as quiet as before. */
+function warnNoSandbox(sandbox: CommandSandbox, allowCommands: boolean): void {
+  const consequence = allowCommands
+    ? "--allow-commands runs every command with your full access"
+    : "every command outside the read-only list needs approval";
+  process.stderr.write(
+    `spark: no sandbox for commands (${sandbox.reason ?? "unknown"}); ${consequence}\n`,
+  );
 }
 
 /** `invokedIn`: the directory spark was started in (a script path is relative to it, not --cwd). */

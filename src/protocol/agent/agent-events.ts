@@ -28,6 +28,8 @@ export type AgentEvent =
       cwd: string;
       model?: string;
       resumed: boolean;
+      /** What run_command's children run inside (absent in logs older than the sandbox). */
+      commandSandbox?: { kind: "bubblewrap" | "none"; description: string };
     }
   | { type: "turn-started"; turnId: string; text: string }
   /** A message the user sent while the turn ran: a steer (after an interrupt) or a queued one. */

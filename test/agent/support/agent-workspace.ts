@@ -20,8 +20,10 @@ export interface AgentWorkspace {
   remove(): void;
 }
 
-export function createAgentWorkspace(): AgentWorkspace {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "spark-agent-")));
+/** `parentDirectory`: where the temporary folder goes (default: the system's temp folder). */
+export function createAgentWorkspace(parentDirectory = os.tmpdir()): AgentWorkspace {
+  mkdirSync(parentDirectory, { recursive: true });
+  const base = realpathSync(mkdtempSync(path.join(parentDirectory, "spark-agent-")));
   const root = path.join(base, "repo");
   mkdirSync(path.join(root, ".git"), { recursive: true });
   mkdirSync(path.join(base, "home"));

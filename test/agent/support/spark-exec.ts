@@ -19,11 +19,17 @@ export function spark(
   workspace: AgentWorkspace,
   args: string[],
   onEvent?: (event: AgentEvent, child: ReturnType<typeof spawn>) => void,
+  /** Variables set (or, when undefined, removed) on top of this process's environment. */
+  environment: Record<string, string | undefined> = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SPARK, ...args], {
       cwd: workspace.root,
-      env: { ...process.env, SPARK_HOME: path.dirname(workspace.sessionsDirectory) },
+      env: {
+        ...process.env,
+        SPARK_HOME: path.dirname(workspace.sessionsDirectory),
+        ...environment,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const events: AgentEvent[] = [];

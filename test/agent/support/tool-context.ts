@@ -5,6 +5,10 @@ import path from "node:path";
 import { FileReadLedger, UndoStack } from "../../../src/agent/edits/index.ts";
 import type { ToolContext } from "../../../src/agent/tools/agent-tool.ts";
 import type { CommandApproval } from "../../../src/agent/tools/command-approval.ts";
+import {
+  noCommandSandbox,
+  type CommandSandbox,
+} from "../../../src/agent/sandbox/command-sandbox.ts";
 
 export interface ToolWorkspace {
   root: string;
@@ -15,7 +19,13 @@ export interface ToolWorkspace {
 }
 
 export function createToolWorkspace(
-  options: { userText?: string; approval?: CommandApproval; signal?: AbortSignal } = {},
+  options: {
+    userText?: string;
+    approval?: CommandApproval;
+    signal?: AbortSignal;
+    /** Default: none, so a tool test behaves the same on every machine. */
+    sandbox?: CommandSandbox;
+  } = {},
 ): ToolWorkspace {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "spark-tools-")));
   const context: ToolContext = {
@@ -24,6 +34,7 @@ export function createToolWorkspace(
     undoStack: new UndoStack(),
     signal: options.signal ?? new AbortController().signal,
     commandApproval: options.approval ?? { autoApprove: false },
+    commandSandbox: options.sandbox ?? noCommandSandbox("a tool test"),
     userTextThisTurn: options.userText ?? "",
   };
   return {
