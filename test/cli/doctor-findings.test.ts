@@ -2,6 +2,7 @@
 // CUDA library without machine code for the device, a GPU the CUDA backend did not load, and
 // model problems carried into the findings.
 import { describe, expect, it } from "vitest";
+import { bubblewrapSandbox, noCommandSandbox } from "../../src/agent/sandbox/command-sandbox.ts";
 import { findingsOf, type DoctorReport } from "../../src/cli/doctor/doctor-report.ts";
 import { formatDoctorReport } from "../../src/cli/doctor/format-doctor-report.ts";
 import type { LlamaBackendReport } from "../../src/cli/doctor/llama-backend-report.ts";
@@ -43,6 +44,7 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
     threads: { cpuDefault: 15, availableParallelism: 16 },
     configSources: [],
     models: [],
+    commandSandbox: bubblewrapSandbox("/usr/bin/bwrap"),
   };
 }
 
@@ -127,5 +129,28 @@ describe("doctor findings", () => {
     expect(findingsOf({ ...cpu, decodeLoop: invalid }).map((finding) => finding.status)).toEqual([
       "error",
     ]);
+  });
+
+  it("says what the agent's commands run inside, and warns when it is nothing", () => {
+    const cpu = report({ nvidiaGpus: [], cudaLibrary: undefined, backend: "CPU", devices: [] });
+    expect(findingsOf(cpu)).toEqual([]);
+    expect(formatDoctorReport({ ...cpu, findings: [] })).toContain(
+      "command sandbox: bubblewrap (writes: workspace only, network: off)\n",
+    );
+    const unsandboxed = {
+      ...cpu,
+      commandSandbox: noCommandSandbox("bwrap is not on PATH (install the bubblewrap package)"),
+    };
+    const findings = findingsOf(unsandboxed);
+    expect(findings).toEqual([
+      {
+        status: "warning",
+        message:
+          "command sandbox: none — bwrap is not on PATH (install the bubblewrap package); commands outside the read-only list always ask",
+      },
+    ]);
+    expect(formatDoctorReport({ ...unsandboxed, findings })).toContain(
+      "warning: command sandbox: none — bwrap is not on PATH",
+    );
   });
 });

@@ -1,6 +1,7 @@
 // `spark doctor`: what this machine runs Spark with, and what is wrong with it (exit code 1 when
 // something is: a model that cannot load or be reached, an unsupported Node, a GPU with no code).
 import type { Command } from "commander";
+import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { buildDoctorReport } from "../doctor/doctor-report.ts";
 import { formatDoctorReport } from "../doctor/format-doctor-report.ts";
@@ -20,7 +21,8 @@ export function registerDoctorCommand(program: Command): void {
       const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
       // The backend first: the native loop's addon then shares the libllama node-llama-cpp loaded.
       const llama = await probeLlamaBackend();
-      const report = await buildDoctorReport(config, llama, probeDecodeLoop(), {
+      const commandSandbox = await resolveCommandSandbox(config.sandbox);
+      const report = await buildDoctorReport(config, llama, probeDecodeLoop(), commandSandbox, {
         offline: flags.offline === true,
         timeoutMs: Math.max(1, Number(flags.timeout) || 3000),
       });

@@ -2,6 +2,7 @@
 // backend and devices in use, threads, configured models, and the warnings drawn from them.
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
+import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
 import type { LoadedConfig } from "../../config/config-types.ts";
 import {
   cudaCodeForDevice,
@@ -37,6 +38,8 @@ export interface DoctorReport {
   };
   configSources: string[];
   models: ModelCheck[];
+  /** What the agent's run_command children run inside. */
+  commandSandbox: Pick<CommandSandbox, "kind" | "description">;
   findings: Finding[];
 }
 
@@ -44,6 +47,7 @@ export async function buildDoctorReport(
   config: LoadedConfig,
   llama: LlamaBackendReport,
   decodeLoop: DecodeLoopReport,
+  commandSandbox: CommandSandbox,
   options: ModelCheckOptions,
 ): Promise<DoctorReport> {
   const defaultName = config.defaultModel;
@@ -65,6 +69,7 @@ export async function buildDoctorReport(
     threads: { cpuDefault: defaultCpuThreads(), availableParallelism: availableParallelism() },
     configSources: config.sources,
     models,
+    commandSandbox: { kind: commandSandbox.kind, description: commandSandbox.description },
     findings: [],
   };
   report.findings = findingsOf(report);
@@ -127,6 +132,12 @@ export function findingsOf(report: Omit<DoctorReport, "findings">): Finding[] {
         });
       }
     }
+  }
+  if (report.commandSandbox.kind === "none") {
+    findings.push({
+      status: "warning",
+      message: `command sandbox: ${report.commandSandbox.description}`,
+    });
   }
   for (const model of report.models) {
     if (model.status === "error" || model.status === "warning") {

@@ -15,6 +15,7 @@ export function formatDoctorReport(report: DoctorReport): string {
       ? `decode loop: native (${report.decodeLoop.addonPath ?? ""})`
       : `decode loop: node-llama-cpp (${report.decodeLoop.reason ?? ""})`,
     `threads: ${report.threads.cpuDefault} by default on the CPU (${report.threads.availableParallelism} cores, one left to Node; a model's \`threads\` overrides it)`,
+    `command sandbox: ${report.commandSandbox.description}`,
     "",
     report.configSources.length === 0
       ? "config: no config file"
