@@ -24,6 +24,28 @@ const timings = {
 };
 
 describe("reduceSessionView", () => {
+  it("warns at session start when commands run without a sandbox, and only then", () => {
+    const started = (kind: "bubblewrap" | "none", description: string): SessionEvent => ({
+      type: "session-started",
+      sessionId: "s1",
+      logPath: "/s1.jsonl",
+      cwd: "/repo",
+      resumed: false,
+      commandSandbox: { kind, description },
+    });
+    const description =
+      "none — bwrap is not on PATH (install the bubblewrap package); commands outside the read-only list always ask";
+    expect(fold([[started("none", description), 1]]).finished).toEqual([
+      expect.objectContaining({
+        kind: "notice",
+        tone: "warning",
+        text: `command sandbox: ${description}`,
+      }),
+    ]);
+    const sandboxed = started("bubblewrap", "bubblewrap (writes: workspace only, network: off)");
+    expect(fold([[sandboxed, 1]]).finished).toEqual([]);
+  });
+
   it("streams an answer live, moves complete lines to the finished items, and measures", () => {
     const state = fold([
       [{ type: "turn-started", turnId: "t1", text: "hello" }, 1000],

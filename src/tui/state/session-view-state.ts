@@ -171,6 +171,14 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
   switch (event.type) {
     case "session-started":
       if (event.model !== undefined) draft.model = event.model;
+      // Only the missing sandbox is news: it changes which commands ask.
+      if (event.commandSandbox?.kind === "none") {
+        append(draft, {
+          kind: "notice",
+          text: `command sandbox: ${event.commandSandbox.description}`,
+          tone: "warning",
+        });
+      }
       return;
     case "turn-started":
       startTurnMetrics(draft.metrics, at);
