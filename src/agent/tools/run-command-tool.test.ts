@@ -26,10 +26,17 @@ describe("run_command", () => {
     expect(result.output).toMatch(/^not approved: ask the user/);
   });
 
-  it("runs a command the user named, in the workspace, with its exit code", async () => {
+  it("runs a read-only command unasked, in the workspace; without a sandbox a named one asks", async () => {
     workspace = createToolWorkspace({ userText: "please run `ls -a` and then `exit 3`" });
     workspace.write("marker.txt", "x");
     expect((await run({ command: "ls -a" })).output).toContain("marker.txt\n[exit code 0]");
+    const unsandboxed = await run({ command: "exit 3" });
+    expect(unsandboxed.isError).toBe(true);
+    expect(unsandboxed.output).toContain("commands run without a sandbox here");
+  });
+
+  it("reports the exit code of an approved command", async () => {
+    workspace = createToolWorkspace({ approval: { autoApprove: true } });
     expect((await run({ command: "exit 3" })).output).toBe("(no output)\n[exit code 3]");
   });
 
