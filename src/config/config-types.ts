@@ -1,6 +1,7 @@
 // The validated, camelCased configuration every other layer reads. The TOML file's snake_case
 // shape lives in config-schema.ts; this is what loadConfig hands out.
 import type { ServeConfig as GatewayServeConfig } from "../gateway/serve-config.ts";
+import type { ConfigLayer } from "./config-layer.ts";
 
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
@@ -160,6 +161,9 @@ export interface LoadedConfig extends SparkConfig {
   sources: string[];
   /** The directory holding config.toml, models/ and sessions/ (`$SPARK_HOME` or ~/.spark). */
   sparkHome: string;
+  /** The nearest ./.spark/config.toml as read, when there is one: what it chose is announced
+   * before the first turn (project-config-announcement.ts). */
+  projectConfig?: ConfigLayer;
 }
 
 /** Command-line flags; strings are accepted so a CLI can pass raw option values. */

@@ -74,6 +74,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     providerKeys: readProviderKeys(options.env, keyVariables),
     sources: fileLayers.map((layer) => layer.source),
     sparkHome: home,
+    ...(projectLayer === undefined ? {} : { projectConfig: projectLayer }),
   };
 }
 

@@ -1,7 +1,7 @@
 // The terminal UI's root: the session's transcript, an approval or picker when one is open, the
 // input with its suggestions, and the status line. State lives in the hooks; this only composes.
 import { Box, useApp, useStdout } from "ink";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { useAgentSession } from "./hooks/use-agent-session.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
@@ -19,6 +19,8 @@ export interface AppProps {
   route: string;
   /** Where /new starts sessions. */
   cwd: string | undefined;
+  /** Shown as warnings before anything else, once (e.g. a project config that chose the model). */
+  startupNotices?: readonly string[];
   /** Called after /quit or a second Ctrl+C (Ink's own exit happens first). */
   onQuit?: () => void;
   frameMs?: number;
@@ -51,6 +53,13 @@ export function App(props: AppProps) {
     columns: useTerminalColumns(stdout),
   });
   const { state } = session;
+  const startupNotices = useRef(props.startupNotices);
+  useEffect(() => {
+    // Once for the app's life: the first session's transcript opens with them.
+    for (const text of startupNotices.current ?? [])
+      session.dispatch({ type: "notice", text, tone: "warning" });
+    startupNotices.current = undefined;
+  }, [session.dispatch]);
 
   const switchSession = useCallback((next: string) => {
     // A new <Static> for the new session: the old one's items stay on screen above it.

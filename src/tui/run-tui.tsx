@@ -6,6 +6,7 @@ import { render } from "ink";
 import { isScriptModel, resolveScriptModel } from "../cli/open-agent-model.ts";
 import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
 import { createCliContext } from "../cli/cli-context.ts";
+import { projectConfigAnnouncements } from "../config/project-config-announcement.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { App } from "./app.tsx";
@@ -40,7 +41,7 @@ export async function runTui(flags: TuiFlags): Promise<number> {
     // Project config (./.spark/config.toml) then follows the repository.
     process.chdir(cwd);
   }
-  const connection = await connect(flags, model);
+  const { connection, startupNotices } = await connect(flags, model);
   try {
     const sessionId = await openSession(connection.client, flags, model);
     const instance = render(
@@ -49,6 +50,7 @@ export async function runTui(flags: TuiFlags): Promise<number> {
         sessionId={sessionId}
         route={connection.route}
         cwd={flags.server === undefined ? process.cwd() : undefined}
+        startupNotices={startupNotices}
       />,
       { exitOnCtrlC: false },
     );
@@ -68,21 +70,28 @@ export async function runTui(flags: TuiFlags): Promise<number> {
   }
 }
 
-async function connect(flags: TuiFlags, model: string | undefined): Promise<AgentConnection> {
+/** The connection, and what the loaded config makes worth saying before the first turn. */
+async function connect(
+  flags: TuiFlags,
+  model: string | undefined,
+): Promise<{ connection: AgentConnection; startupNotices: string[] }> {
   if (flags.server !== undefined) {
     const apiKey = process.env.SPARK_API_KEY?.trim();
-    return connectRemote(flags.server, apiKey === "" ? undefined : apiKey);
+    // The server read its own config and logged what a project's file chose there.
+    const connection = await connectRemote(flags.server, apiKey === "" ? undefined : apiKey);
+    return { connection, startupNotices: [] };
   }
   // A script resolves itself; only a local model name or path goes through the config.
   const context = await createCliContext(
     model === undefined || isScriptModel(model) ? {} : { model },
   );
-  return connectInProcess({
+  const connection = await connectInProcess({
     context,
     workspaceRoot: process.cwd(),
     model,
     allowCommands: flags.allowCommands === true,
   });
+  return { connection, startupNotices: projectConfigAnnouncements(context.config, process.cwd()) };
 }
 
 /** --session: an id or id prefix to join; otherwise a new session here. */

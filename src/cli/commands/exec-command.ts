@@ -11,6 +11,7 @@ import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
 import type { TurnEndReason } from "../../agent/agent-events.ts";
+import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { createCliContext, type CliContext } from "../cli-context.ts";
 import { isScriptModel, openAgentModel, type OpenedAgentModel } from "../open-agent-model.ts";
@@ -131,6 +132,9 @@ async function prepare(instruction: string, flags: ExecFlags) {
   // A gateway or a script resolves --model itself; only local models go through the config.
   const localModel = isScript || flags.server !== undefined ? undefined : flags.model;
   const context = await createCliContext(localModel === undefined ? {} : { model: localModel });
+  // Before the first turn, on stderr (stdout may be --json): a repository's own config chose this.
+  for (const line of projectConfigAnnouncements(context.config, process.cwd()))
+    process.stderr.write(`spark: ${line}\n`);
   const sessions = sessionsDirectory(context.config.sparkHome);
   let resumeFrom: string | undefined;
   if (flags.resume !== undefined) resumeFrom = (await findSession(sessions, flags.resume)).path;

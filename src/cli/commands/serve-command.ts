@@ -2,6 +2,7 @@
 // and on the same port the agent protocol at /v1/agent for the terminal, browser and editor.
 import path from "node:path";
 import type { Command } from "commander";
+import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
 import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createCliContext } from "../cli-context.ts";
 import { openBrowser } from "../open-browser.ts";
@@ -41,6 +42,9 @@ export function registerServeCommand(program: Command): void {
         ...(flags.threads === undefined ? {} : { threads: flags.threads }),
       });
       const { config, registry } = context;
+      // Logged first: every session this server runs uses what a repository's own config chose.
+      for (const line of projectConfigAnnouncements(config, process.cwd()))
+        process.stderr.write(`spark: ${line}\n`);
       const defaultModel = registry.defaultModelName;
       const workspaceRoots =
         flags.workspaceRoot.length > 0
