@@ -141,6 +141,27 @@ describe("transcript", () => {
   });
 });
 
+describe("session start", () => {
+  it("warns when commands run without a sandbox, and says nothing when they do", () => {
+    const started = (kind: "bubblewrap" | "none", description: string): SessionEvent => ({
+      type: "session-started",
+      sessionId: "s",
+      cwd: "/work",
+      resumed: false,
+      commandSandbox: { kind, description },
+    });
+    expect(fold([started("bubblewrap", "bubblewrap (writes: workspace only)")]).items).toEqual([]);
+    expect(fold([started("none", "none — bwrap not found")]).items).toEqual([
+      {
+        kind: "notice",
+        id: "notice-1",
+        text: "Command sandbox: none — bwrap not found",
+        tone: "error",
+      },
+    ]);
+  });
+});
+
 describe("a compaction", () => {
   it("is a notice in the transcript and moves the context meter", () => {
     const event: SessionEvent = {

@@ -85,8 +85,13 @@ export function applySessionEvent(
   sequence: number,
 ): TranscriptState {
   switch (event.type) {
-    case "session-started":
-      return { ...state, model: event.model ?? state.model };
+    case "session-started": {
+      const model = event.model ?? state.model;
+      // Only a missing sandbox is news: it is why every command off the read-only list asks.
+      if (event.commandSandbox?.kind !== "none") return { ...state, model };
+      const text = `Command sandbox: ${event.commandSandbox.description}`;
+      return { ...state, model, items: [...state.items, notice(sequence, text, "error")] };
+    }
     case "turn-started":
       return {
         ...state,
