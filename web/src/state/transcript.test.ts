@@ -146,6 +146,7 @@ describe("session start", () => {
     const started = (kind: "bubblewrap" | "none", description: string): SessionEvent => ({
       type: "session-started",
       sessionId: "s",
+      logPath: "/home/sessions/s.jsonl",
       cwd: "/work",
       resumed: false,
       commandSandbox: { kind, description },
