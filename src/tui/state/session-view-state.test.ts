@@ -156,6 +156,46 @@ describe("reduceSessionView", () => {
     expect(state.metrics.cachedPromptTokens).toBe(60);
   });
 
+  it("finishes an approved command with its exit code, duration and last lines (issue 27)", () => {
+    const state = fold([
+      [
+        {
+          type: "tool-call",
+          turnId: "t1",
+          callId: "c1",
+          name: "run_command",
+          arguments: "{}",
+          summary: "run_command npm test",
+        },
+        0,
+      ],
+      [{ type: "approval-requested", approvalId: "a1", command: "npm test", cwd: "/r" }, 1],
+      [{ type: "approval-resolved", approvalId: "a1", decision: "approve" }, 2],
+      [
+        {
+          type: "tool-result",
+          turnId: "t1",
+          callId: "c1",
+          name: "run_command",
+          output: "> test\n1\n2\n3\n4 passed\n[exit code 0]",
+          isError: false,
+          durationMs: 812,
+        },
+        3,
+      ],
+    ]);
+    expect(state.live).toBeUndefined();
+    expect(state.finished).toEqual([
+      expect.objectContaining({ kind: "notice", text: "Command approved." }),
+      expect.objectContaining({
+        kind: "tool-call",
+        status: "done",
+        durationMs: 812,
+        commandOutcome: { status: "exit code 0", tail: ["1", "2", "3", "4 passed"] },
+      }),
+    ]);
+  });
+
   it("closes a tool call when its result or edit arrives, and tracks edits until undone", () => {
     const state = fold([
       [

@@ -268,7 +268,8 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       append(draft, { kind: "error", ...errorItemFields(event.error) });
       return;
     case "approval-requested":
-      finishLive(draft);
+      // The command waiting for the answer stays live, so its result still finds it.
+      if (draft.live?.kind !== "tool-call") finishLive(draft);
       draft.pendingApproval = {
         approvalId: event.approvalId,
         command: event.command,
@@ -329,12 +330,26 @@ function finishToolCall(
     return;
   }
   draft.live = undefined;
+  const commandOutcome = live.name === "run_command" ? readCommandOutcome(output) : undefined;
   draft.finished.push({
     ...live,
     status: isError ? "failed" : "done",
     ...(durationMs === undefined ? {} : { durationMs }),
-    ...(isError ? { errorLine: firstLine } : {}),
+    ...(isError && commandOutcome === undefined ? { errorLine: firstLine } : {}),
+    ...(commandOutcome === undefined ? {} : { commandOutcome }),
   });
+}
+
+const COMMAND_STATUS = /^\[(exit code \d+|killed[^\]]*|interrupted by the user)\]$/;
+const COMMAND_TAIL_LINES = 4;
+
+/** run_command's result ends in "[exit code N]" (or killed/interrupted): show it and the last lines. */
+function readCommandOutcome(output: string): { status: string; tail: string[] } | undefined {
+  const lines = output.trimEnd().split("\n");
+  const status = COMMAND_STATUS.exec(lines.at(-1) ?? "")?.[1];
+  if (status === undefined) return undefined;
+  const body = lines.slice(0, -1).filter((line) => line !== "(no output)");
+  return { status, tail: body.slice(-COMMAND_TAIL_LINES) };
 }
 
 /**

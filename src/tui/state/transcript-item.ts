@@ -21,6 +21,8 @@ export type TranscriptItem =
       durationMs?: number;
       /** The first line of a failed tool's output, so the reason is visible. */
       errorLine?: string;
+      /** A command's outcome line ("exit code 0", "killed: …") and its last lines of output. */
+      commandOutcome?: { status: string; tail: string[] };
     }
   | {
       kind: "edit";

@@ -26,14 +26,31 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
       );
     case "tool-call":
       return (
-        <Text>
-          <Text color={toolColor(item.status)}>{toolMark(item.status)} </Text>
-          <Text dimColor={item.status !== "failed"}>{item.summary}</Text>
-          {item.durationMs === undefined ? null : (
-            <Text dimColor> {Math.round(item.durationMs)} ms</Text>
-          )}
-          {item.errorLine === undefined ? null : <Text color="red"> — {item.errorLine}</Text>}
-        </Text>
+        <Box flexDirection="column">
+          <Text>
+            <Text color={toolColor(item.status)}>{toolMark(item.status)} </Text>
+            <Text dimColor={item.status !== "failed"}>{item.summary}</Text>
+            {item.durationMs === undefined ? null : (
+              <Text dimColor> {Math.round(item.durationMs)} ms</Text>
+            )}
+            {item.commandOutcome === undefined ? null : (
+              <Text
+                color={item.status === "failed" ? "red" : undefined}
+                dimColor={item.status !== "failed"}
+              >
+                {" "}
+                · {item.commandOutcome.status}
+              </Text>
+            )}
+            {item.errorLine === undefined ? null : <Text color="red"> — {item.errorLine}</Text>}
+          </Text>
+          {item.commandOutcome?.tail.map((line, index) => (
+            <Text key={index} dimColor>
+              {"  "}
+              {line}
+            </Text>
+          ))}
+        </Box>
       );
     case "edit":
       return (
