@@ -70,12 +70,14 @@ describe("spark serve", () => {
         let text = "";
         child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
           text += chunk;
-          if (text.includes("Browser app")) resolve(text);
+          if (text.includes("Command sandbox:")) resolve(text);
         });
         child.once("exit", (code) => reject(new Error(`spark serve exited (${code}): ${text}`)));
       });
       const lines = stderr.split("\n");
       expect(lines.filter((line) => line.includes("(this project)"))).toEqual([ANNOUNCEMENT]);
+      // And what the agent's commands run inside, so an operator sees a missing sandbox.
+      expect(stderr).toMatch(/^ {2}Command sandbox: (bubblewrap|none)/m);
       // Before the server says it is listening, so it heads the log.
       expect(lines.indexOf(ANNOUNCEMENT)).toBeLessThan(
         lines.findIndex((line) => line.startsWith("spark serve listening")),

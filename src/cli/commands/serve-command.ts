@@ -1,6 +1,7 @@
 // `spark serve`: the Responses-compatible gateway (WebSocket + HTTP) over the configured models,
 // and on the same port the agent protocol at /v1/agent for the terminal, browser and editor.
 import path from "node:path";
+import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import type { Command } from "commander";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
 import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
@@ -68,6 +69,9 @@ export function registerServeCommand(program: Command): void {
         `  Agent protocol ${webSocketUrl}${AGENT_PROTOCOL_PATH} (workspace roots: ${workspaceRoots.join(", ")})\n`,
       );
       process.stderr.write(`  Browser app ${url}/\n`);
+      // Detection is cached per process: this is the sandbox the agent sessions got.
+      const commandSandbox = await resolveCommandSandbox(config.sandbox);
+      process.stderr.write(`  Command sandbox: ${commandSandbox.description}\n`);
       if (flags.open === true) openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
