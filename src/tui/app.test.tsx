@@ -254,6 +254,23 @@ describe("the terminal UI", () => {
     expect(server.requests.some((request) => request.method === "session/detach")).toBe(true);
   });
 
+  it("interrupts a running turn on Ctrl+C instead of quitting (issue 27)", async () => {
+    const { server, screen, press, quits, attached } = start();
+    await attached();
+    server.emit("s1", { type: "status-changed", status: "running" });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await press("\u0003");
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/interrupt",
+        params: { sessionId: "s1" },
+      }),
+    );
+    await vi.waitFor(() => expect(screen()).toContain("Interrupted. Press Ctrl+C twice to quit."));
+    await press("\u0003");
+    expect(quits).toEqual([]);
+  });
+
   it("quits on the second Ctrl+C, not the first", async () => {
     const { screen, press, quits, attached } = start();
     await attached();

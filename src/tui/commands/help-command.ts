@@ -8,7 +8,7 @@ export const KEY_HELP = [
   "↑ / ↓       input history, or move in a suggestion list",
   "@path       name a file (Tab completes from the workspace)",
   "y / n / a   answer a command approval: run, refuse, always allow in this session",
-  "Ctrl+C      twice to quit",
+  "Ctrl+C      stop the running turn; when idle, twice to quit",
 ];
 
 export const helpCommand: SlashCommand = {

@@ -138,6 +138,14 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
 
   const handleKey = (input: string, key: Key): void => {
     if (key.ctrl && input === "c") {
+      // As in Codex and Claude Code: the first Ctrl+C stops the running turn, and only an idle
+      // session quits (on a second press). An approval waiting is answered "no" by the interrupt.
+      if (running) {
+        client.request("turn/interrupt", { sessionId }).catch(report);
+        setHint("Interrupted. Press Ctrl+C twice to quit.");
+        setTimeout(() => setHint(undefined), QUIT_WINDOW_MS);
+        return;
+      }
       const now = Date.now();
       if (now - lastCtrlC.current < QUIT_WINDOW_MS) options.quit();
       else {
