@@ -8,16 +8,24 @@ import { isPathInside } from "./is-path-inside.ts";
 /** Characters HFS+ and NTFS ignore or trim in names, which git itself refuses around ".git". */
 const IGNORED_IN_NAMES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/g;
 
-/** `.git` under any spelling a case-insensitive or Windows file system treats as `.git`. */
-export function isGitSegment(segment: string): boolean {
-  const name = segment
+/**
+ * A path segment as a case-insensitive or Windows file system matches it: ignorable characters
+ * dropped, lower case, trailing dots and spaces trimmed (NTFS ignores them).
+ */
+export function normalizeSegment(segment: string): string {
+  return segment
     .replace(IGNORED_IN_NAMES, "")
     .toLowerCase()
     .replace(/[. ]+$/, "");
+}
+
+/** `.git` under any spelling a case-insensitive or Windows file system treats as `.git`. */
+export function isGitSegment(segment: string): boolean {
+  const name = normalizeSegment(segment);
   return name === ".git" || name === "git~1";
 }
 
-function readIfFile(file: string): string | undefined {
+export function readIfFile(file: string): string | undefined {
   try {
     if (!fs.lstatSync(file).isFile()) return undefined;
     return fs.readFileSync(file, "utf8");
@@ -45,7 +53,7 @@ function isGitDirectory(directory: string): boolean {
   );
 }
 
-function realOrSelf(candidate: string): string {
+export function realOrSelf(candidate: string): string {
   try {
     return fs.realpathSync(candidate);
   } catch {
@@ -57,7 +65,7 @@ function realOrSelf(candidate: string): string {
  * Git directories named by a `.git` FILE (`gitdir: <path>`) in `directory`, plus the common
  * directory a worktree's git directory names in its `commondir` file.
  */
-function gitDirectoriesLinkedFrom(directory: string): string[] {
+export function gitDirectoriesLinkedFrom(directory: string): string[] {
   const text = readIfFile(path.join(directory, ".git"));
   const match = text === undefined ? null : /^gitdir:\s*(.+?)\s*$/m.exec(text);
   if (match?.[1] === undefined) return [];

@@ -1,12 +1,13 @@
 // Turns a path the model wrote into a real path inside the workspace, or refuses it: relative
 // paths resolve against the root, symlinks are followed, and anything landing outside is an error.
-// The one place the agent's file access is decided: writes also refuse git's metadata.
+// The one place the agent's file access is decided: writes also refuse protected paths (git's
+// metadata, the hooks folder, .husky, .spark).
 import fs from "node:fs";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { EditError } from "./edit-error.ts";
-import { gitMetadataReason } from "./git-metadata.ts";
 import { isPathInside } from "./is-path-inside.ts";
+import { protectedPathReason } from "./protected-path.ts";
 
 export interface WorkspacePath {
   /** Real absolute path (symlinks of existing ancestors resolved). */
@@ -86,17 +87,18 @@ export function resolveWorkspacePath(workspaceRoot: string, inputPath: string): 
 
 /**
  * resolveWorkspacePath for a file about to be created, changed, moved or deleted: also refuses
- * repository metadata git executes from (`.git/hooks`, `.git/config`, under any spelling, and the
- * git directory a `.git` file points to), since a write there runs code on the user's next git
- * command. Symlinks are resolved first, so a link into `.git` is refused too.
+ * what runs code or picks settings later (protected-path.ts): git's metadata (`.git/hooks`,
+ * `.git/config`, under any spelling, and the git directory a `.git` file points to), the
+ * `core.hooksPath` folder, `.husky/` and `.spark/`. Symlinks are resolved first, so a link into
+ * one of them is refused too.
  */
 export function resolveWritablePath(workspaceRoot: string, inputPath: string): WorkspacePath {
   const resolved = resolveWorkspacePath(workspaceRoot, inputPath);
-  const reason = gitMetadataReason(resolved.absolutePath);
+  const reason = protectedPathReason(resolved.absolutePath);
   if (reason !== undefined) {
     throw new EditError(
       "protected_path",
-      `${inputPath} ${reason}, which git runs commands from (hooks, config); the agent never writes there — change files of the project instead, and tell the user if the repository's git setup needs changing`,
+      `${inputPath} ${reason}; the agent never writes there — change files of the project instead, and tell the user if that setup needs changing`,
       { path: inputPath },
     );
   }
