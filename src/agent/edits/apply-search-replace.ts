@@ -40,7 +40,7 @@ async function applySearchReplaceNow(request: SearchReplaceRequest): Promise<Sea
   throwIfAborted(request.signal);
   const target = resolveWritablePath(request.workspaceRoot, request.path);
   const { absolutePath, relativePath } = target;
-  const before = await readFileState(absolutePath, relativePath);
+  const before = await readFileState(target);
   request.ledger.assertFresh(absolutePath, relativePath, stateSha256(before));
   const oldText = toLf(request.oldText);
   const newText = toLf(request.newText);

@@ -31,8 +31,8 @@ export interface CommitOptions {
 }
 
 async function verifyUnchanged(change: PlannedChange): Promise<void> {
-  const { absolutePath, relativePath } = change.target;
-  const current = await readFileState(absolutePath, relativePath);
+  const { relativePath } = change.target;
+  const current = await readFileState(change.target);
   if (stateSha256(current) !== stateSha256(change.before)) {
     throw new EditError(
       "stale_file",

@@ -8,8 +8,13 @@ export type EditErrorCode =
   | "stale_file"
   | "file_not_read"
   | "outside_workspace"
-  /** Inside the workspace but never written: git metadata (.git/, a .git file's git directory). */
+  /**
+   * Inside the workspace but never written: git metadata (.git/, a .git file's git directory),
+   * the core.hooksPath folder, .husky/, .spark/.
+   */
   | "protected_path"
+  /** A regular file with more than one hard link: its other names may be outside; never read. */
+  | "hard_linked_file"
   | "file_exists"
   | "file_not_found"
   | "not_a_text_file"

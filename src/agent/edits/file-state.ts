@@ -1,9 +1,11 @@
 // Reads what is on disk at a path right now (bytes, mode, hash) and decodes it as editable text,
 // turning filesystem errors into errors the model or the user can act on.
-import { promises as fsp } from "node:fs";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { EditError } from "./edit-error.ts";
 import { sha256Of } from "./file-read-ledger.ts";
+import { fileSystemError } from "./file-system-error.ts";
+import { openWorkspaceFile } from "./open-workspace-file.ts";
+import type { WorkspacePath } from "./resolve-workspace-path.ts";
 import { decodeTextFile, type DecodedTextFile } from "./text-file-format.ts";
 
 export type FileState =
@@ -20,30 +22,19 @@ export type FileState =
 
 export type ExistingFileState = Extract<FileState, { exists: true }>;
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
+export { fileSystemError };
 
-/** Wraps an unexpected filesystem error (permissions, disk full) as a SparkError. */
-export function fileSystemError(error: unknown, action: string, relativePath: string): SparkError {
-  const code = errorCode(error);
-  const reason = error instanceof Error ? error.message : String(error);
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
-    return new SparkError("permission_denied", `Cannot ${action} ${relativePath}: ${reason}`, {
-      cause: error,
-    });
-  }
-  return new SparkError("internal_error", `Could not ${action} ${relativePath}: ${reason}`, {
-    cause: error,
-  });
-}
-
-export async function readFileState(
-  absolutePath: string,
-  relativePath: string,
-): Promise<FileState> {
+/**
+ * What is on disk at `target` now, opened as read_file opens (openWorkspaceFile): no link and no
+ * folder swapped for one can make it read a file outside. A hard-linked file may be read here:
+ * an edit replaces its name by rename and never changes the other names' content.
+ */
+export async function readFileState(target: WorkspacePath): Promise<FileState> {
+  const { relativePath } = target;
+  const opened = await openWorkspaceFile(target, { hardLinks: "allow" });
+  if (opened === undefined) return { exists: false };
+  const { handle, stats } = opened;
   try {
-    const stats = await fsp.stat(absolutePath);
     if (!stats.isFile()) {
       throw new EditError(
         "not_a_text_file",
@@ -51,7 +42,7 @@ export async function readFileState(
         { path: relativePath },
       );
     }
-    const bytes = await fsp.readFile(absolutePath);
+    const bytes = await handle.readFile();
     return {
       exists: true,
       bytes,
@@ -62,9 +53,9 @@ export async function readFileState(
     };
   } catch (error) {
     if (error instanceof SparkError) throw error;
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") return { exists: false };
     throw fileSystemError(error, "read", relativePath);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -15,6 +15,14 @@ export {
 export type { UndoEntry, UndoFile } from "./undo-entry.ts";
 export { isPathInside } from "./is-path-inside.ts";
 export {
+  hardLinkError,
+  listableDirectoryPath,
+  openedRealPath,
+  openWorkspaceFile,
+  READ_FLAGS,
+  type OpenedWorkspaceFile,
+} from "./open-workspace-file.ts";
+export {
   resolveWorkspacePath,
   resolveWritablePath,
   type WorkspacePath,

@@ -57,7 +57,7 @@ export async function planPatch(
     const target = resolveWritablePath(workspaceRoot, inputPath);
     const known = files.get(target.absolutePath);
     if (known !== undefined) return known;
-    const before = await readFileState(target.absolutePath, target.relativePath);
+    const before = await readFileState(target);
     ledger.assertFresh(target.absolutePath, target.relativePath, stateSha256(before));
     let current: WorkingContent | null = null;
     let binary = false;

@@ -99,7 +99,7 @@ export class UndoStack {
     const changes: PlannedChange[] = [];
     for (const file of entry.files) {
       const target = resolveWritablePath(options.workspaceRoot, file.path);
-      const current = await readFileState(target.absolutePath, target.relativePath);
+      const current = await readFileState(target);
       if (options.force !== true && stateSha256(current) !== file.afterSha256) {
         throw new EditError(
           "stale_file",

@@ -1,8 +1,8 @@
 // read_file: a file's lines (all, or a 1-based range) numbered for reference; records the full
 // content in the read-ledger so a later edit can tell whether the file changed underneath.
-import { readFile, stat } from "node:fs/promises";
+// Reads through openWorkspaceFile: no link out of the workspace, no hard-linked file.
 import { z } from "zod";
-import { EditError, resolveWorkspacePath } from "../edits/index.ts";
+import { EditError, openWorkspaceFile, resolveWorkspacePath } from "../edits/index.ts";
 import { defineTool } from "./agent-tool.ts";
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -34,27 +34,39 @@ export const readFileTool = defineTool({
       : `read_file ${path}:${startLine ?? 1}-${endLine ?? "end"}`,
   async execute({ path, startLine, endLine }, context) {
     const target = resolveWorkspacePath(context.workspaceRoot, path);
-    const stats = await stat(target.absolutePath).catch(() => undefined);
-    if (stats === undefined) {
+    const opened = await openWorkspaceFile(target);
+    if (opened === undefined) {
       throw new EditError(
         "file_not_found",
         `${target.relativePath} does not exist; use list_files or search to find the right path`,
         { path: target.relativePath },
       );
     }
-    if (stats.isDirectory()) {
-      return {
-        output: `${target.relativePath} is a directory; use list_files to see what is in it.`,
-        isError: true,
-      };
+    const { handle, stats } = opened;
+    let bytes: Buffer;
+    try {
+      if (stats.isDirectory()) {
+        return {
+          output: `${target.relativePath} is a directory; use list_files to see what is in it.`,
+          isError: true,
+        };
+      }
+      if (!stats.isFile()) {
+        return {
+          output: `${target.relativePath} is not a regular file (a device, socket or pipe); only files can be read.`,
+          isError: true,
+        };
+      }
+      if (stats.size > MAX_FILE_BYTES) {
+        return {
+          output: `${target.relativePath} is ${stats.size} bytes, too large to read; use search to find the lines you need.`,
+          isError: true,
+        };
+      }
+      bytes = await handle.readFile({ signal: context.signal });
+    } finally {
+      await handle.close();
     }
-    if (stats.size > MAX_FILE_BYTES) {
-      return {
-        output: `${target.relativePath} is ${stats.size} bytes, too large to read; use search to find the lines you need.`,
-        isError: true,
-      };
-    }
-    const bytes = await readFile(target.absolutePath, { signal: context.signal });
     if (bytes.subarray(0, 8192).includes(0)) {
       throw new EditError(
         "not_a_text_file",

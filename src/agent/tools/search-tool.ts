@@ -1,10 +1,11 @@
 // search: a regular expression over the workspace's text files (gitignore-aware), answering
-// "path:line: text" lines, stopping at a result cap.
+// "path:line: text" lines, stopping at a result cap. A file is read only when what was opened is
+// inside the workspace and has one hard link (the promise read_file keeps too).
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { isPathInside } from "../edits/index.ts";
+import { isPathInside, openedRealPath } from "../edits/index.ts";
 import { defineTool } from "./agent-tool.ts";
 import { createGlobFilter } from "./glob-filter.ts";
 import { resolveSearchRoot } from "./resolve-directory.ts";
@@ -38,12 +39,23 @@ const OPEN_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 /** O_NOFOLLOW: opening a link fails (ELOOP) instead of reading its target unchecked. */
 const OPEN_NO_FOLLOW = OPEN_READ | (constants.O_NOFOLLOW ?? 0);
 
-function readRegularFile(absolutePath: string, flags: number): Buffer | undefined {
+/** A walked file's bytes, or how many hard links kept it from being read. */
+type WalkedRead = { bytes: Buffer } | { hardLinks: number };
+
+function readRegularFile(
+  workspaceRoot: string,
+  absolutePath: string,
+  flags: number,
+): WalkedRead | undefined {
   const descriptor = openSync(absolutePath, flags);
   try {
     const stats = fstatSync(descriptor);
     if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return undefined;
-    return readFileSync(descriptor);
+    // What was opened, not the path: a folder swapped for a link since the walk is caught here.
+    const real = openedRealPath(descriptor, absolutePath);
+    if (real === undefined || !isPathInside(workspaceRoot, real)) return undefined;
+    if (stats.nlink > 1) return { hardLinks: stats.nlink };
+    return { bytes: readFileSync(descriptor) };
   } finally {
     closeSync(descriptor);
   }
@@ -53,17 +65,17 @@ function readRegularFile(absolutePath: string, flags: number): Buffer | undefine
  * A walked file's bytes, or undefined when it is not a readable regular file inside the workspace.
  * A link is checked again at read time (the walk did too): it may have changed since.
  */
-function readWorkspaceFile(workspaceRoot: string, file: string): Buffer | undefined {
+function readWorkspaceFile(workspaceRoot: string, file: string): WalkedRead | undefined {
   const absolute = join(workspaceRoot, file);
   try {
-    return readRegularFile(absolute, OPEN_NO_FOLLOW);
+    return readRegularFile(workspaceRoot, absolute, OPEN_NO_FOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOOP") return undefined;
   }
   try {
     const target = realpathSync.native(absolute);
     if (!isPathInside(workspaceRoot, target)) return undefined;
-    return readRegularFile(target, OPEN_READ);
+    return readRegularFile(workspaceRoot, target, OPEN_READ);
   } catch {
     return undefined;
   }
@@ -91,12 +103,18 @@ export const searchTool = defineTool({
     const matches = createGlobFilter(args.glob);
     const results: string[] = [];
     let filesSearched = 0;
+    let hardLinkedSkipped = 0;
     let capped = false;
     // Synchronous reads in small batches: several times faster than fs/promises on thousands of
     // small files, and the event loop still gets a turn between batches (interrupts stay prompt).
     const searchFile = (file: string): string[] => {
-      const bytes = readWorkspaceFile(context.workspaceRoot, file);
-      if (bytes === undefined) return [];
+      const read = readWorkspaceFile(context.workspaceRoot, file);
+      if (read === undefined) return [];
+      if ("hardLinks" in read) {
+        hardLinkedSkipped += 1;
+        return [];
+      }
+      const { bytes } = read;
       if (bytes.subarray(0, 8192).includes(0)) return [];
       filesSearched += 1;
       const found: string[] = [];
@@ -137,12 +155,16 @@ export const searchTool = defineTool({
       context.signal.throwIfAborted();
     }
     if (!capped) await flush();
+    const skipped =
+      hardLinkedSkipped === 0
+        ? ""
+        : `\n[${hardLinkedSkipped} ${hardLinkedSkipped === 1 ? "file has" : "files have"} more than one hard link and ${hardLinkedSkipped === 1 ? "was" : "were"} not searched: Spark cannot tell whether their other names are outside the workspace]`;
     if (results.length === 0) {
-      return { output: `No matches for /${args.pattern}/ in ${filesSearched} files.` };
+      return { output: `No matches for /${args.pattern}/ in ${filesSearched} files.${skipped}` };
     }
     const note = capped
       ? `\n[stopped at ${maxResults} results; narrow the pattern, path or glob, or raise maxResults]`
       : "";
-    return { output: results.join("\n") + note };
+    return { output: results.join("\n") + note + skipped };
   },
 });

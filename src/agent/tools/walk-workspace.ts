@@ -1,11 +1,15 @@
 // Lists a workspace's files the way git sees them: .gitignore files at every level (and those
 // between the repository root and the workspace) are honoured; .git and node_modules are skipped.
 // Never yields or enters anything whose real path is outside the workspace.
-import { existsSync } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { constants, existsSync, type Dirent } from "node:fs";
+import { open, readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { isPathInside } from "../edits/index.ts";
+import { isPathInside, listableDirectoryPath, openedRealPath } from "../edits/index.ts";
+
+/** O_NOFOLLOW: a folder swapped for a link since it was listed is not entered. */
+const DIRECTORY_FLAGS =
+  constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
 
@@ -26,13 +30,15 @@ export interface WalkOptions {
 /** Yields file paths in a stable order (directory entries sorted by name, depth first). */
 export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<string> {
   const start = options.start ?? options.workspaceRoot;
+  // The containment check compares real paths; a caller's root is real already, but be sure.
+  const realRoot = await realpath(options.workspaceRoot).catch(() => options.workspaceRoot);
   const stack: { directory: string; layers: IgnoreLayer[] }[] = [
     { directory: start, layers: await ancestorLayers(start, options.workspaceRoot) },
   ];
   while (stack.length > 0) {
     options.signal?.throwIfAborted();
     const { directory, layers: parentLayers } = stack.pop() as (typeof stack)[number];
-    const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+    const entries = await listDirectory(directory, realRoot);
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     const layers = entries.some((entry) => entry.name === ".gitignore" && entry.isFile())
       ? [...parentLayers, await readLayer(directory)]
@@ -51,6 +57,25 @@ export async function* walkWorkspace(options: WalkOptions): AsyncGenerator<strin
     }
     for (const subdirectory of subdirectories.reverse())
       stack.push({ directory: subdirectory, layers });
+  }
+}
+
+/**
+ * A folder's entries, read through the folder actually opened (without following a link) and
+ * only when that folder's real path is inside the workspace: a folder swapped for a link to
+ * another place after its parent was listed shows none of that place's names. [] when unreadable.
+ */
+async function listDirectory(directory: string, workspaceRoot: string): Promise<Dirent[]> {
+  const handle = await open(directory, DIRECTORY_FLAGS).catch(() => undefined);
+  if (handle === undefined) return [];
+  try {
+    const real = openedRealPath(handle.fd, directory);
+    if (real === undefined || !isPathInside(workspaceRoot, real)) return [];
+    return await readdir(listableDirectoryPath(handle.fd, directory), { withFileTypes: true });
+  } catch {
+    return [];
+  } finally {
+    await handle.close();
   }
 }
 
