@@ -5,9 +5,13 @@ import path from "node:path";
 
 const TEMP_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.spark-tmp$/;
 
+/** The temp file's name for a target named `baseName`, in the same folder. */
+export function tempNameFor(baseName: string): string {
+  return `.${baseName}.${process.pid}.${randomBytes(4).toString("hex")}.spark-tmp`;
+}
+
 export function tempPathFor(targetPath: string): string {
-  const name = `.${path.basename(targetPath)}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  return path.join(path.dirname(targetPath), `${name}.spark-tmp`);
+  return path.join(path.dirname(targetPath), tempNameFor(path.basename(targetPath)));
 }
 
 /** The target's base name and the writer's pid, or undefined for any other file name. */

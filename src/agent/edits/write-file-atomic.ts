@@ -1,10 +1,16 @@
 // Crash-safe file replacement: write a temp file beside the target, fsync it, then rename it over
-// the target, so a reader (or a crash) only ever sees the old bytes or the new ones.
-import { promises as fsp } from "node:fs";
+// the target, so a reader (or a crash) only ever sees the old bytes or the new ones. Workspace
+// writes go through an opened folder (workspace-directory.ts) so no link can redirect them.
+import { constants, promises as fsp } from "node:fs";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { forgetTempFile, recordTempFile } from "./temp-file-journal.ts";
-import { parseTempName, processIsAlive, tempPathFor } from "./temp-file-name.ts";
+import { parseTempName, processIsAlive, tempNameFor } from "./temp-file-name.ts";
+import { directoryByPath, type WorkspaceDirectory } from "./workspace-directory.ts";
+
+/** A new file only, never through a link in its place (O_EXCL fails on one too). */
+const CREATE_FLAGS =
+  constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0);
 
 /** Runs after the temp file is written and synced, before the rename; tests inject crashes here. */
 export type BeforeRenameHook = (tempPath: string, targetPath: string) => void | Promise<void>;
@@ -29,22 +35,41 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted === true) throw new SparkError("cancelled", "The edit was cancelled.");
 }
 
-/** Writes and syncs a temp file beside the target without touching the target yet. */
-export async function stageFile(
+/** Writes and syncs a temp file beside the target (an absolute path) without touching it yet. */
+export function stageFile(
   targetPath: string,
   data: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<StagedFile> {
+  const directory = directoryByPath(path.dirname(targetPath));
+  return stageFileIn(directory, path.basename(targetPath), data, options);
+}
+
+/**
+ * stageFile inside an opened folder: the temp file is created, and later renamed and removed,
+ * through `directory.entry`, never through a path a link could redirect. The caller owns (closes)
+ * the folder. After the rename the folder must still be inside the workspace, or what was written
+ * is removed again and the commit fails.
+ */
+export async function stageFileIn(
+  directory: WorkspaceDirectory,
+  name: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<StagedFile> {
   throwIfAborted(options.signal);
-  await removeStaleTempFiles(path.dirname(targetPath));
-  const tempPath = tempPathFor(targetPath);
+  await removeStaleTempFilesIn(directory);
+  const tempName = tempNameFor(name);
+  // Real paths, for the exit-time journal and the hook; the file system calls use `entry`.
+  const tempPath = path.join(directory.absolutePath, tempName);
+  const targetPath = path.join(directory.absolutePath, name);
   const discard = async () => {
-    await fsp.rm(tempPath, { force: true });
+    await fsp.rm(directory.entry(tempName), { force: true });
     forgetTempFile(tempPath);
   };
   await recordTempFile(tempPath);
   try {
-    const handle = await fsp.open(tempPath, "wx", options.mode ?? 0o666);
+    const handle = await fsp.open(directory.entry(tempName), CREATE_FLAGS, options.mode ?? 0o666);
     try {
       // The signal can stop a large write part-way; the temp file is then removed below.
       await handle.writeFile(data, options.signal === undefined ? {} : { signal: options.signal });
@@ -63,13 +88,21 @@ export async function stageFile(
     try {
       throwIfAborted(options.signal);
       await options.beforeRename?.(tempPath, targetPath);
-      await fsp.rename(tempPath, targetPath);
+      // A rename replaces the name, never writes into the old file: a hard-linked target's other
+      // names keep their content, and a link in the target's place is replaced, not followed.
+      await fsp.rename(directory.entry(tempName), directory.entry(name));
     } catch (error) {
       await discard();
       throw error;
     }
     forgetTempFile(tempPath);
-    await syncDirectory(path.dirname(targetPath));
+    try {
+      directory.assertInside();
+    } catch (error) {
+      await fsp.rm(directory.entry(name), { force: true });
+      throw error;
+    }
+    await directory.sync();
   };
   return { tempPath, targetPath, commit, discard };
 }
@@ -84,31 +117,22 @@ export async function writeFileAtomic(
   await staged.commit();
 }
 
-/** Makes a rename or unlink durable; some platforms cannot open folders, which is harmless. */
-export async function syncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await fsp.open(directory, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Durability of the folder entry is best effort; the data itself was already synced.
-  }
-}
-
 /**
  * Removes temp files a killed writer left behind (their process is gone). With `baseName`, only
  * those for that target. Returns the removed paths.
  */
-export async function removeStaleTempFiles(
-  directory: string,
+export function removeStaleTempFiles(directory: string, baseName?: string): Promise<string[]> {
+  return removeStaleTempFilesIn(directoryByPath(directory), baseName);
+}
+
+/** removeStaleTempFiles inside an opened folder; answers real paths. */
+export async function removeStaleTempFilesIn(
+  directory: WorkspaceDirectory,
   baseName?: string,
 ): Promise<string[]> {
   let entries: string[];
   try {
-    entries = await fsp.readdir(directory);
+    entries = await fsp.readdir(directory.accessPath);
   } catch {
     return [];
   }
@@ -119,9 +143,8 @@ export async function removeStaleTempFiles(
     if (baseName !== undefined && parsed.baseName !== baseName) continue;
     const { pid } = parsed;
     if (pid === process.pid || processIsAlive(pid)) continue;
-    const stale = path.join(directory, entry);
-    await fsp.rm(stale, { force: true });
-    removed.push(stale);
+    await fsp.rm(directory.entry(entry), { force: true });
+    removed.push(path.join(directory.absolutePath, entry));
   }
   return removed;
 }
