@@ -6,7 +6,13 @@ import type { SparkError } from "../protocol/spark-error.ts";
 
 export interface StreamOutcome {
   text: string;
+  /** Calls that ended: complete arguments, safe to run. */
   toolCalls: ToolCall[];
+  /**
+   * Calls that started and never ended (the token limit or a stop cut them), with the arguments
+   * streamed so far: shown to a client as cut output, never run.
+   */
+  unfinishedToolCalls: ToolCall[];
   /** "error" until a finish event arrives: a stream without one did not finish. */
   finishReason: FinishReason;
   error: SparkError | undefined;
@@ -22,6 +28,7 @@ export function emptyStreamOutcome(): StreamOutcome {
   return {
     text: "",
     toolCalls: [],
+    unfinishedToolCalls: [],
     finishReason: "error",
     error: undefined,
     usage: undefined,
@@ -35,8 +42,19 @@ export function applyStreamEvent(outcome: StreamOutcome, event: EngineEvent): vo
       outcome.text += event.text;
       break;
     case "tool-call-end":
+      outcome.unfinishedToolCalls = outcome.unfinishedToolCalls.filter(
+        (call) => call.id !== event.id,
+      );
       outcome.toolCalls.push({ id: event.id, name: event.name, arguments: event.arguments });
       break;
+    case "tool-call-start":
+      outcome.unfinishedToolCalls.push({ id: event.id, name: event.name, arguments: "" });
+      break;
+    case "tool-call-delta": {
+      const call = outcome.unfinishedToolCalls.find((started) => started.id === event.id);
+      if (call !== undefined) call.arguments += event.argumentsDelta;
+      break;
+    }
     case "usage":
       outcome.usage = event.usage;
       break;
@@ -46,9 +64,6 @@ export function applyStreamEvent(outcome: StreamOutcome, event: EngineEvent): vo
     case "finish":
       outcome.finishReason = event.reason;
       outcome.error = event.error;
-      break;
-    case "tool-call-start":
-    case "tool-call-delta":
       break;
     default:
       event satisfies never;

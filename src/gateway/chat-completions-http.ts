@@ -171,6 +171,10 @@ export async function handleChatCompletionsPost(
     response.end("data: [DONE]\n\n");
     return;
   }
+  // As OpenAI does and as Responses returns it (status incomplete): output cut by the token limit
+  // comes back as far as it got, a call with the arguments streamed so far, flagged by "length".
+  const returnedCalls =
+    finishReason === "length" ? [...toolCalls, ...outcome.unfinishedToolCalls] : toolCalls;
   const completion: ChatCompletion = {
     id,
     object: "chat.completion",
@@ -181,12 +185,12 @@ export async function handleChatCompletionsPost(
         index: 0,
         message: {
           role: "assistant",
-          content: text === "" && toolCalls.length > 0 ? null : text,
+          content: text === "" && returnedCalls.length > 0 ? null : text,
           refusal: null,
-          ...(toolCalls.length === 0
+          ...(returnedCalls.length === 0
             ? {}
             : {
-                tool_calls: toolCalls.map((call) => ({
+                tool_calls: returnedCalls.map((call) => ({
                   id: call.id,
                   type: "function" as const,
                   function: { name: call.name, arguments: call.arguments },

@@ -76,6 +76,43 @@ describe("tool_choice through the gateway to llama-cpp", () => {
   });
 });
 
+describe("a required call cut by the token limit", () => {
+  const gateway = gatewayOverTestModel();
+
+  it("comes back as far as it got on both APIs, flagged as cut (issue 24)", async () => {
+    const completion = await gateway.client().chat.completions.create({
+      model: gateway.harness().model,
+      messages: [{ role: "user", content: "Pick a mode." }],
+      tools: [{ type: "function", function: { name: "set_mode", parameters } }],
+      tool_choice: "required",
+      temperature: 0,
+      max_tokens: 60,
+    });
+    const choice = completion.choices[0];
+    expect(choice?.finish_reason).toBe("length");
+    const chatCall = choice?.message.tool_calls?.[0];
+    expect(chatCall?.type === "function" ? chatCall.function.name : undefined).toBe("set_mode");
+    const chatArguments = chatCall?.type === "function" ? chatCall.function.arguments : "";
+    expect(chatArguments).not.toBe("");
+    expect(() => JSON.parse(chatArguments) as unknown).toThrow();
+
+    const response = await gateway.client().responses.create({
+      model: gateway.harness().model,
+      input: "Pick a mode.",
+      tools: [{ type: "function", name: "set_mode", parameters, strict: false }],
+      tool_choice: "required",
+      temperature: 0,
+      max_output_tokens: 60,
+    });
+    expect(response.status).toBe("incomplete");
+    expect(response.incomplete_details?.reason).toBe("max_output_tokens");
+    const responsesCall = response.output.find((item) => item.type === "function_call");
+    expect(responsesCall?.type === "function_call" ? responsesCall.arguments : undefined).toBe(
+      chatArguments,
+    );
+  });
+});
+
 describe("a model's own tool call (tool_choice auto) through the gateway", () => {
   // Greedy decoding says "OK", then opens a call (see successor-weights.ts).
   const gateway = gatewayOverTestModel({ successors: { "\n": "O", O: "K", K: "<tool_call>" } });

@@ -4,6 +4,7 @@
 // JSON schemas, so it always parses and always names a real tool with valid arguments.
 import { LlamaGrammarEvaluationState, type LlamaGrammar } from "node-llama-cpp";
 import type { EngineEvent, ToolDefinition } from "../engine.ts";
+import { streamToolCall } from "./tool-calls/stream-tool-call.ts";
 import { toolCallSchema } from "./tool-calls/tool-call-schema.ts";
 import {
   alignSequenceToPrompt,
@@ -29,35 +30,17 @@ export async function* generateForcedToolCall(
   const prefixTokens = model.tokenize(CALL_PREFIX, true);
   const promptTokens = [...input.promptTokens, ...prefixTokens];
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, promptTokens);
-  const id = input.newToolCallId();
-  let text = "";
   const tokens = sequence.evaluate(promptTokens.slice(result.cachedInputTokens), {
     temperature: sampling.temperature ?? 0.7,
     ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
     ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
     grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
   });
-  result.finishReason = "length";
-  try {
-    for await (const token of tokens) {
-      result.outputTokens += 1;
-      input.clock.markToken();
-      // The name is only known once the object is complete, so the call is sent whole at the end.
-      text += model.detokenize([token], false);
-      if (input.signal?.aborted) {
-        result.finishReason = "cancelled";
-        return;
-      }
-      if (result.outputTokens >= input.maxOutputTokens) return;
-    }
-  } finally {
-    await tokens.return();
-  }
-  // The grammar ended the object: it parses by construction.
-  const call = JSON.parse(text) as { name: string; arguments: unknown };
-  const argumentsText = JSON.stringify(call.arguments ?? {});
-  yield { type: "tool-call-start", id, name: call.name };
-  yield { type: "tool-call-delta", id, argumentsDelta: argumentsText };
-  yield { type: "tool-call-end", id, name: call.name, arguments: argumentsText };
-  result.finishReason = "tool_calls";
+  // Streamed as on the native loop: a call cut by the token limit shows as far as it got.
+  const complete = yield* streamToolCall(tokens, input, result);
+  result.finishReason = complete
+    ? "tool_calls"
+    : input.signal?.aborted === true
+      ? "cancelled"
+      : "length";
 }

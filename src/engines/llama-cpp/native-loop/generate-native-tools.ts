@@ -7,8 +7,7 @@ import type { Token } from "node-llama-cpp";
 import type { EngineEvent } from "../../engine.ts";
 import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
 import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
-import { TextStreamDecoder } from "../text-stream-decoder.ts";
-import { ToolCallText } from "../tool-calls/tool-call-text.ts";
+import { streamToolCall } from "../tool-calls/stream-tool-call.ts";
 import type { ToolCallSyntax } from "../tool-calls/tool-call-syntax.ts";
 import type { NativeGrammar, NativeSequence, NativeTokensOptions } from "./native-sequence.ts";
 
@@ -71,7 +70,7 @@ export async function* generateNativeWithTools(
       return;
     }
     const run = input.sequence.tokens(prompt, callOptions);
-    const complete = yield* streamCall(run.tokens, input, result);
+    const complete = yield* streamToolCall(run.tokens, input, result);
     noteCache(run.cachedTokens());
     if (aborted()) {
       result.finishReason = "cancelled";
@@ -94,56 +93,4 @@ export async function* generateNativeWithTools(
     result.outputTokens += 1;
     prompt = [...prompt, syntax.openToken, ...syntax.afterOpen];
   }
-}
-
-/**
- * Streams one call: its start once the name is sampled, its arguments as they grow, its end once
- * the grammar completed it. Returns whether it was complete (not cut short by max tokens or the
- * abort).
- */
-async function* streamCall(
-  tokens: AsyncGenerator<Token, void, undefined>,
-  input: NativeToolsInput,
-  result: GenerationResult,
-): AsyncGenerator<EngineEvent, boolean> {
-  const decoder = new TextStreamDecoder(input.model, []);
-  const text = new ToolCallText();
-  let id: string | undefined;
-  const send = function* (piece: string): Generator<EngineEvent> {
-    const step = text.push(piece);
-    if (step.name !== undefined) {
-      id = input.newToolCallId();
-      yield { type: "tool-call-start", id, name: step.name };
-    }
-    if (id !== undefined && step.argumentsDelta !== "") {
-      yield { type: "tool-call-delta", id, argumentsDelta: step.argumentsDelta };
-    }
-  };
-  try {
-    for await (const token of tokens) {
-      result.outputTokens += 1;
-      input.clock.markToken();
-      if (input.signal?.aborted === true) return false;
-      yield* send(decoder.push(token).text);
-    }
-  } finally {
-    await tokens.return(undefined);
-  }
-  yield* send(decoder.flush());
-  let call;
-  try {
-    call = text.complete();
-  } catch {
-    // The job ended before the grammar completed the object.
-    return false;
-  }
-  if (id === undefined) {
-    id = input.newToolCallId();
-    yield { type: "tool-call-start", id, name: call.name };
-  }
-  if (call.argumentsRest !== "") {
-    yield { type: "tool-call-delta", id, argumentsDelta: call.argumentsRest };
-  }
-  yield { type: "tool-call-end", id, name: call.name, arguments: call.argumentsText };
-  return true;
 }
