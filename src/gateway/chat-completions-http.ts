@@ -135,6 +135,19 @@ export async function handleChatCompletionsPost(
     cachedInputTokens: usage?.cachedInputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
   });
+  // The same line Responses writes: an operator reads model, tokens and time to first token.
+  context.log.response({
+    responseId: id,
+    model: resolved.model,
+    transport: "http",
+    status: statusOfFinish(finishReason),
+    inputTokens: usage?.inputTokens ?? 0,
+    cachedInputTokens: usage?.cachedInputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    timeToFirstTokenMs,
+    totalMs: performance.now() - receivedAt,
+    reason: error?.message ?? (finishReason === "length" ? "max_tokens" : undefined),
+  });
   if (finishReason === "error") {
     const failure = clientFacingEngineError(
       error ?? new SparkError("internal_error", "The engine failed."),

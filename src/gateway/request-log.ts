@@ -11,6 +11,8 @@ export interface ResponseLogEntry {
   transport: "ws" | "http";
   status: string;
   inputTokens: number;
+  /** Prompt tokens the engine's cache already held. */
+  cachedInputTokens: number;
   outputTokens: number;
   timeToFirstTokenMs: number | null;
   totalMs: number;
@@ -32,7 +34,8 @@ export class RequestLog {
     this.emit(
       `response ${entry.responseId} ${entry.transport} model=${entry.model} status=${entry.status}` +
         `${entry.reason === undefined ? "" : ` reason=${JSON.stringify(entry.reason)}`}` +
-        ` input_tokens=${entry.inputTokens} output_tokens=${entry.outputTokens}` +
+        ` input_tokens=${entry.inputTokens} cached_tokens=${entry.cachedInputTokens}` +
+        ` output_tokens=${entry.outputTokens}` +
         ` ttft=${ttft} total=${formatMs(entry.totalMs)}`,
     );
   }

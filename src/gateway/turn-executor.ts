@@ -60,6 +60,7 @@ export async function executeTurn(
       transport: execution.transport,
       status: result.response.status,
       inputTokens: result.usage?.inputTokens ?? 0,
+      cachedInputTokens: result.usage?.cachedInputTokens ?? 0,
       outputTokens: result.usage?.outputTokens ?? 0,
       timeToFirstTokenMs: result.timeToFirstTokenMs,
       totalMs: performance.now() - startedAt,

@@ -28,6 +28,11 @@ describe("request log", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ input: "Hi." }),
     });
+    await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "Hi." }] }),
+    });
     const client = await RawWsClient.connect(url);
     client.send({ type: "response.cancel" });
     await client.waitFor((event) => event.type === "error");
@@ -42,6 +47,14 @@ describe("request log", () => {
       lines.some((line) => /response resp_\w+ http model=\S+ status=completed/.test(line)),
     ).toBe(true);
     expect(lines.some((line) => /POST \/v1\/responses 200/.test(line))).toBe(true);
+    // Chat Completions lines say as much as Responses lines (issue 24).
+    expect(
+      lines.some((line) =>
+        /response chatcmpl-\w+ http model=\S+ status=completed input_tokens=\d+ cached_tokens=\d+ output_tokens=3 ttft=\d+ms total=\d+ms/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
     expect(lines.some((line) => /ws event error response_not_active/.test(line))).toBe(true);
     expect(lines.filter((line) => / ws (open|close)/.test(line))).toHaveLength(2);
     expect(lines.every((line) => /^\d{4}-\d\d-\d\dT/.test(line))).toBe(true);
