@@ -272,7 +272,8 @@ async function runToolCalls(
       name: call.name,
       output: execution.output,
       isError: execution.isError,
-      durationMs: round(performance.now() - startedAt),
+      // A command's time, not the user's: the wait for an approval is left out.
+      durationMs: round(execution.runMs ?? performance.now() - startedAt),
     });
     host.append({
       role: "tool",

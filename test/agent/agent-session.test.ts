@@ -135,6 +135,43 @@ describe("agent session", () => {
     await session.close();
   }, 5000);
 
+  it("times a command from its start: the wait for the user's approval is not in durationMs", async () => {
+    workspace = createAgentWorkspace();
+    let answeredAt = 0;
+    let resultAt = 0;
+    const { session, events } = await startScriptedSession(
+      workspace,
+      [
+        {
+          text: "Creating it.",
+          toolCalls: [{ name: "run_command", arguments: { command: "touch made.txt" } }],
+        },
+        { text: "Done." },
+      ],
+      {
+        commandApproval: {
+          autoApprove: false,
+          // The user takes their time to answer; the command itself is quick.
+          ask: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            answeredAt = performance.now();
+            return true;
+          },
+        },
+      },
+    );
+    session.subscribe((event) => {
+      if (event.type === "tool-result") resultAt = performance.now();
+    });
+    await session.submit("Make the file, whatever it takes.");
+    const [result] = eventsOfType(events, "tool-result");
+    expect(result?.output).toContain("[exit code 0]");
+    expect(answeredAt).toBeGreaterThan(0);
+    // Measured inside the span from the answer to the result, so never more than that span.
+    expect(result?.durationMs).toBeLessThanOrEqual(resultAt - answeredAt);
+    await session.close();
+  });
+
   it("queues a message until the current step ends", async () => {
     workspace = createAgentWorkspace();
     workspace.write("a.txt", "alpha\n");

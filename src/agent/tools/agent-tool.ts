@@ -37,6 +37,8 @@ export interface ToolResult {
   edits?: AppliedEdit[];
   /** Says how to get the rest when the registry cuts the output after `keptLines` lines. */
   continuation?: (keptLines: number) => string;
+  /** How long the work itself took, where execute also waited (run_command: for an approval). */
+  runMs?: number;
 }
 
 export interface ToolSpec<Schema extends z.ZodType> {

@@ -39,6 +39,8 @@ export const runCommandTool = defineTool({
       };
     }
     const timeout = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // Timed from here: the wait for the user's approval above is not the command's run time.
+    const startedAt = performance.now();
     const outcome = await runProcess({
       command: decision.shellCommand,
       cwd: context.workspaceRoot,
@@ -47,22 +49,29 @@ export const runCommandTool = defineTool({
       timeoutMs: timeout,
       signal: context.signal,
     });
+    const runMs = performance.now() - startedAt;
     if (outcome.spawnError !== undefined) {
       return {
+        runMs,
         output: `The command could not be started: ${outcome.spawnError.message}`,
         isError: true,
       };
     }
     const output = outcome.output.trimEnd();
     const body = output === "" ? "(no output)" : output;
-    if (outcome.aborted) return { output: `${body}\n[interrupted by the user]`, isError: true };
+    if (outcome.aborted)
+      return { output: `${body}\n[interrupted by the user]`, isError: true, runMs };
     if (outcome.timedOut) {
-      return { output: `${body}\n[killed: still running after ${timeout} ms]`, isError: true };
+      return {
+        output: `${body}\n[killed: still running after ${timeout} ms]`,
+        isError: true,
+        runMs,
+      };
     }
     const status =
       outcome.exitCode === null
         ? `killed by ${outcome.signal ?? "a signal"}`
         : `exit code ${outcome.exitCode}`;
-    return { output: `${body}\n[${status}]` };
+    return { output: `${body}\n[${status}]`, runMs };
   },
 });

@@ -24,6 +24,8 @@ export interface ToolExecution {
   output: string;
   isError: boolean;
   edits: AppliedEdit[];
+  /** The tool's own run time when it waited for something first (see ToolResult.runMs). */
+  runMs?: number;
 }
 
 export interface PreparedCall {
@@ -63,6 +65,7 @@ export class ToolRegistry {
             }),
             isError: result.isError === true,
             edits: result.edits ?? [],
+            ...(result.runMs === undefined ? {} : { runMs: result.runMs }),
           };
         } catch (error) {
           return { output: describeFailure(error, context.signal), isError: true, edits: [] };
