@@ -8,6 +8,7 @@ import { App } from "./app.tsx";
 
 const ESC = "\u001b";
 const UP = "\u001b[A";
+const LEFT = "\u001b[D";
 const TAB = "\t";
 const ENTER = "\r";
 
@@ -252,6 +253,53 @@ describe("the terminal UI", () => {
     );
     await vi.waitFor(() => expect(screen()).toContain("session older-2"));
     expect(server.requests.some((request) => request.method === "session/detach")).toBe(true);
+  });
+
+  it("applies each key of a fast burst in order (issue 27: Ctrl+U was ignored, `zz/sessions` sent)", async () => {
+    const server = createFakeAgentServer({ "session/list": () => ({ sessions: [] }) });
+    const { press, attached } = start(server);
+    await attached();
+    // One read, as tmux send-keys "zz" C-u "/sessions" Enter "fix it" Enter delivers it.
+    await press("zz\u0015/sessions\rfix it\r");
+    await vi.waitFor(() =>
+      expect(server.requests.slice(1).map((request) => request.method)).toEqual([
+        "session/list",
+        "turn/start",
+      ]),
+    );
+    expect(server.requests.at(-1)?.params).toEqual({ sessionId: "s1", text: "fix it" });
+  });
+
+  it("deletes the character under the cursor with Delete and before it with Backspace", async () => {
+    const { server, type, press, attached } = start();
+    await attached();
+    await type("abcd");
+    await press(LEFT);
+    await press(LEFT);
+    await press("\u001b[3~"); // Delete: the c
+    await press("\u007f"); // Backspace: the b
+    await press(ENTER);
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/start",
+        params: { sessionId: "s1", text: "ad" },
+      }),
+    );
+  });
+
+  it("keeps a bracketed paste's lines in the input instead of sending the first", async () => {
+    const { server, screen, press, attached } = start();
+    await attached();
+    await press("\u001b[200~first line\rsecond line\u001b[201~");
+    await vi.waitFor(() => expect(screen()).toContain("second line"));
+    expect(server.requests.map((request) => request.method)).toEqual(["session/attach"]);
+    await press(ENTER);
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/start",
+        params: { sessionId: "s1", text: "first line\nsecond line" },
+      }),
+    );
   });
 
   it("interrupts a running turn on Ctrl+C instead of quitting (issue 27)", async () => {

@@ -1,5 +1,6 @@
 // The terminal UI in a real terminal: tmux runs `spark --model script:…` in a temporary git
-// repository; send-keys types a task, a steer lands mid-stream and changes the next model call,
+// repository; a burst with Ctrl+U runs only /help, send-keys types a task (Delete and Backspace
+// edit it), a steer lands mid-stream and changes the next model call,
 // the agent edits a file, Esc interrupts a second answer mid-stream, /undo restores the file on
 // disk, and Ctrl+C twice quits. capture-pane shows (and the log prints) each step.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -92,8 +93,17 @@ describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) in tmux", () => {
   it("streams, steers, edits, interrupts, undoes and quits", async () => {
     await waitForPane("started", (pane) => pane.includes("idle ·") && pane.includes("›"));
 
-    tmux("send-keys", "-t", "tui", "rename the greeting", "Enter");
-    await waitForPane("streaming", (pane) => /● I will rename the greeting/.test(pane));
+    // One burst with a Ctrl+U inside: each key applies in order, so only /help runs (issue 27).
+    tmux("send-keys", "-t", "tui", "zz", "C-u", "/help", "Enter");
+    const helped = await waitForPane("burst", (pane) => pane.includes("Commands:"));
+    expect(helped).not.toContain("zz");
+
+    // Delete removes the character under the cursor, Backspace the one before it.
+    tmux("send-keys", "-t", "tui", "rename the greetingXY", "Left", "DC", "BSpace", "Enter");
+    const streaming = await waitForPane("streaming", (pane) =>
+      /● I will rename the greeting/.test(pane),
+    );
+    expect(streaming).toMatch(/^› rename the greeting$/m);
 
     tmux("send-keys", "-t", "tui", "no, call it salutation", "Enter");
     const steered = await waitForPane("steered, edited", (pane) =>

@@ -9,6 +9,8 @@ export const KEY_HELP = [
   "@path       name a file (Tab completes from the workspace)",
   "y / n / a   answer a command approval: run, refuse, always allow in this session",
   "Ctrl+C      stop the running turn; when idle, twice to quit",
+  "Ctrl+A / E  start / end of the line (also Home / End); Ctrl+U clears it, Ctrl+W deletes a word",
+  "Delete      the character under the cursor (Backspace: the one before it)",
 ];
 
 export const helpCommand: SlashCommand = {

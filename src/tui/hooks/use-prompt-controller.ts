@@ -1,8 +1,7 @@
 // The keyboard: what each key does given the session's state (idle, running, asking for an
 // approval) and the UI's (a suggestion list, a picker). Sending goes through the protocol:
 // Enter → turn/start or turn/steer, Tab → turn/queue, Esc → turn/interrupt, y/n/a → approval/respond.
-import { useInput, type Key } from "ink";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
 import { AgentProtocolError } from "../../protocol/agent/json-rpc.ts";
 import type { ApprovalDecision } from "../../protocol/agent/session-events.ts";
@@ -10,11 +9,19 @@ import type { PickRequest, SlashCommandContext } from "../commands/slash-command
 import { parseSlashCommand } from "../commands/slash-command.ts";
 import { findSlashCommand, slashCommands } from "../commands/slash-commands.ts";
 import { InputHistory } from "../state/input-history.ts";
-import type { LineState } from "../state/line-editor.ts";
+import type { KeyPress } from "../state/key-press.ts";
+import { editForKey, type LineState } from "../state/line-editor.ts";
 import { useLineEditor } from "./use-line-editor.ts";
+import { useTerminalKeys } from "./use-terminal-keys.ts";
 import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
 import { errorAction } from "./use-agent-session.ts";
 import { useCompletions, type Completions } from "./use-completions.ts";
+
+const APPROVAL_KEYS: Partial<Record<string, ApprovalDecision>> = {
+  y: "approve",
+  n: "deny",
+  a: "always",
+};
 
 /** A second Ctrl+C within this long quits. */
 export const QUIT_WINDOW_MS = 2000;
@@ -121,23 +128,23 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       .catch(report);
   };
 
-  const handlePicker = (input: string, key: Key, current: PickerState): void => {
-    if (key.escape) setPicker(undefined);
-    else if (key.upArrow || key.downArrow) {
+  const handlePicker = (key: KeyPress, current: PickerState): void => {
+    if (key.name === "escape") setPicker(undefined);
+    else if (key.name === "up" || key.name === "down") {
       const count = Math.max(1, current.options.length);
       setPicker({
         ...current,
-        selected: (current.selected + (key.upArrow ? -1 : 1) + count) % count,
+        selected: (current.selected + (key.name === "up" ? -1 : 1) + count) % count,
       });
-    } else if (key.return) {
+    } else if (key.name === "return") {
       setPicker(undefined);
       const option = current.options[current.selected];
       if (option !== undefined) Promise.resolve(current.onPick(option.value)).catch(report);
     }
   };
 
-  const handleKey = (input: string, key: Key): void => {
-    if (key.ctrl && input === "c") {
+  const handleKey = (key: KeyPress): void => {
+    if (key.name === "ctrl" && key.text === "c") {
       // As in Codex and Claude Code: the first Ctrl+C stops the running turn, and only an idle
       // session quits (on a second press). An approval waiting is answered "no" by the interrupt.
       if (running) {
@@ -156,72 +163,54 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       return;
     }
     if (view.pendingApproval !== undefined) {
-      const decision = ({ y: "approve", n: "deny", a: "always" } as const)[
-        input.toLowerCase() as "y" | "n" | "a"
-      ];
+      const decision = key.name === "text" ? APPROVAL_KEYS[key.text.toLowerCase()] : undefined;
       if (decision !== undefined) answerApproval(decision);
-      else if (key.escape) answerApproval("deny");
+      else if (key.name === "escape") answerApproval("deny");
       return;
     }
     if (picker !== undefined) {
-      handlePicker(input, key, picker);
+      handlePicker(key, picker);
       return;
     }
     const line = current();
     const hasSuggestions = completions.suggestions.length > 0;
-    if (key.escape) {
-      if (hasSuggestions) completions.dismiss();
-      else if (running) client.request("turn/interrupt", { sessionId }).catch(report);
-      return;
-    }
-    if (key.tab) {
-      const accepted = completions.accept(line);
-      if (accepted !== undefined) edit({ type: "set", value: accepted.value });
-      else if (running) send(line.value, "tab");
-      return;
-    }
-    if (key.upArrow || key.downArrow) {
-      if (hasSuggestions) completions.move(key.upArrow ? -1 : 1);
-      else {
-        const recalled = key.upArrow ? history.previous(line.value) : history.next();
-        if (recalled !== undefined) edit({ type: "set", value: recalled });
+    switch (key.name) {
+      case "escape":
+        if (hasSuggestions) completions.dismiss();
+        else if (running) client.request("turn/interrupt", { sessionId }).catch(report);
+        return;
+      case "tab": {
+        const accepted = completions.accept(line);
+        if (accepted !== undefined) edit({ type: "set", value: accepted.value });
+        else if (running) send(line.value, "tab");
+        return;
       }
-      return;
+      case "up":
+      case "down":
+        if (hasSuggestions) completions.move(key.name === "up" ? -1 : 1);
+        else {
+          const recalled = key.name === "up" ? history.previous(line.value) : history.next();
+          if (recalled !== undefined) edit({ type: "set", value: recalled });
+        }
+        return;
+      case "return": {
+        const typedCommand = parseSlashCommand(line.value);
+        const isComplete =
+          typedCommand !== undefined && findSlashCommand(typedCommand.name) !== undefined;
+        const accepted = hasSuggestions && !isComplete ? completions.accept(line) : undefined;
+        if (accepted === undefined) send(line.value, "enter");
+        else if (completions.target?.kind === "command" && !accepted.value.endsWith(" "))
+          send(accepted.value, "enter");
+        else edit({ type: "set", value: accepted.value });
+        return;
+      }
+      default: {
+        const change = editForKey(key);
+        if (change !== undefined) edit(change);
+      }
     }
-    if (key.return) {
-      const typedCommand = parseSlashCommand(line.value);
-      const isComplete =
-        typedCommand !== undefined && findSlashCommand(typedCommand.name) !== undefined;
-      const accepted = hasSuggestions && !isComplete ? completions.accept(line) : undefined;
-      if (accepted === undefined) send(line.value, "enter");
-      else if (completions.target?.kind === "command" && !accepted.value.endsWith(" "))
-        send(accepted.value, "enter");
-      else edit({ type: "set", value: accepted.value });
-      return;
-    }
-    if (key.backspace || key.delete) edit({ type: "backspace" });
-    else if (key.leftArrow) edit({ type: "move", to: "left" });
-    else if (key.rightArrow) edit({ type: "move", to: "right" });
-    else if (key.ctrl && input === "a") edit({ type: "move", to: "home" });
-    else if (key.ctrl && input === "e") edit({ type: "move", to: "end" });
-    else if (key.ctrl && input === "u") edit({ type: "set", value: "" });
-    else if (key.ctrl && input === "w") edit({ type: "delete-word-back" });
-    else if (!key.ctrl && !key.meta && input.length > 1 && input.endsWith("\r")) {
-      // Text and Enter in one read (a fast paste, tmux send-keys): type it, then send it.
-      edit({ type: "insert", text: input.slice(0, -1) });
-      send(current().value, "enter");
-    } else if (!key.ctrl && !key.meta && input !== "") edit({ type: "insert", text: input });
   };
-  // Ink re-subscribes a handler only when its effects run, which can be after the frame that
-  // showed a new state (an approval); a key must act on what is on screen, so the subscribed
-  // handler always calls this render's.
-  const latestKeyHandler = useRef(handleKey);
-  latestKeyHandler.current = handleKey;
-  const onInput = useCallback(
-    (input: string, key: Key) => latestKeyHandler.current(input, key),
-    [],
-  );
-  useInput(onInput);
+  useTerminalKeys(handleKey);
 
   return { line, completions, picker, nextModel, hint, running };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { editLine, emptyLine, type LineEdit, type LineState } from "./line-editor.ts";
+import type { KeyPress } from "./key-press.ts";
+import { editForKey, editLine, emptyLine, type LineEdit, type LineState } from "./line-editor.ts";
 
 const apply = (edits: LineEdit[], from: LineState = emptyLine): LineState =>
   edits.reduce(editLine, from);
@@ -27,5 +28,28 @@ describe("editLine", () => {
     expect(apply([{ type: "insert", text: "a\r\nb\rc" }]).value).toBe("a\nb\nc");
     expect(apply([{ type: "set", value: "again" }])).toEqual({ value: "again", cursor: 5 });
     expect(apply([{ type: "backspace" }, { type: "move", to: "left" }])).toEqual(emptyLine);
+  });
+});
+
+describe("editForKey", () => {
+  const press = (name: KeyPress["name"], text = "", meta = false): KeyPress => ({
+    name,
+    text,
+    meta,
+  });
+
+  it("deletes forward with Delete, back with Backspace, a word with Alt+Backspace", () => {
+    const line = { value: "one two", cursor: 4 };
+    const after = (key: KeyPress): LineState => {
+      const edit = editForKey(key);
+      return edit === undefined ? line : editLine(line, edit);
+    };
+    expect(after(press("delete"))).toEqual({ value: "one wo", cursor: 4 });
+    expect(after(press("backspace"))).toEqual({ value: "onetwo", cursor: 3 });
+    expect(after(press("backspace", "", true))).toEqual({ value: "two", cursor: 0 });
+    expect(after(press("ctrl", "u"))).toEqual(emptyLine);
+    expect(after(press("paste", "a\rb"))).toEqual({ value: "one a\nbtwo", cursor: 7 });
+    expect(editForKey(press("text", "b", true))).toBeUndefined();
+    expect(editForKey(press("return"))).toBeUndefined();
   });
 });

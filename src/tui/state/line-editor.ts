@@ -1,4 +1,5 @@
 // The input line's text and cursor, edited by keys: a pure reducer so editing is tested plainly.
+import type { KeyPress } from "./key-press.ts";
 
 export interface LineState {
   value: string;
@@ -45,5 +46,38 @@ export function editLine(state: LineState, edit: LineEdit): LineState {
     default:
       edit satisfies never;
       return state;
+  }
+}
+
+const CTRL_EDITS: Partial<Record<string, LineEdit>> = {
+  a: { type: "move", to: "home" },
+  e: { type: "move", to: "end" },
+  u: { type: "set", value: "" },
+  w: { type: "delete-word-back" },
+};
+
+/** What an editing key does to the line; undefined for keys that do not edit (Enter, Esc, …). */
+export function editForKey(key: KeyPress): LineEdit | undefined {
+  switch (key.name) {
+    case "text":
+      // Alt plus a letter is a shortcut this line has none of, not text.
+      return key.meta ? undefined : { type: "insert", text: key.text };
+    case "paste":
+      return { type: "insert", text: key.text };
+    case "newline":
+      return { type: "insert", text: "\n" };
+    case "backspace":
+      return key.meta ? { type: "delete-word-back" } : { type: "backspace" };
+    case "delete":
+      return { type: "delete-forward" };
+    case "left":
+    case "right":
+    case "home":
+    case "end":
+      return { type: "move", to: key.name };
+    case "ctrl":
+      return CTRL_EDITS[key.text];
+    default:
+      return undefined;
   }
 }
