@@ -2,13 +2,13 @@
 // terminal UI runs in-process. Sessions reach their engines directly (InProcessModelClient).
 import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
-import type { CliContext } from "../cli/cli-context.ts";
-import { isScriptModel, openAgentModel, resolveScriptModel } from "../cli/open-agent-model.ts";
+import type { HostContext } from "../host/host-context.ts";
+import { isScriptModel, openAgentModel, resolveScriptModel } from "../host/open-agent-model.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { createAppServer, type AppServer, type AppServerModels } from "./app-server.ts";
 
 export interface LocalAppServerOptions {
-  context: CliContext;
+  context: HostContext;
   /** Default: the directory this process started in. */
   workspaceRoots?: string[];
   /** A configured name, a .gguf path or script:<file.jsonl>. */

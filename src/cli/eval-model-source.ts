@@ -3,8 +3,8 @@
 // script:<file.jsonl> with a fresh scripted engine per run.
 import type { EvalModelSource } from "../eval/run-eval.ts";
 import type { EvalModelSession } from "../eval/run-eval-task.ts";
-import { createCliContext, type CliContext } from "./cli-context.ts";
-import { isScriptModel, openAgentModel } from "./open-agent-model.ts";
+import { createHostContext, type HostContext } from "../host/host-context.ts";
+import { isScriptModel, openAgentModel } from "../host/open-agent-model.ts";
 
 /** `model` undefined: the configured default (as `spark exec` without --model); `label` names it. */
 export function evalModelSource(
@@ -15,9 +15,9 @@ export function evalModelSource(
   const isScript = isScriptModel(model);
   // One context (config, registry, router) per model, made on its first run and kept for its
   // others, so a local model is loaded once and its engine unloaded before the next model's.
-  let context: Promise<CliContext> | undefined;
-  const contextFor = (): Promise<CliContext> =>
-    (context ??= createCliContext(isScript || model === undefined ? {} : { model }));
+  let context: Promise<HostContext> | undefined;
+  const contextFor = (): Promise<HostContext> =>
+    (context ??= createHostContext(isScript || model === undefined ? {} : { model }));
   return {
     label,
     openModel: async (): Promise<EvalModelSession> => {

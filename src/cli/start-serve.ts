@@ -5,16 +5,17 @@ import type { AppServer } from "../app-server/app-server.ts";
 import { createLocalAppServer } from "../app-server/create-local-app-server.ts";
 import { createGateway, type Gateway } from "../gateway/index.ts";
 import type { LogWriter } from "../gateway/request-log.ts";
-import type { ServeConfig } from "../gateway/serve-config.ts";
+import { resolveServeConfig, type ServeConfig } from "../gateway/serve-config.ts";
+import { openGatewayStore } from "../gateway/store/open-gateway-store.ts";
 import { AGENT_PROTOCOL_PATH } from "../protocol/agent/agent-methods.ts";
 import { gatewayModelsFromRouter } from "../router/router-gateway-models.ts";
-import type { CliContext } from "./cli-context.ts";
+import type { HostContext } from "../host/host-context.ts";
 
 /** Bind addresses that name no host a browser would use. */
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 
 export interface ServeOptions {
-  context: CliContext;
+  context: HostContext;
   workspaceRoots: string[];
   /** The --model flag as given (a name, a .gguf path or script:<file.jsonl>). */
   defaultModel?: string;
@@ -37,6 +38,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { config, registry } = options.context;
   const serve = { ...config.serve, ...options.serve };
   const defaultModel = registry.defaultModelName;
+  // First: a store that cannot be reached stops the start before anything else is opened.
+  const store = await openGatewayStore({
+    config: resolveServeConfig(serve),
+    ...(options.log === undefined ? {} : { onStatus: options.log }),
+  });
   const appServer = await createLocalAppServer({
     context: options.context,
     workspaceRoots: options.workspaceRoots,
@@ -54,6 +60,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     models: gatewayModelsFromRouter(options.context.router, registry),
     config: { ...serve, ...(defaultModel === undefined ? {} : { defaultModel }) },
     webSocketRoutes: { [AGENT_PROTOCOL_PATH]: agentUpgrade.handleUpgrade },
+    store,
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   let url: string;
@@ -61,6 +68,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ({ url } = await gateway.listen());
   } catch (error) {
     await appServer.close();
+    await gateway.close();
     throw error;
   }
   return {

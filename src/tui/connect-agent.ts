@@ -3,7 +3,7 @@
 import WebSocket from "ws";
 import { createLocalAppServer } from "../app-server/create-local-app-server.ts";
 import type { AppServer } from "../app-server/app-server.ts";
-import type { CliContext } from "../cli/cli-context.ts";
+import type { HostContext } from "../host/host-context.ts";
 import { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { AGENT_PROTOCOL_PATH } from "../protocol/agent/agent-methods.ts";
 import {
@@ -20,7 +20,7 @@ export interface AgentConnection {
 }
 
 export async function connectInProcess(options: {
-  context: CliContext;
+  context: HostContext;
   workspaceRoot: string;
   model: string | undefined;
   allowCommands: boolean;

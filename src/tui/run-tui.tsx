@@ -3,9 +3,9 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink";
-import { isScriptModel, resolveScriptModel } from "../cli/open-agent-model.ts";
+import { isScriptModel, resolveScriptModel } from "../host/open-agent-model.ts";
 import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
-import { createCliContext } from "../cli/cli-context.ts";
+import { createHostContext } from "../host/host-context.ts";
 import { projectConfigAnnouncements } from "../config/project-config-announcement.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -82,7 +82,7 @@ async function connect(
     return { connection, startupNotices: [] };
   }
   // A script resolves itself; only a local model name or path goes through the config.
-  const context = await createCliContext(
+  const context = await createHostContext(
     model === undefined || isScriptModel(model) ? {} : { model },
   );
   const connection = await connectInProcess({

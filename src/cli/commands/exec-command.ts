@@ -13,8 +13,12 @@ import { findSession, sessionsDirectory } from "../../agent/session-store/sessio
 import type { TurnEndReason } from "../../agent/agent-events.ts";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { createCliContext, type CliContext } from "../cli-context.ts";
-import { isScriptModel, openAgentModel, type OpenedAgentModel } from "../open-agent-model.ts";
+import { createHostContext, type HostContext } from "../../host/host-context.ts";
+import {
+  isScriptModel,
+  openAgentModel,
+  type OpenedAgentModel,
+} from "../../host/open-agent-model.ts";
 import { parsePositiveInteger, UsageError } from "../usage-error.ts";
 
 export const EXIT_SUCCESS = 0;
@@ -131,7 +135,7 @@ async function prepare(instruction: string, flags: ExecFlags) {
   const isScript = isScriptModel(flags.model);
   // A gateway or a script resolves --model itself; only local models go through the config.
   const localModel = isScript || flags.server !== undefined ? undefined : flags.model;
-  const context = await createCliContext(localModel === undefined ? {} : { model: localModel });
+  const context = await createHostContext(localModel === undefined ? {} : { model: localModel });
   // Before the first turn, on stderr (stdout may be --json): a repository's own config chose this.
   for (const line of projectConfigAnnouncements(context.config, process.cwd()))
     process.stderr.write(`spark: ${line}\n`);
@@ -182,7 +186,7 @@ function warnNoSandbox(sandbox: CommandSandbox, allowCommands: boolean): void {
 
 /** `invokedIn`: the directory spark was started in (a script path is relative to it, not --cwd). */
 async function openModel(
-  context: CliContext,
+  context: HostContext,
   flags: ExecFlags,
   invokedIn: string,
 ): Promise<OpenedAgentModel> {

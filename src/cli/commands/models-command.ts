@@ -7,7 +7,7 @@ import { parseModelReference } from "../../models/parse-model-reference.ts";
 import { pullModel } from "../../models/pull-model.ts";
 import { createProgressWriter } from "../../models/progress-writer.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
-import { createCliContext } from "../cli-context.ts";
+import { createHostContext } from "../../host/host-context.ts";
 
 export function registerModelCommands(program: Command): void {
   program
@@ -15,7 +15,7 @@ export function registerModelCommands(program: Command): void {
     .description("List configured models, their engines, and downloaded GGUF files")
     .option("--json", "print JSON")
     .action(async (flags: { json?: boolean }) => {
-      const { config, registry } = await createCliContext();
+      const { config, registry } = await createHostContext();
       const configured = registry
         .entries()
         .map((entry) => ({ ...entry, target: describeTarget(entry.model) }));
@@ -44,7 +44,7 @@ export function registerModelCommands(program: Command): void {
     .option("--sha256 <hex>", "expected sha256 of the file")
     .option("--force", "download again even if present")
     .action(async (reference: string, flags: { sha256?: string; force?: boolean }) => {
-      const { config } = await createCliContext();
+      const { config } = await createHostContext();
       const parsed = parseModelReference(reference, process.env);
       const controller = new AbortController();
       process.once("SIGINT", () => controller.abort());

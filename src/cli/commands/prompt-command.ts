@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import type { Timings, Usage } from "../../engines/engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { createCliContext } from "../cli-context.ts";
+import { createHostContext } from "../../host/host-context.ts";
 
 interface PromptFlags {
   model?: string;
@@ -31,7 +31,7 @@ export function registerPromptCommand(program: Command): void {
 }
 
 async function runPrompt(text: string, flags: PromptFlags): Promise<void> {
-  const context = await createCliContext({
+  const context = await createHostContext({
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.threads === undefined ? {} : { threads: flags.threads }),
   });

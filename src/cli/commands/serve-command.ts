@@ -4,8 +4,9 @@ import path from "node:path";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import type { Command } from "commander";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
+import { describeStore } from "../../gateway/store/open-gateway-store.ts";
 import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
-import { createCliContext } from "../cli-context.ts";
+import { createHostContext } from "../../host/host-context.ts";
 import { openBrowser } from "../open-browser.ts";
 import { startServe } from "../start-serve.ts";
 
@@ -14,6 +15,7 @@ interface ServeFlags {
   host?: string;
   port?: string;
   threads?: string;
+  store?: string;
   workspaceRoot: string[];
   open?: boolean;
 }
@@ -29,6 +31,10 @@ export function registerServeCommand(program: Command): void {
     .option("--port <port>", "port to listen on")
     .option("--threads <n>", "CPU threads for the embedded engine")
     .option(
+      "--store <url>",
+      "share stored responses, limits and responses in flight with other replicas: redis://host:port[/db]",
+    )
+    .option(
       "--workspace-root <dir>",
       "a directory agent sessions may work in (repeatable; default: [agent] workspace_roots, else the current directory)",
       (value: string, previous: string[]) => [...previous, value],
@@ -36,11 +42,12 @@ export function registerServeCommand(program: Command): void {
     )
     .option("--open", "open the browser app in the default browser")
     .action(async (flags: ServeFlags) => {
-      const context = await createCliContext({
+      const context = await createHostContext({
         ...(flags.model === undefined ? {} : { model: flags.model }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.threads === undefined ? {} : { threads: flags.threads }),
+        ...(flags.store === undefined ? {} : { store: flags.store }),
       });
       const { config, registry } = context;
       // Logged first: every session this server runs uses what a repository's own config chose.
@@ -69,6 +76,9 @@ export function registerServeCommand(program: Command): void {
         `  Agent protocol ${webSocketUrl}${AGENT_PROTOCOL_PATH} (workspace roots: ${workspaceRoots.join(", ")})\n`,
       );
       process.stderr.write(`  Browser app ${url}/\n`);
+      process.stderr.write(
+        `  Store: ${describeStore(server.gateway.store, server.gateway.config)}\n`,
+      );
       // Detection is cached per process: this is the sandbox the agent sessions got.
       const commandSandbox = await resolveCommandSandbox(config.sandbox);
       process.stderr.write(`  Command sandbox: ${commandSandbox.description}\n`);

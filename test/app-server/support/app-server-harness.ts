@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createLocalAppServer } from "../../../src/app-server/create-local-app-server.ts";
 import type { AppServer } from "../../../src/app-server/app-server.ts";
-import type { CliContext } from "../../../src/cli/cli-context.ts";
+import type { HostContext } from "../../../src/host/host-context.ts";
 import { loadConfig } from "../../../src/config/load-config.ts";
 import type { ScriptTurnInput } from "../../../src/engines/script/script-turn.ts";
 import {
@@ -22,7 +22,7 @@ export interface ScriptedWorkspace extends AgentWorkspace {
   sparkHome: string;
   /** Writes a script file and returns its `script:<file>` model reference. */
   script(name: string, turns: ScriptTurnInput[]): string;
-  context(): Promise<CliContext>;
+  context(): Promise<HostContext>;
 }
 
 export function createScriptedWorkspace(): ScriptedWorkspace {

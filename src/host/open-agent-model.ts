@@ -1,12 +1,13 @@
 // Opens the model an agent session talks to in this process: a configured name (through the
 // registry, shared) or script:<file.jsonl> (a scripted engine of its own, so every session reads
-// its script from the first turn). Used by `spark exec` and the app server.
+// its script from the first turn). Used by `spark exec`, `spark eval`, the app server
+// and the terminal UI (script paths).
 import path from "node:path";
 import { InProcessModelClient } from "../agent/model-client/in-process-model-client.ts";
 import type { ModelClient } from "../agent/model-client/model-client.ts";
 import { RoutedModelClient } from "../agent/model-client/routed-model-client.ts";
 import type { Engine } from "../engines/engine.ts";
-import type { CliContext } from "./cli-context.ts";
+import type { HostContext } from "./host-context.ts";
 
 export const SCRIPT_MODEL_PREFIX = "script:";
 
@@ -37,7 +38,7 @@ export function resolveScriptModel<Model extends string | undefined>(
  * A script path is resolved against `invokedIn` (where spark was started, not the session's cwd).
  */
 export async function openAgentModel(
-  context: CliContext,
+  context: HostContext,
   model: string | undefined,
   invokedIn: string,
 ): Promise<OpenedAgentModel> {
