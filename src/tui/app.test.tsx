@@ -129,7 +129,7 @@ describe("the terminal UI", () => {
     expect(frame).toContain("Enter send");
   });
 
-  it("sends with Enter when idle; steers with Enter, queues with Tab and interrupts with Esc while running", async () => {
+  it("sends with Enter when idle; steers with Enter and interrupts with Esc while running", async () => {
     const { server, type, press, attached } = start();
     await attached();
     await type("add a test");
@@ -144,16 +144,78 @@ describe("the terminal UI", () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     await type("no, keep the old name");
     await press(ENTER);
-    await type("then run lint");
-    await press(TAB);
     await press(ESC);
     await vi.waitFor(() =>
-      expect(server.requests.slice(-3)).toEqual([
+      expect(server.requests.slice(-2)).toEqual([
         { method: "turn/steer", params: { sessionId: "s1", text: "no, keep the old name" } },
-        { method: "turn/queue", params: { sessionId: "s1", text: "then run lint" } },
         { method: "turn/interrupt", params: { sessionId: "s1" } },
       ]),
     );
+  });
+
+  it("shows Tab-queued messages above the input and sends them as the next turns (issue 27)", async () => {
+    const { server, screen, type, press, attached } = start();
+    await attached();
+    const runTurn = (turnId: string, text: string): void => {
+      server.emit("s1", { type: "status-changed", status: "running" });
+      server.emit("s1", { type: "turn-started", turnId, text });
+    };
+    runTurn("t1", "add a test");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await type("then run lint");
+    await press(TAB);
+    await type("and commit");
+    await press(TAB);
+    await vi.waitFor(() => expect(screen()).toContain("↳ queued: and commit"));
+    expect(screen()).toContain("↳ queued: then run lint");
+    // Nothing reaches the server mid-turn: the queue waits for the turn to end.
+    expect(server.requests.map((request) => request.method)).toEqual(["session/attach"]);
+
+    server.emit("s1", { type: "status-changed", status: "idle" });
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/start",
+        params: { sessionId: "s1", text: "then run lint" },
+      }),
+    );
+    // One message a turn: the second waits for the turn the first started.
+    runTurn("t2", "then run lint");
+    await vi.waitFor(() => expect(screen()).not.toContain("↳ queued: then run lint"));
+    expect(screen()).toContain("↳ queued: and commit");
+    server.emit("s1", { type: "status-changed", status: "idle" });
+    await vi.waitFor(() =>
+      expect(server.requests.at(-1)).toEqual({
+        method: "turn/start",
+        params: { sessionId: "s1", text: "and commit" },
+      }),
+    );
+    expect(server.requests.filter((request) => request.method === "turn/start")).toHaveLength(2);
+  });
+
+  it("gives queued messages back: Alt+↑ the last one, an interrupt all of them", async () => {
+    const { server, screen, type, press, attached } = start();
+    await attached();
+    server.emit("s1", { type: "status-changed", status: "running" });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    for (const text of ["first", "second", "third"]) {
+      await type(text);
+      await press(TAB);
+    }
+    await vi.waitFor(() => expect(screen()).toContain("↳ queued: third"));
+    await press("\u001b[1;3A"); // Alt+↑
+    await vi.waitFor(() => expect(screen()).toContain("steer › third"));
+    expect(screen()).not.toContain("↳ queued: third");
+    await press("\u0015"); // Ctrl+U
+    await press(ESC);
+    await vi.waitFor(() => expect(screen()).not.toContain("↳ queued"));
+    expect(screen()).toMatch(/steer › first[\s│]*second/);
+    expect(server.requests.at(-1)).toEqual({
+      method: "turn/interrupt",
+      params: { sessionId: "s1" },
+    });
+    server.emit("s1", { type: "status-changed", status: "idle" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.requests.some((request) => request.method === "turn/start")).toBe(false);
   });
 
   it("asks for a command approval inline and answers y, n or a", async () => {

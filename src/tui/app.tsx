@@ -8,6 +8,7 @@ import { usePromptController } from "./hooks/use-prompt-controller.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
 import { PickerView } from "./views/picker-view.tsx";
+import { QueuedMessages } from "./views/queued-messages.tsx";
 import { StatusLine } from "./views/status-line.tsx";
 import { SuggestionList } from "./views/suggestion-list.tsx";
 import { TranscriptView } from "./views/transcript-view.tsx";
@@ -106,6 +107,7 @@ export function App(props: AppProps) {
           selected={prompt.picker.selected}
         />
       )}
+      <QueuedMessages messages={prompt.queued} />
       <InputBox
         value={prompt.line.value}
         cursor={prompt.line.cursor}

@@ -3,8 +3,9 @@ import { notice, type SlashCommand } from "./slash-command.ts";
 
 export const KEY_HELP = [
   "Enter       send (while the agent runs: steer it now)",
-  "Tab         while the agent runs: queue the message for after the turn; otherwise complete",
-  "Esc         interrupt the running turn (its output so far is kept)",
+  "Tab         while the agent runs: queue the message (sent when the turn ends); otherwise complete",
+  "Alt+↑       take the last queued message back into the input",
+  "Esc         interrupt the running turn (its output so far is kept; queued messages come back)",
   "↑ / ↓       input history, or move in a suggestion list",
   "@path       name a file (Tab completes from the workspace)",
   "y / n / a   answer a command approval: run, refuse, always allow in this session",

@@ -1,7 +1,8 @@
 // The keyboard: what each key does given the session's state (idle, running, asking for an
 // approval) and the UI's (a suggestion list, a picker). Sending goes through the protocol:
-// Enter → turn/start or turn/steer, Tab → turn/queue, Esc → turn/interrupt, y/n/a → approval/respond.
-import { useEffect, useRef, useState } from "react";
+// Enter → turn/start or turn/steer, Esc → turn/interrupt, y/n/a → approval/respond; Tab queues
+// the message here until the turn ends (use-message-queue.ts), then it is a turn/start.
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
 import { AgentProtocolError } from "../../protocol/agent/json-rpc.ts";
 import type { ApprovalDecision } from "../../protocol/agent/session-events.ts";
@@ -12,6 +13,7 @@ import { InputHistory } from "../state/input-history.ts";
 import type { KeyPress } from "../state/key-press.ts";
 import { editForKey, type LineState } from "../state/line-editor.ts";
 import { useLineEditor } from "./use-line-editor.ts";
+import { useMessageQueue } from "./use-message-queue.ts";
 import { useTerminalKeys } from "./use-terminal-keys.ts";
 import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
 import { errorAction } from "./use-agent-session.ts";
@@ -47,6 +49,8 @@ export interface PromptController {
   nextModel: string | undefined;
   hint: string | undefined;
   running: boolean;
+  /** Messages queued (Tab) for when the running turn ends, oldest first. */
+  queued: readonly string[];
 }
 
 export function usePromptController(options: PromptControllerOptions): PromptController {
@@ -61,17 +65,50 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
   const lastCtrlC = useRef(0);
   const running = view.status !== "idle";
 
+  /** Text given back to the input (a queued message, an unsent one) goes after what is typed. */
+  const putInInput = useCallback(
+    (text: string) => {
+      const typed = current().value;
+      edit({ type: "set", value: typed === "" ? text : `${typed}\n${text}` });
+    },
+    [current, edit],
+  );
+
   const returned = view.returnedInput;
   useEffect(() => {
     if (returned === undefined) return;
-    // Queued messages an interrupt dropped come back to the input, after what is being typed.
+    // Messages another client queued on the server, dropped by an interrupt.
     dispatch({ type: "input-returned" });
-    const typed = current().value;
-    edit({ type: "set", value: typed === "" ? returned : `${typed}\n${returned}` });
+    putInInput(returned);
     // Only a newly returned text matters; the line is read as it is at that moment.
-  }, [returned, dispatch, current, edit]);
+  }, [returned, dispatch, putInInput]);
 
   const report = (error: unknown): void => dispatch(errorAction(error));
+
+  const startTurn = async (text: string): Promise<void> => {
+    const model = nextModel;
+    setNextModel(undefined);
+    await client.request("turn/start", {
+      sessionId,
+      text,
+      ...(model === undefined ? {} : { model }),
+    });
+  };
+  const queue = useMessageQueue({
+    view,
+    startTurn,
+    giveBack: (text, error) => {
+      putInInput(text);
+      report(error);
+    },
+  });
+
+  /** Stops the running turn; what was queued for after it comes back to the input instead. */
+  const interrupt = (): void => {
+    client.request("turn/interrupt", { sessionId }).catch(report);
+    const queued = queue.takeAll();
+    if (queued.length > 0) putInInput(queued.join("\n"));
+  };
 
   const slashContext = (): SlashCommandContext => ({
     client,
@@ -103,16 +140,10 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       else void found.run(command.args, slashContext());
       return;
     }
-    if (running) {
-      const method = via === "tab" ? "turn/queue" : "turn/steer";
-      client.request(method, { sessionId, text }).catch(report);
-      return;
-    }
-    const model = nextModel;
-    setNextModel(undefined);
-    client
-      .request("turn/start", { sessionId, text, ...(model === undefined ? {} : { model }) })
-      .catch((error: unknown) => {
+    if (running && via === "tab") queue.add(text);
+    else if (running) client.request("turn/steer", { sessionId, text }).catch(report);
+    else
+      startTurn(text).catch((error: unknown) => {
         // The turn started elsewhere (another client) before our status caught up: steer it.
         if (error instanceof AgentProtocolError && error.code === "engine_busy")
           client.request("turn/steer", { sessionId, text }).catch(report);
@@ -148,7 +179,7 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       // As in Codex and Claude Code: the first Ctrl+C stops the running turn, and only an idle
       // session quits (on a second press). An approval waiting is answered "no" by the interrupt.
       if (running) {
-        client.request("turn/interrupt", { sessionId }).catch(report);
+        interrupt();
         setHint("Interrupted. Press Ctrl+C twice to quit.");
         setTimeout(() => setHint(undefined), QUIT_WINDOW_MS);
         return;
@@ -177,7 +208,7 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
     switch (key.name) {
       case "escape":
         if (hasSuggestions) completions.dismiss();
-        else if (running) client.request("turn/interrupt", { sessionId }).catch(report);
+        else if (running) interrupt();
         return;
       case "tab": {
         const accepted = completions.accept(line);
@@ -187,7 +218,11 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       }
       case "up":
       case "down":
-        if (hasSuggestions) completions.move(key.name === "up" ? -1 : 1);
+        if (key.meta && key.name === "up") {
+          // Alt+↑, as in Codex: the newest queued message comes back to be edited.
+          const queued = queue.takeLast();
+          if (queued !== undefined) putInInput(queued);
+        } else if (hasSuggestions) completions.move(key.name === "up" ? -1 : 1);
         else {
           const recalled = key.name === "up" ? history.previous(line.value) : history.next();
           if (recalled !== undefined) edit({ type: "set", value: recalled });
@@ -212,5 +247,5 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
   };
   useTerminalKeys(handleKey);
 
-  return { line, completions, picker, nextModel, hint, running };
+  return { line, completions, picker, nextModel, hint, running, queued: queue.messages };
 }

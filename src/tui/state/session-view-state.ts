@@ -39,6 +39,8 @@ export interface SessionViewState {
   /** Queued messages an interrupt dropped: the input box takes them back. */
   returnedInput: string | undefined;
   nextItemId: number;
+  /** turn-started events seen: the message queue waits for its turn to have begun. */
+  turnsStarted: number;
   /** The terminal's width: a streaming answer is cut into finished lines of at most this. */
   columns: number;
 }
@@ -85,6 +87,7 @@ export function initialSessionViewState(
     },
     returnedInput: undefined,
     nextItemId: 1,
+    turnsStarted: 0,
   };
 }
 
@@ -181,6 +184,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       }
       return;
     case "turn-started":
+      draft.turnsStarted += 1;
       startTurnMetrics(draft.metrics, at);
       finishLive(draft);
       append(draft, { kind: "user", text: event.text });

@@ -29,7 +29,7 @@ export function InputBox({ value, cursor, running, hint }: InputBoxProps) {
       <Text dimColor>
         {hint ??
           (running
-            ? "Esc interrupt · Enter steer · Tab queue for after the turn · Ctrl+C twice quit"
+            ? "Esc interrupt · Enter steer · Tab queue for after the turn"
             : "Enter send · / commands · @ files · ↑ history · Ctrl+C twice quit")}
       </Text>
     </Box>
