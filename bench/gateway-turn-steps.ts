@@ -12,8 +12,8 @@ import { modelsFromEngine } from "../src/gateway/gateway-models.ts";
 import { LiveResponse } from "../src/gateway/live-response.ts";
 import { prepareTurn } from "../src/gateway/prepare-turn.ts";
 import { ResponseEventWriter } from "../src/gateway/response-event-writer.ts";
-import { ResponseStore } from "../src/gateway/response-store.ts";
 import { defaultServeConfig } from "../src/gateway/serve-config.ts";
+import { MemoryGatewayStore } from "../src/gateway/store/memory-gateway-store.ts";
 import { sparkTimings } from "../src/gateway/spark-timings.ts";
 import { parseClientFrame } from "../src/gateway/ws-frame-parser.ts";
 import type { ResponseCreateBody } from "../src/protocol/responses-requests.ts";
@@ -40,10 +40,14 @@ let sentBytes = 0;
 async function main(): Promise<void> {
   const corpus = await readCorpus(STORED_MESSAGES * USER_MESSAGE_BYTES + USER_MESSAGE_BYTES);
   const config = defaultServeConfig;
-  const store = new ResponseStore({
-    maxEntries: config.responseStoreMaxEntries,
-    maxBytes: config.responseStoreMaxBytes,
-    ttlMs: config.responseStoreTtlSeconds * 1000,
+  // Two entries: the stored previous (used every turn, so never the least recent) and the latest.
+  const store = new MemoryGatewayStore({
+    responses: {
+      maxEntries: 2,
+      maxBytes: config.responseStoreMaxBytes,
+      ttlMs: config.responseStoreTtlSeconds * 1000,
+    },
+    liveGraceMs: config.resumeGraceSeconds * 1000,
   });
   const engine = createSyntheticEngine({ tokens: TOKENS_PER_TURN });
   const models = modelsFromEngine(engine);
@@ -57,12 +61,12 @@ async function main(): Promise<void> {
     { body: { model: "synthetic", input: "first" }, apiKey: undefined, receivedAt: 0 },
     { models, store, contextLimitTokens: config.contextLimitTokens },
   );
-  store.put({
+  await store.putResponse({
     id: previous.responseId,
     response: previous.skeleton,
     messages: history,
     sessionKey: previous.sessionKey,
-    ownerKey: undefined,
+    ownerKey: previous.tenant,
   });
   const frame = Buffer.from(
     JSON.stringify({
@@ -143,17 +147,15 @@ async function main(): Promise<void> {
     });
     at = record("closing events (done ×3, response.completed)", at);
     const reply = writer.reply();
-    store.put({
+    await store.putResponse({
       id: prepared.responseId,
       response,
       messages: reply === undefined ? prepared.history : [...prepared.history, reply],
       sessionKey: prepared.sessionKey,
-      ownerKey: undefined,
+      ownerKey: prepared.tenant,
     });
     record("store.put + reply", at);
     live.finish(undefined);
-    // Keep the chain the same length every turn: the next turn chains from the stored previous.
-    store.delete(prepared.responseId);
   }
   const cpu = process.cpuUsage(cpuBefore);
   await engine.dispose();

@@ -74,6 +74,10 @@ const serveFields = {
   resume_grace_seconds: nonNegativeInteger,
   max_frame_bytes: positiveInteger,
   context_limit_tokens: positiveInteger,
+  store: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, "a Redis URL: redis://host:port[/db] (or rediss:// for TLS)"),
+  replica_lease_ms: z.int().min(100),
 };
 
 const agentFields = {
@@ -255,6 +259,8 @@ export const mergedConfigSchema = z.strictObject({
       context_limit_tokens: serveFields.context_limit_tokens.default(
         serveDefaults.contextLimitTokens,
       ),
+      store: serveFields.store.optional(),
+      replica_lease_ms: serveFields.replica_lease_ms.default(serveDefaults.replicaLeaseMs),
     })
     .prefault({}),
   agent: z.strictObject({ workspace_roots: agentFields.workspace_roots.default([]) }).prefault({}),

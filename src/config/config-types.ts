@@ -89,6 +89,8 @@ export type ServeConfig = Pick<
   | "resumeGraceSeconds"
   | "maxFrameBytes"
   | "contextLimitTokens"
+  | "store"
+  | "replicaLeaseMs"
 >;
 
 /** The [agent] settings: what the app server behind `spark serve` may touch. */
@@ -172,6 +174,8 @@ export interface ConfigFlags {
   model?: string;
   host?: string;
   port?: number | string;
+  /** `spark serve --store redis://…`: the store replicas share. */
+  store?: string;
   /** Applies to every llama-cpp model, overriding what files set. */
   threads?: number | string;
 }

@@ -37,6 +37,8 @@ export function environmentLayers(
   const port = read("SPARK_PORT");
   if (port !== undefined)
     add("SPARK_PORT", { serve: { port: parseIntegerSetting("SPARK_PORT", port, 0, 65535) } });
+  const store = read("SPARK_STORE");
+  if (store !== undefined) add("SPARK_STORE", { serve: { store } });
   const threads = read("SPARK_THREADS");
   return {
     layers,

@@ -16,6 +16,7 @@ export function flagLayers(flags: ConfigFlags, cwd: string, homeDirectory: strin
   if (flags.port !== undefined) {
     add("--port", { serve: { port: parseIntegerSetting("--port", flags.port, 0, 65535) } });
   }
+  if (flags.store !== undefined) add("--store", { serve: { store: flags.store } });
   if (flags.threads !== undefined)
     result.threads = parseIntegerSetting("--threads", flags.threads, 1);
   return result;

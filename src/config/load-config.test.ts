@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       resumeGraceSeconds: 30,
       maxFrameBytes: 4 * 1024 * 1024,
       contextLimitTokens: 131072,
+      replicaLeaseMs: 3000,
     });
   });
 

@@ -24,6 +24,7 @@ describe("a project's config", () => {
       'api_keys = ["known-to-the-repository"]',
       'allowed_origins = ["https://evil.example"]',
       'allowed_hosts = ["evil.example"]',
+      'store = "redis://evil.example:6379"',
     ]) {
       const file = await directories.writeProjectConfig(`[serve]\n${setting}\n`);
       const key = setting.split(" ")[0] ?? "";
@@ -74,5 +75,20 @@ describe("a project's config", () => {
     expect(config.agent.workspaceRoots).toEqual(["/srv/repos"]);
     const flagged = await directories.load({ flags: { host: "192.168.1.5" } });
     expect(flagged.serve.host).toBe("192.168.1.5");
+  });
+
+  it("takes the store from the user's config, SPARK_STORE and --store, in that order", async () => {
+    await directories.writeUserConfig(`[serve]\nstore = "redis://127.0.0.1:6379/1"\n`);
+    expect((await directories.load()).serve.store).toBe("redis://127.0.0.1:6379/1");
+    const fromVariable = await directories.load({ env: { SPARK_STORE: "redis://cache:6379" } });
+    expect(fromVariable.serve.store).toBe("redis://cache:6379");
+    const fromFlag = await directories.load({
+      env: { SPARK_STORE: "redis://cache:6379" },
+      flags: { store: "redis://other:6380/2" },
+    });
+    expect(fromFlag.serve.store).toBe("redis://other:6380/2");
+    const wrong = await directories.loadError({ flags: { store: "memcached://cache:11211" } });
+    expect(wrong.message).toContain("--store");
+    expect(wrong.message).toContain("redis://host:port[/db]");
   });
 });

@@ -26,6 +26,12 @@ const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
     alternatives: "SPARK_HOST or --host",
   },
   { table: "serve", key: "api_keys", risk: "choose the keys that unlock your server" },
+  {
+    table: "serve",
+    key: "store",
+    risk: "send your conversations (prompts, outputs, stored responses) to a Redis of its choosing",
+    alternatives: "SPARK_STORE or --store",
+  },
   { table: "sandbox", key: "mode", risk: "turn off the sandbox its own commands run in" },
   { table: "sandbox", key: "network", risk: "let the agent's commands reach the network" },
   { table: "sandbox", key: "env", risk: "pass your secrets (API keys, tokens) to its commands" },

@@ -28,6 +28,8 @@ export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "pr
       resumeGraceSeconds: serve.resume_grace_seconds,
       maxFrameBytes: serve.max_frame_bytes,
       contextLimitTokens: serve.context_limit_tokens,
+      ...(serve.store === undefined ? {} : { store: serve.store }),
+      replicaLeaseMs: serve.replica_lease_ms,
     },
     agent: { workspaceRoots: values.agent.workspace_roots },
     sandbox: { ...values.sandbox },

@@ -54,7 +54,7 @@ export async function handleChatCompletionsPost(
   checkContextLimit(engineRequest.messages, engineRequest.tools, context.config.contextLimitTokens);
   clock.addSince(startedAt);
 
-  const release = context.limiter.acquire(apiKey);
+  const release = await context.limiter.acquire(apiKey);
   const controller = new AbortController();
   response.on("close", () => {
     if (!response.writableFinished) controller.abort("disconnected");
@@ -134,6 +134,7 @@ export async function handleChatCompletionsPost(
     inputTokens: usage?.inputTokens ?? 0,
     cachedInputTokens: usage?.cachedInputTokens ?? 0,
     outputTokens: usage?.outputTokens ?? 0,
+    decodeLoop: timings?.decodeLoop,
   });
   // The same line Responses writes: an operator reads model, tokens and time to first token.
   context.log.response({

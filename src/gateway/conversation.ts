@@ -26,6 +26,15 @@ export function inputToMessages(
   return messages;
 }
 
+/** The ids `item_reference` items name, so they can be fetched from the store in one go. */
+export function referencedItemIds(input: ResponseInput | undefined): string[] {
+  if (input === undefined || typeof input === "string") return [];
+  const ids: string[] = [];
+  for (const item of input)
+    if (item.type === "item_reference") ids.push((item as { id: string }).id);
+  return ids;
+}
+
 /** An `item_reference` becomes the output item it names, as the input item it would be. */
 function dereference(item: InputItem, resolveItem: ItemResolver, param: string): InputItem {
   if (item.type !== "item_reference") return item;

@@ -4,13 +4,14 @@ import type { DocumentRequests } from "./fim/document-requests.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { RequestLog } from "./request-log.ts";
-import type { ResponseStore } from "./response-store.ts";
 import type { ServeConfig } from "./serve-config.ts";
+import type { GatewayStore } from "./store/gateway-store.ts";
 
 export interface GatewayContext {
   config: ServeConfig;
   models: GatewayModels;
-  store: ResponseStore;
+  /** Stored responses, concurrency slots, and (when shared) the logs of responses in flight. */
+  store: GatewayStore;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
   /** The operator log; also where what clients are not told (an upstream's address) goes. */

@@ -14,10 +14,12 @@ import { GatewayMetrics } from "./metrics.ts";
 import { DocumentRequests } from "./fim/document-requests.ts";
 import { RequestLog, type LogWriter } from "./request-log.ts";
 import { requestPathOf } from "./request-path.ts";
-import { ResponseStore } from "./response-store.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
+import type { GatewayStore } from "./store/gateway-store.ts";
+import { MemoryGatewayStore } from "./store/memory-gateway-store.ts";
+import { startStoreHeartbeat } from "./store/store-heartbeat.ts";
 import { createTickCorker } from "./tick-corker.ts";
-import { WireError } from "./wire-error.ts";
+import { describeWireError, WireError } from "./wire-error.ts";
 import { announceOversizedFrames } from "./ws-oversize-guard.ts";
 import { createUpgradeHandler, type UpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
@@ -31,11 +33,15 @@ export interface GatewayOptions {
   /** Other WebSocket endpoints on the same port, by path (the agent protocol at /v1/agent);
    * each does its own handshake checks. */
   webSocketRoutes?: Readonly<Record<string, UpgradeHandler>>;
+  /** What outlives a request (stored responses, slots, logs of responses in flight); the gateway
+   * closes it. Default: this process's memory, bounded by the [serve] store limits. */
+  store?: GatewayStore;
 }
 
 export interface Gateway {
   readonly config: ServeConfig;
   readonly metrics: GatewayMetrics;
+  readonly store: GatewayStore;
   /** Starts listening; refuses a non-loopback host without API keys. */
   listen(): Promise<{ url: string }>;
   /** Stops responses (engines are freed), closes sockets, and stops listening. */
@@ -49,20 +55,30 @@ const HARD_FRAME_FACTOR = 4;
 
 export function createGateway(options: GatewayOptions): Gateway {
   const config = resolveServeConfig(options.config);
+  const store =
+    options.store ??
+    new MemoryGatewayStore({
+      responses: {
+        maxEntries: config.responseStoreMaxEntries,
+        maxBytes: config.responseStoreMaxBytes,
+        ttlMs: config.responseStoreTtlSeconds * 1000,
+      },
+      liveGraceMs: config.resumeGraceSeconds * 1000,
+    });
+  const log = new RequestLog(options.log);
   const context: GatewayContext = {
     config,
     models: options.models,
-    store: new ResponseStore({
-      maxEntries: config.responseStoreMaxEntries,
-      maxBytes: config.responseStoreMaxBytes,
-      ttlMs: config.responseStoreTtlSeconds * 1000,
-    }),
+    store,
     metrics: new GatewayMetrics(),
-    limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey),
-    log: new RequestLog(options.log),
+    limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey, store, (error) =>
+      log.store(`per-key limits counted in this process only: ${describeWireError(error).message}`),
+    ),
+    log,
     runs: new Set(),
     documents: new DocumentRequests(),
   };
+  const heartbeat = store.shared ? startStoreHeartbeat(store, log) : undefined;
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();
   const webSockets = new WebSocketServer({
@@ -74,6 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   return {
     config,
     metrics: context.metrics,
+    store,
     async listen() {
       if (config.apiKeys.length === 0 && !isLoopbackHost(config.host)) {
         throw new WireError(
@@ -127,14 +144,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const session of sessions) session.shutdown();
       const httpServer = server;
       server = undefined;
-      if (httpServer === undefined) return;
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve());
-        httpServer.closeAllConnections();
-      });
-      for (const client of webSockets.clients) client.terminate();
+      if (httpServer !== undefined) {
+        await new Promise<void>((resolve) => {
+          httpServer.close(() => resolve());
+          httpServer.closeAllConnections();
+        });
+        for (const client of webSockets.clients) client.terminate();
+      }
       // Every run was aborted above (or by its connection closing): wait until engines are free.
       await Promise.allSettled([...context.runs]);
+      heartbeat?.stop();
+      await store.close();
     },
   };
 }

@@ -13,6 +13,7 @@ import { sendError, sendJson } from "./http-io.ts";
 import { invalidTargetError, requestPathOf } from "./request-path.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { serveStaticApp } from "./static-app.ts";
+import { tenantOf } from "./tenant.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 
 export function createHttpHandler(
@@ -109,7 +110,7 @@ async function route(
   }
   const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
   if (stored?.[1] !== undefined && method === "GET") {
-    const found = context.store.get(decodeURIComponent(stored[1]), apiKey);
+    const found = await context.store.getResponse(decodeURIComponent(stored[1]), tenantOf(apiKey));
     if (found === undefined) {
       throw new WireError(
         "invalid_request",

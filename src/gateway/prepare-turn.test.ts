@@ -5,7 +5,7 @@ import { createSyntheticEngine } from "../engines/synthetic/synthetic-engine.ts"
 import { GatewayClock } from "./gateway-clock.ts";
 import { modelsFromEngine, type GatewayModels } from "./gateway-models.ts";
 import { prepareTurn } from "./prepare-turn.ts";
-import { ResponseStore } from "./response-store.ts";
+import { MemoryGatewayStore } from "./store/memory-gateway-store.ts";
 
 const RESOLVER_WAIT_MS = 300;
 
@@ -26,7 +26,10 @@ describe("prepareTurn", () => {
       { body: { model: "synthetic", input: "hello" }, apiKey: undefined, receivedAt: 0, clock },
       {
         models: slowResolver,
-        store: new ResponseStore({ maxEntries: 10, maxBytes: 1 << 20, ttlMs: 60_000 }),
+        store: new MemoryGatewayStore({
+          responses: { maxEntries: 10, maxBytes: 1 << 20, ttlMs: 60_000 },
+          liveGraceMs: 0,
+        }),
         contextLimitTokens: 1000,
       },
     );

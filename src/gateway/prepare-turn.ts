@@ -4,13 +4,13 @@
 import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../engines/engine.ts";
 import type { ResponseEchoedTool, ResponseObject } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
-import { inputToMessages } from "./conversation.ts";
+import { inputToMessages, referencedItemIds } from "./conversation.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import { requestTools, type ClientTool } from "./request-tools.ts";
-import type { ResponseStore } from "./response-store.ts";
+import type { GatewayStore } from "./store/gateway-store.ts";
 import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -40,12 +40,14 @@ export interface PreparedTurn {
   generate: boolean;
   body: ResponseCreateBody;
   apiKey: string | undefined;
+  /** The caller's tenant (tenant.ts): what the store scopes its responses to. */
+  tenant: string;
   receivedAt: number;
 }
 
 export interface TurnDependencies {
   models: GatewayModels;
-  store: ResponseStore;
+  store: GatewayStore;
   contextLimitTokens: number;
 }
 
@@ -62,8 +64,15 @@ export async function prepareTurn(
   // key must not reach this tenant's cache.
   const tenant = tenantOf(source.apiKey);
   let sessionKey = tenantSessionKey(tenant, body.prompt_cache_key ?? responseId);
+  const itemIds = referencedItemIds(body.input);
+  // The store may be across the network: both lookups go out at once, off the gateway's clock.
+  source.clock?.addSince(startedAt);
+  const [previous, referencedItems] = await Promise.all([
+    previousId === undefined ? undefined : dependencies.store.getResponse(previousId, tenant),
+    itemIds.length === 0 ? undefined : dependencies.store.findItems(itemIds, tenant),
+  ]);
+  startedAt = performance.now();
   if (previousId !== undefined) {
-    const previous = dependencies.store.get(previousId, source.apiKey);
     if (previous === undefined) {
       // OpenAI's answer for an unknown or evicted id, so clients that handle it keep working.
       throw new WireError(
@@ -75,10 +84,7 @@ export async function prepareTurn(
     history = previous.messages;
     sessionKey = previous.sessionKey;
   }
-  history = [
-    ...history,
-    ...inputToMessages(body.input, (itemId) => dependencies.store.findItem(itemId, source.apiKey)),
-  ];
+  history = [...history, ...inputToMessages(body.input, (itemId) => referencedItems?.get(itemId))];
   if (history.length === 0) {
     throw new WireError(
       "invalid_request",
@@ -141,6 +147,7 @@ export async function prepareTurn(
     generate,
     body,
     apiKey: source.apiKey,
+    tenant,
     receivedAt: source.receivedAt,
   };
 }

@@ -65,6 +65,11 @@ export class RequestLog {
     );
   }
 
+  /** The shared store's trouble and recovery (what failed, and what was done instead). */
+  store(line: string): void {
+    this.emit(`store ${line}`);
+  }
+
   private emit(line: string): void {
     this.write?.(`${new Date().toISOString()} ${line}`);
   }

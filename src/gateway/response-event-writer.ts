@@ -22,16 +22,17 @@ import {
   type ClientTool,
 } from "./request-tools.ts";
 import { createTickEndFlush } from "./tick-end-flush.ts";
+import type { WriterResumeState } from "./writer-resume-state.ts";
 
 const NO_LOGPROBS: never[] = [];
 
-interface OpenMessage {
+export interface OpenMessage {
   id: string;
   outputIndex: number;
   text: string;
 }
 
-interface OpenCall {
+export interface OpenCall {
   item: ResponseToolCallItem;
   outputIndex: number;
   /** The engine's JSON arguments so far (a custom call's input is taken from them at the end). */
@@ -73,8 +74,16 @@ export class ResponseEventWriter {
     private readonly clientTools: ReadonlyMap<string, ClientTool> = new Map(),
     /** Takes the time of the tick-end flushes, which run outside the caller's own timing. */
     clock?: GatewayClock,
+    /** Continues a response whose first events another replica sent (started() is not called). */
+    resumeFrom?: WriterResumeState,
   ) {
     this.scheduleFlush = createTickEndFlush(() => this.flushPending(), clock);
+    if (resumeFrom !== undefined) {
+      this.sequenceNumber = resumeFrom.nextSequenceNumber;
+      this.output.push(...resumeFrom.output);
+      this.openMessage = resumeFrom.openMessage;
+      for (const call of resumeFrom.openCalls) this.openCalls.set(call.item.call_id, call);
+    }
   }
 
   get nextSequenceNumber(): number {

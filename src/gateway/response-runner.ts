@@ -17,6 +17,7 @@ import {
   type ResponseEnding,
 } from "./response-event-writer.ts";
 import { sparkTimings } from "./spark-timings.ts";
+import type { WriterResumeState } from "./writer-resume-state.ts";
 
 /** Why a response was stopped early; passed as the AbortSignal's reason. */
 export type StopReason = "cancelled" | "steered" | "disconnected";
@@ -26,6 +27,8 @@ export interface ResponseRunOptions {
   signal: AbortSignal;
   emit: EmitEvent;
   clock: GatewayClock;
+  /** Continues a response another replica started instead of starting one. */
+  resumeFrom?: WriterResumeState;
 }
 
 export interface ResponseRunResult {
@@ -40,8 +43,14 @@ export interface ResponseRunResult {
 export async function runResponse(options: ResponseRunOptions): Promise<ResponseRunResult> {
   const { turn, signal, clock } = options;
   let startedAt = performance.now();
-  const writer = new ResponseEventWriter(turn.skeleton, options.emit, turn.clientTools, clock);
-  writer.started();
+  const writer = new ResponseEventWriter(
+    turn.skeleton,
+    options.emit,
+    turn.clientTools,
+    clock,
+    options.resumeFrom,
+  );
+  if (options.resumeFrom === undefined) writer.started();
   let usage: Usage | undefined;
   let timings: Timings | undefined;
   let finishReason: FinishReason | undefined;

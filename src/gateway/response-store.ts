@@ -1,18 +1,9 @@
 // Finished responses by id, so `previous_response_id` works over WebSocket and HTTP alike.
 // In memory, bounded three ways: entry count and total size (least recently used goes first), and age.
-import type { ChatMessage } from "../engines/engine.ts";
-import type { ResponseObject, ResponseOutputItem } from "../protocol/responses-events.ts";
+import type { ResponseOutputItem } from "../protocol/responses-events.ts";
+import type { StoredResponse } from "./store/gateway-store.ts";
 
-export interface StoredResponse {
-  id: string;
-  response: ResponseObject;
-  /** The conversation after this response (its input and its output), without instructions. */
-  messages: ChatMessage[];
-  /** The engine cache key of the chain this response belongs to. */
-  sessionKey: string;
-  /** The API key that created it; only that key can read or chain from it. */
-  ownerKey: string | undefined;
-}
+export type { StoredResponse };
 
 export interface ResponseStoreLimits {
   maxEntries: number;
@@ -47,7 +38,7 @@ export class ResponseStore {
 
   put(stored: StoredResponse): void {
     this.delete(stored.id);
-    const bytes = estimateBytes(stored);
+    const bytes = estimateStoredBytes(stored);
     // One response larger than the whole store is not kept: chaining from it gets not-found.
     if (bytes > this.limits.maxBytes) return;
     this.entries.set(stored.id, { stored, bytes, storedAt: this.now() });
@@ -99,7 +90,8 @@ export class ResponseStore {
   }
 }
 
-function estimateBytes(stored: StoredResponse): number {
+/** What a stored response costs to hold, near enough (the byte cap counts this). */
+export function estimateStoredBytes(stored: StoredResponse): number {
   let characters = 256;
   for (const message of stored.messages) {
     characters += message.content.length + 32;

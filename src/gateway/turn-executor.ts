@@ -6,12 +6,19 @@ import type { GatewayContext } from "./gateway-context.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
 import type { EmitEvent } from "./response-event-writer.ts";
 import { runResponse, type ResponseRunResult } from "./response-runner.ts";
+import { describeWireError } from "./wire-error.ts";
+import { isFinalResponseEvent } from "./tick-corker.ts";
+import type { WriterResumeState } from "./writer-resume-state.ts";
 
 export interface TurnExecution {
   signal: AbortSignal;
   emit: EmitEvent;
   clock: GatewayClock;
   transport: "ws" | "http";
+  /** Continues a response another replica started (its output so far, its numbering). */
+  resumeFrom?: WriterResumeState;
+  /** False once another replica has taken the response over: it stores the result, not this one. */
+  mayStore?: () => boolean;
 }
 
 /** Throws (before any event) when the key is over its concurrency limit; otherwise never throws. */
@@ -20,27 +27,45 @@ export async function executeTurn(
   turn: PreparedTurn,
   execution: TurnExecution,
 ): Promise<ResponseRunResult> {
-  const release = context.limiter.acquire(turn.apiKey);
+  const release = await context.limiter.acquire(turn.apiKey);
   if (turn.droppedTools.length > 0) context.log.droppedTools(turn.droppedTools);
   const startedAt = performance.now();
   context.metrics.streamStarted();
+  // With a shared store the final event waits until the response is stored: a client that chains
+  // from it at once, on any replica, must find it.
+  let heldFinal: Parameters<EmitEvent> | undefined;
+  const emit: EmitEvent = context.store.shared
+    ? (event, json) => {
+        if (isFinalResponseEvent(event.type)) heldFinal = [event, json];
+        else execution.emit(event, json);
+      }
+    : execution.emit;
   const run = runResponse({
     turn,
     signal: execution.signal,
-    emit: execution.emit,
+    emit,
     clock: execution.clock,
+    ...(execution.resumeFrom === undefined ? {} : { resumeFrom: execution.resumeFrom }),
   });
   context.runs.add(run);
   try {
     const result = await run;
     // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
-    context.store.put({
-      id: turn.responseId,
-      response: result.response,
-      messages: result.reply === undefined ? turn.history : [...turn.history, result.reply],
-      sessionKey: turn.sessionKey,
-      ownerKey: turn.apiKey,
-    });
+    if (execution.mayStore?.() !== false) {
+      await context.store
+        .putResponse({
+          id: turn.responseId,
+          response: result.response,
+          messages: result.reply === undefined ? turn.history : [...turn.history, result.reply],
+          sessionKey: turn.sessionKey,
+          ownerKey: turn.tenant,
+          replica: context.store.replicaId,
+        })
+        .catch((error: unknown) =>
+          context.log.store(`${turn.responseId} not stored: ${describeWireError(error).message}`),
+        );
+    }
+    if (heldFinal !== undefined) execution.emit(...heldFinal);
     context.metrics.observeResponse({
       transport: execution.transport,
       status: result.response.status,
@@ -49,6 +74,7 @@ export async function executeTurn(
       inputTokens: result.usage?.inputTokens ?? 0,
       cachedInputTokens: result.usage?.cachedInputTokens ?? 0,
       outputTokens: result.usage?.outputTokens ?? 0,
+      decodeLoop: result.response.spark_timings?.decode_loop,
     });
     if (result.error !== undefined) {
       context.metrics.countError(result.error.code);

@@ -74,6 +74,7 @@ function statusForCode(code: SparkErrorCode): number {
     case "engine_busy":
     case "engine_disposed":
     case "offline":
+    case "store_unavailable":
       return 503;
     case "upstream_timeout":
       return 504;

@@ -23,6 +23,7 @@ export type SparkErrorCode =
   | "download_failed"
   | "checksum_mismatch"
   | "offline"
+  | "store_unavailable"
   | "internal_error";
 
 export interface SparkErrorJson {

@@ -34,6 +34,7 @@ const SPARK_ERROR_CODES: Record<SparkErrorCode, true> = {
   download_failed: true,
   checksum_mismatch: true,
   offline: true,
+  store_unavailable: true,
   internal_error: true,
 };
 

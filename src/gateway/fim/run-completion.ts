@@ -69,7 +69,7 @@ export async function runFimCompletion(
   const engineRequest = { ...request, model: resolved.model };
   clock.addSince(startedAt);
 
-  const release = context.limiter.acquire(apiKey);
+  const release = await context.limiter.acquire(apiKey);
   const controller = new AbortController();
   const documentKey = engineRequest.sessionKey;
   if (documentKey !== undefined) context.documents.begin(documentKey, controller);

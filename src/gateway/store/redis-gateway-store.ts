@@ -1,0 +1,324 @@
+// The store several `spark serve` replicas share: Redis through ioredis. Commands fail at once
+// while Redis is away (no offline queue), as a StoreUnavailableError (503); the client reconnects on
+// its own, so a Redis restart costs the requests made during it and nothing else.
+import { Redis } from "ioredis";
+import type { ResponseOutputItem } from "../../protocol/responses-events.ts";
+import { SparkError } from "../../protocol/spark-error.ts";
+import { estimateStoredBytes, type ResponseStoreLimits } from "../response-store.ts";
+import type {
+  ContinuableTurn,
+  GatewayStore,
+  LiveAppend,
+  LiveAppendOutcome,
+  LiveClaimOutcome,
+  LiveSnapshot,
+  StoredResponse,
+} from "./gateway-store.ts";
+import { redisKeys, type RedisKeys } from "./redis-keys.ts";
+import {
+  ACQUIRE_SLOT,
+  APPEND_LIVE,
+  CLAIM_LIVE,
+  FIND_ITEMS,
+  GET_RESPONSE,
+  HEARTBEAT,
+  PUT_RESPONSE,
+  READ_LIVE,
+} from "./redis-store-scripts.ts";
+import { StoreUnavailableError } from "./store-unavailable-error.ts";
+
+export interface RedisStoreOptions {
+  /** redis://[user:password@]host:port[/db] (or rediss:// for TLS). */
+  url: string;
+  replicaId: string;
+  responses: ResponseStoreLimits;
+  leaseMs: number;
+  liveGraceMs: number;
+  /** Key prefix, so several services can share one Redis. */
+  namespace?: string;
+  /** How long to wait for Redis at start. */
+  connectTimeoutMs?: number;
+  /** Told about connection trouble (once per outage) and recovery. */
+  onStatus?: (line: string) => void;
+}
+
+/** A response logged without an end is dropped this long after its last append. */
+const UNFINISHED_LIVE_MS = 3_600_000;
+/** A command Redis does not answer within this long fails (a stopped or overloaded Redis). */
+const COMMAND_TIMEOUT_MS = 2000;
+
+type ScriptCall = (
+  numberOfKeys: number,
+  ...keysAndArguments: Array<string | number>
+) => Promise<unknown>;
+
+/** Connects and checks Redis answers; a clear error when it does not. */
+export async function openRedisGatewayStore(
+  options: RedisStoreOptions,
+): Promise<RedisGatewayStore> {
+  const where = describeRedisUrl(options.url);
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    connectTimeout: options.connectTimeoutMs ?? 3000,
+    // Reconnect for ever, backing off to once every 2 s: a restarted Redis is picked up again.
+    retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
+    connectionName: `spark-${options.replicaId}`,
+  });
+  let lastError: Error | undefined;
+  client.on("error", (error: Error) => {
+    lastError = error;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    const cause = lastError ?? error;
+    throw new SparkError(
+      "store_unavailable",
+      `Cannot reach the store at ${where} (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        "Start Redis there, or leave out --store (and [serve] store) to keep state in this process.",
+      { cause, status: 503 },
+    );
+  }
+  return new RedisGatewayStore(client, options, where);
+}
+
+export class RedisGatewayStore implements GatewayStore {
+  readonly kind = "redis";
+  readonly shared = true;
+  readonly replicaId: string;
+  readonly leaseMs: number;
+  private readonly keys: RedisKeys;
+  /** Slots this replica holds (owner's slots key → slot ids), renewed by each heartbeat. */
+  private readonly heldSlots = new Map<string, string>();
+  private nextSlot = 0;
+  private healthy = true;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly options: RedisStoreOptions,
+    private readonly where: string,
+  ) {
+    this.replicaId = options.replicaId;
+    this.leaseMs = options.leaseMs;
+    this.keys = redisKeys(options.namespace ?? "spark");
+    const scripts = {
+      sparkPutResponse: PUT_RESPONSE,
+      sparkGetResponse: GET_RESPONSE,
+      sparkFindItems: FIND_ITEMS,
+      sparkAcquireSlot: ACQUIRE_SLOT,
+      sparkHeartbeat: HEARTBEAT,
+      sparkAppendLive: APPEND_LIVE,
+      sparkReadLive: READ_LIVE,
+      sparkClaimLive: CLAIM_LIVE,
+    };
+    for (const [name, lua] of Object.entries(scripts)) client.defineCommand(name, { lua });
+    client.removeAllListeners("error");
+    client.on("error", (error: Error) => this.unhealthy(error));
+    client.on("ready", () => {
+      if (this.healthy) return;
+      this.healthy = true;
+      options.onStatus?.(`store: ${where} is reachable again`);
+    });
+  }
+
+  async getResponse(id: string, owner: string): Promise<StoredResponse | undefined> {
+    const json = await this.call(
+      "previous_response_id",
+      "sparkGetResponse",
+      [this.keys.response(id), this.keys.lruIndex, this.keys.sizes, id],
+      3,
+    );
+    if (typeof json !== "string") return undefined;
+    const stored = JSON.parse(json) as StoredResponse;
+    return stored.ownerKey === owner ? stored : undefined;
+  }
+
+  async findItems(
+    itemIds: readonly string[],
+    owner: string,
+  ): Promise<Map<string, ResponseOutputItem>> {
+    const found = new Map<string, ResponseOutputItem>();
+    if (itemIds.length === 0) return found;
+    const keys = itemIds.map((itemId) => this.keys.item(itemId));
+    const responses = (await this.call(
+      "item_reference",
+      "sparkFindItems",
+      [...keys, this.keys.responsePrefix],
+      keys.length,
+    )) as Array<string | null>;
+    itemIds.forEach((itemId, index) => {
+      const json = responses[index];
+      if (typeof json !== "string") return;
+      const stored = JSON.parse(json) as StoredResponse;
+      if (stored.ownerKey !== owner) return;
+      const item = stored.response.output.find((candidate) => candidate.id === itemId);
+      if (item !== undefined) found.set(itemId, item);
+    });
+    return found;
+  }
+
+  async putResponse(stored: StoredResponse): Promise<void> {
+    const itemKeys = stored.response.output.map((item) => this.keys.item(item.id));
+    const limits = this.options.responses;
+    await this.call(
+      "storing the response",
+      "sparkPutResponse",
+      [
+        this.keys.response(stored.id),
+        this.keys.lruIndex,
+        this.keys.expiryIndex,
+        this.keys.sizes,
+        ...itemKeys,
+        stored.id,
+        JSON.stringify(stored),
+        estimateStoredBytes(stored),
+        limits.ttlMs,
+        limits.maxEntries,
+        limits.maxBytes,
+        this.keys.responsePrefix,
+      ],
+      4 + itemKeys.length,
+    );
+  }
+
+  async acquireSlot(owner: string, max: number): Promise<string | undefined> {
+    const slotId = `${this.replicaId}:${this.nextSlot++}`;
+    const slotsKey = this.keys.slots(owner);
+    const taken = await this.call(
+      "the per-key concurrency limit",
+      "sparkAcquireSlot",
+      [slotsKey, slotId, max, this.leaseMs],
+      1,
+    );
+    if (taken !== 1) return undefined;
+    this.heldSlots.set(slotId, slotsKey);
+    return slotId;
+  }
+
+  async releaseSlot(owner: string, slotId: string): Promise<void> {
+    this.heldSlots.delete(slotId);
+    await this.guard(
+      "releasing a concurrency slot",
+      this.client.zrem(this.keys.slots(owner), slotId),
+    );
+  }
+
+  async appendLive(appends: readonly LiveAppend[]): Promise<LiveAppendOutcome[]> {
+    if (appends.length === 0) return [];
+    const keys: string[] = [];
+    const values: Array<string | number> = [
+      this.replicaId,
+      UNFINISHED_LIVE_MS,
+      Math.max(1000, this.options.liveGraceMs),
+    ];
+    for (const append of appends) {
+      keys.push(this.keys.liveMeta(append.id), this.keys.liveEvents(append.id));
+      values.push(
+        append.owner,
+        append.turn === undefined ? "" : JSON.stringify(append.turn),
+        append.done ? 1 : 0,
+        append.events.length,
+        ...append.events,
+      );
+    }
+    const outcomes = (await this.call(
+      "logging a response in flight",
+      "sparkAppendLive",
+      [...keys, ...values],
+      keys.length,
+    )) as number[];
+    return outcomes.map((outcome) =>
+      outcome === 1 ? "ok" : outcome === 0 ? "superseded" : "lost",
+    );
+  }
+
+  async readLive(id: string, owner: string, after: number): Promise<LiveSnapshot | undefined> {
+    const first = Math.max(0, after + 1);
+    const result = (await this.call(
+      "resuming a response from another replica",
+      "sparkReadLive",
+      [this.keys.liveMeta(id), this.keys.liveEvents(id), first, this.keys.leasePrefix],
+      2,
+    )) as Array<string | number | null> | null;
+    if (result === null) return undefined;
+    const [replica, storedOwner, turn, done, alive, ...events] = result;
+    if (storedOwner !== owner || typeof replica !== "string" || typeof turn !== "string")
+      return undefined;
+    return {
+      owner,
+      replica,
+      replicaAlive: alive === 1,
+      turn: JSON.parse(turn) as ContinuableTurn,
+      events: events as string[],
+      firstSequenceNumber: first,
+      done: done === "1",
+    };
+  }
+
+  async claimLive(id: string, owner: string): Promise<LiveClaimOutcome> {
+    return (await this.call(
+      "taking over a response",
+      "sparkClaimLive",
+      [this.keys.liveMeta(id), this.replicaId, owner, this.keys.leasePrefix],
+      1,
+    )) as LiveClaimOutcome;
+  }
+
+  async heartbeat(): Promise<void> {
+    const slotKeys = [...this.heldSlots.values()];
+    await this.call(
+      "renewing this replica's lease",
+      "sparkHeartbeat",
+      [this.keys.lease(this.replicaId), ...slotKeys, this.leaseMs, ...this.heldSlots.keys()],
+      1 + slotKeys.length,
+    );
+  }
+
+  async close(): Promise<void> {
+    // Others take this replica for dead at once, rather than after the lease.
+    await this.client.del(this.keys.lease(this.replicaId)).catch(() => undefined);
+    this.client.disconnect();
+  }
+
+  private call(
+    what: string,
+    script: string,
+    keysAndArguments: Array<string | number>,
+    numberOfKeys: number,
+  ): Promise<unknown> {
+    const command = (this.client as unknown as Record<string, ScriptCall>)[script];
+    if (command === undefined) throw new SparkError("internal_error", `No script ${script}.`);
+    return this.guard(what, command.call(this.client, numberOfKeys, ...keysAndArguments));
+  }
+
+  private async guard<T>(what: string, pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (error) {
+      throw new StoreUnavailableError(what, this.where, error);
+    }
+  }
+
+  private unhealthy(error: Error): void {
+    if (!this.healthy) return;
+    this.healthy = false;
+    this.options.onStatus?.(`store: ${this.where} is unavailable (${error.message}); reconnecting`);
+  }
+}
+
+/** The URL without its password, for messages. */
+export function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    parsed.username = "";
+    return parsed.toString().replace(/\/$/, "");
+  } catch {
+    return "the configured Redis";
+  }
+}
