@@ -35,6 +35,23 @@ export interface SamplingOptions {
 /** "auto": the model decides; "required": it must call some tool; {name}: it must call that one. */
 export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
+/**
+ * Structured output: the answer's text must be JSON, one object (`json_object`) or a value valid
+ * against `schema`. Tool calls are not affected; a forced tool call leaves no text to constrain.
+ * An engine that cannot enforce it refuses the request (invalid_request); none ignores it.
+ */
+export type OutputFormat =
+  | {
+      type: "json_schema";
+      /** The client's name for the schema (OpenAI's `name`), echoed and logged. */
+      name: string;
+      schema: JsonSchema;
+      /** As the client sent it; the embedded engine always enforces the schema exactly. */
+      strict?: boolean;
+      description?: string;
+    }
+  | { type: "json_object" };
+
 /** A file the editor sends as context for a fill-in-the-middle completion. */
 export interface CompletionContextChunk {
   filename: string;
@@ -66,6 +83,8 @@ export interface EngineRequest {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   sampling?: SamplingOptions;
+  /** The answer's text must be JSON of this shape (Responses text.format, Chat response_format). */
+  outputFormat?: OutputFormat;
   /** Text the output is expected to mostly repeat (edits): enables speculative decoding. */
   prediction?: string;
   /** Cache affinity across turns: the same key reuses the same cached conversation. */
@@ -150,6 +169,16 @@ export interface ModelInfo {
 export interface Engine extends AsyncDisposable {
   readonly kind: string;
   stream(request: EngineRequest, options?: EngineStreamOptions): AsyncIterable<EngineEvent>;
+  /**
+   * The refusal stream() would end with for a request it cannot serve, found before any output
+   * where finding it takes the engine's own work (compiling a structured-output grammar): a
+   * gateway asks first, so a streamed request is still refused with an HTTP 400. Optional: without
+   * it, the refusal arrives as the stream's finish.
+   */
+  checkRequest?(
+    request: EngineRequest,
+    options?: EngineStreamOptions,
+  ): Promise<SparkError | undefined>;
   listModels(): Promise<ModelInfo[]>;
   dispose(): Promise<void>;
 }

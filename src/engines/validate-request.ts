@@ -12,6 +12,24 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
       "The request has no messages: send at least one user message.",
     );
   }
+  const format = request.outputFormat;
+  if (format !== undefined) {
+    if (request.completion !== undefined) {
+      return new SparkError(
+        "invalid_request",
+        "A raw or fill-in-the-middle completion takes no output format; send it as a chat.",
+      );
+    }
+    if (
+      format.type === "json_schema" &&
+      (typeof format.schema !== "object" || format.schema === null || Array.isArray(format.schema))
+    ) {
+      return new SparkError(
+        "invalid_request",
+        "A json_schema output format needs a schema object.",
+      );
+    }
+  }
   const sampling = request.sampling ?? {};
   if (
     sampling.temperature !== undefined &&
@@ -46,6 +64,8 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
 export interface EngineCapabilities {
   /** Raw completion and fill-in-the-middle requests (`request.completion`). */
   completions?: boolean;
+  /** Structured output (`request.outputFormat`): the engine enforces it or passes it on. */
+  outputFormat?: boolean;
 }
 
 /**
@@ -68,6 +88,10 @@ export function rejectStreamRequest(
     const refused = refuseCompletion(engineName, request);
     if (refused !== undefined) return refused;
   }
+  if (capabilities.outputFormat !== true) {
+    const refused = refuseOutputFormat(engineName, request);
+    if (refused !== undefined) return refused;
+  }
   return validateEngineRequest(request);
 }
 
@@ -81,5 +105,21 @@ export function refuseCompletion(
     "fim_unsupported",
     `The ${engineName} engine does not serve raw or fill-in-the-middle completions; ` +
       `use a model served by the embedded llama.cpp engine.`,
+  );
+}
+
+/** The typed refusal of an engine that cannot make its answer follow a JSON format. */
+export function refuseOutputFormat(
+  engineName: string,
+  request: EngineRequest,
+): SparkError | undefined {
+  const format = request.outputFormat;
+  if (format === undefined) return undefined;
+  const asked = format.type === "json_schema" ? `a JSON schema ("${format.name}")` : "JSON";
+  return new SparkError(
+    "invalid_request",
+    `Structured output: the ${engineName} engine cannot constrain its answer to ${asked}; ` +
+      `use a model served by the embedded llama.cpp engine or an OpenAI-compatible upstream, ` +
+      `or send the request without text.format / response_format.`,
   );
 }

@@ -21,6 +21,7 @@ import { readJsonBody, sendError, sendJson } from "./http-io.ts";
 import { checkContextLimit } from "./limits.ts";
 import { ChatChunkStream } from "./chat-chunk-stream.ts";
 import { newId } from "./new-id.ts";
+import { describeOutputFormat } from "./output-format.ts";
 import { schemaError } from "./schema-error.ts";
 import { sparkTimings } from "./spark-timings.ts";
 import { startEventStream } from "./sse-transport.ts";
@@ -148,6 +149,7 @@ export async function handleChatCompletionsPost(
     timeToFirstTokenMs,
     totalMs: performance.now() - receivedAt,
     reason: error?.message ?? (finishReason === "length" ? "max_tokens" : undefined),
+    format: describeOutputFormat(engineRequest.outputFormat),
   });
   if (finishReason === "error") {
     const failure = clientFacingEngineError(

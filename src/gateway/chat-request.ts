@@ -1,5 +1,5 @@
 // A Chat Completions request as an EngineRequest: messages (with tool calls and results), tools,
-// sampling, predicted output, and prompt_cache_key as the engine's sessionKey.
+// sampling, response_format, predicted output, and prompt_cache_key as the engine's sessionKey.
 import type {
   ChatMessage,
   EngineRequest,
@@ -10,6 +10,7 @@ import type {
   ChatCompletionRequest,
   ChatCompletionRequestMessage,
 } from "../protocol/chat-completions.ts";
+import { outputFormatFromChat } from "./output-format.ts";
 import { WireError } from "./wire-error.ts";
 
 type Content = string | Array<{ type: string; text?: string | undefined }> | null | undefined;
@@ -45,6 +46,8 @@ export function toEngineChatRequest(body: ChatCompletionRequest, model: string):
   if (body.prediction != null)
     request.prediction = textOf(body.prediction.content, "prediction.content");
   if (body.prompt_cache_key != null) request.sessionKey = body.prompt_cache_key;
+  const outputFormat = outputFormatFromChat(body.response_format);
+  if (outputFormat !== undefined) request.outputFormat = outputFormat;
   return request;
 }
 

@@ -43,14 +43,20 @@ export function modelsFromEngine(engine: Engine, defaultModel?: string): Gateway
   };
 }
 
-/** The engine for a request's `model`, or the wire error every endpoint answers an unknown one with. */
+/**
+ * The engine for a request's `model`, or the wire error every endpoint answers an unknown one
+ * with; also the engine's own refusal of the request, where it can tell before any output.
+ */
 export async function resolveModelOrThrow(
   models: GatewayModels,
   model: string | undefined,
   request?: EngineRequest,
 ): Promise<ResolvedModel> {
   const resolved = await models.resolve(model, request);
-  if (resolved !== undefined) return resolved;
+  if (resolved !== undefined) {
+    if (request !== undefined) await throwIfEngineRefuses(resolved, request);
+    return resolved;
+  }
   const name =
     model === undefined ? "no model was named and none is configured as default" : `'${model}'`;
   throw new WireError(
@@ -58,4 +64,22 @@ export async function resolveModelOrThrow(
     `The model ${name} is not served here; GET /v1/models lists the models.`,
     { param: "model" },
   );
+}
+
+/**
+ * Asked before a response starts, so a refusal is an HTTP 400 even on a streamed request. Only
+ * structured output needs the engine's judgement today (can its grammar express the schema?);
+ * other requests skip the call and its await.
+ */
+async function throwIfEngineRefuses(
+  resolved: ResolvedModel,
+  request: EngineRequest,
+): Promise<void> {
+  if (request.outputFormat === undefined || resolved.engine.checkRequest === undefined) return;
+  const refusal = await resolved.engine.checkRequest({ ...request, model: resolved.model });
+  if (refusal === undefined) return;
+  throw new WireError(refusal.code, refusal.message, {
+    cause: refusal,
+    retryable: refusal.retryable,
+  });
 }

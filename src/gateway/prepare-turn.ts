@@ -9,6 +9,7 @@ import type { GatewayClock } from "./gateway-clock.ts";
 import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
+import { echoTextFormat, outputFormatFromText } from "./output-format.ts";
 import { requestTools, type ClientTool } from "./request-tools.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
 import { tenantOf, tenantSessionKey } from "./tenant.ts";
@@ -119,6 +120,8 @@ export async function prepareTurn(
     cacheScope: tenant,
   };
   if (!generate) engineRequest.prefillOnly = true;
+  const outputFormat = outputFormatFromText(body.text?.format);
+  if (outputFormat !== undefined) engineRequest.outputFormat = outputFormat;
   if (tools !== undefined) {
     engineRequest.tools = tools;
     const choice = body.tool_choice;
@@ -185,7 +188,7 @@ function responseSkeleton(
     previous_response_id: body.previous_response_id ?? null,
     prompt_cache_key: body.prompt_cache_key ?? null,
     store: body.store ?? true,
-    text: { format: { type: "text" } },
+    text: { format: echoTextFormat(outputFormatFromText(body.text?.format)) },
     truncation: "disabled",
     spark_timings: null,
   };

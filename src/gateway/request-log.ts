@@ -18,6 +18,8 @@ export interface ResponseLogEntry {
   totalMs: number;
   /** The error or incomplete reason, when there is one. */
   reason?: string | undefined;
+  /** Structured output asked for (`json_schema:<name>`, `json_object`); absent for free text. */
+  format?: string | undefined;
 }
 
 export class RequestLog {
@@ -33,6 +35,7 @@ export class RequestLog {
     const ttft = entry.timeToFirstTokenMs === null ? "-" : formatMs(entry.timeToFirstTokenMs);
     this.emit(
       `response ${entry.responseId} ${entry.transport} model=${entry.model} status=${entry.status}` +
+        `${entry.format === undefined ? "" : ` format=${entry.format}`}` +
         `${entry.reason === undefined ? "" : ` reason=${JSON.stringify(entry.reason)}`}` +
         ` input_tokens=${entry.inputTokens} cached_tokens=${entry.cachedInputTokens}` +
         ` output_tokens=${entry.outputTokens}` +

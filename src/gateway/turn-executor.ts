@@ -2,6 +2,7 @@
 // the engine, stores the result for `previous_response_id`, and records metrics.
 import type { GatewayClock } from "./gateway-clock.ts";
 import { logEngineError } from "./engine-error.ts";
+import { describeOutputFormat } from "./output-format.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { PreparedTurn } from "./prepare-turn.ts";
 import type { EmitEvent } from "./response-event-writer.ts";
@@ -91,6 +92,7 @@ export async function executeTurn(
       timeToFirstTokenMs: result.timeToFirstTokenMs,
       totalMs: performance.now() - startedAt,
       reason: result.error?.message ?? result.response.incomplete_details?.reason,
+      format: describeOutputFormat(turn.engineRequest.outputFormat),
     });
     return result;
   } finally {

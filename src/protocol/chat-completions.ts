@@ -2,6 +2,7 @@
 // and ChatCompletionChunk): the request schema Spark accepts and the objects it answers with.
 import { z } from "zod";
 import { metadataSchema } from "./request-metadata.ts";
+import { outputSchemaNameSchema } from "./responses-requests.ts";
 import type { SparkTimings } from "./responses-events.ts";
 
 const chatContentSchema = z.union([
@@ -29,6 +30,21 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
     content: chatContentSchema,
     tool_call_id: z.string(),
     name: z.string().optional(),
+  }),
+]);
+
+/** Structured output, Chat Completions' shape of Responses' `text.format`. */
+const responseFormatSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text") }),
+  z.looseObject({ type: z.literal("json_object") }),
+  z.looseObject({
+    type: z.literal("json_schema"),
+    json_schema: z.looseObject({
+      name: outputSchemaNameSchema,
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullable().optional(),
+      description: z.string().nullable().optional(),
+    }),
   }),
 ]);
 
@@ -72,8 +88,10 @@ export const chatCompletionRequestSchema = z.looseObject({
     .nullable()
     .optional(),
   prompt_cache_key: z.string().nullable().optional(),
+  response_format: responseFormatSchema.nullable().optional(),
 });
 
+export type ChatResponseFormat = z.infer<typeof responseFormatSchema>;
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export type ChatCompletionRequestMessage = z.infer<typeof chatMessageSchema>;
 

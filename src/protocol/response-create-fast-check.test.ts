@@ -37,6 +37,7 @@ const common: Record<string, unknown>[] = [
     stream: true,
     generate: false,
     reasoning: { effort: "low" },
+    text: { format: { type: "text" }, verbosity: "low" },
     include: ["reasoning.encrypted_content"],
   },
   {
@@ -50,6 +51,7 @@ const common: Record<string, unknown>[] = [
     prompt_cache_key: null,
     store: null,
     stream: null,
+    text: null,
     tool_choice: "required",
   },
 ];
@@ -148,6 +150,13 @@ describe("isCommonResponseCreate", () => {
       { tools: [{ type: "namespace", name: "fs", tools: [weatherTool] }] },
       { tool_choice: { type: "custom", name: "apply_patch" } },
       { input: [{ type: "custom_tool_call_output", call_id: "c", output: "ok" }] },
+      { text: { format: { type: "json_object" } } },
+      {
+        text: {
+          format: { type: "json_schema", name: "out", schema: { type: "object" }, strict: true },
+          verbosity: "low",
+        },
+      },
     ];
     for (const request of rarer) {
       expect(isCommonResponseCreate(request)).toBe(false);

@@ -109,6 +109,16 @@ function metadata(value: unknown): boolean {
   );
 }
 
+/** No output format, or plain text; a structured format goes to zod, which checks its schema. */
+function text(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (!isPlainObject(value)) return false;
+  const format = value.format;
+  return (
+    format === undefined || format === null || (isPlainObject(format) && format.type === "text")
+  );
+}
+
 /** True when `body` is certainly a valid create request (the WebSocket event or the HTTP body). */
 export function isCommonResponseCreate(body: unknown): boolean {
   return (
@@ -125,6 +135,7 @@ export function isCommonResponseCreate(body: unknown): boolean {
     nullableBoolean(body.parallel_tool_calls) &&
     metadata(body.metadata) &&
     nullableString(body.prompt_cache_key) &&
+    text(body.text) &&
     nullableBoolean(body.store) &&
     nullableBoolean(body.stream) &&
     (body.generate === undefined || typeof body.generate === "boolean")

@@ -62,6 +62,8 @@ export interface SparkTimings {
   decode_tokens_per_second: number | null;
   /** Time spent in the gateway itself (parsing, conversation building, serialising, sending). */
   gateway_overhead_ms: number;
+  /** The embedded engine's decode loop that ran: "native" (Spark's) or "node-llama-cpp". */
+  decode_loop?: "native" | "node-llama-cpp";
   /** Set when the router served the response: attempts, retries, fallbacks, waits. */
   routing?: SparkRoutingTimings;
 }
@@ -136,6 +138,18 @@ export interface ResponseNamespaceTool {
   >;
 }
 
+/** `text.format` as a response echoes it: what the request asked for, text when nothing. */
+export type ResponseTextFormatEcho =
+  | { type: "text" }
+  | { type: "json_object" }
+  | {
+      type: "json_schema";
+      name: string;
+      schema: { [key: string]: unknown };
+      strict: boolean | null;
+      description?: string;
+    };
+
 /** The tools a response echoes: the ones the engine was given (hosted tools are dropped). */
 export type ResponseEchoedTool = ResponseFunctionTool | ResponseCustomTool | ResponseNamespaceTool;
 
@@ -160,7 +174,8 @@ export interface ResponseObject {
   previous_response_id: string | null;
   prompt_cache_key: string | null;
   store: boolean;
-  text: { format: { type: "text" } };
+  /** The output format the request asked for, echoed (OpenAI's shape). */
+  text: { format: ResponseTextFormatEcho };
   truncation: "disabled";
   /** Absent until the response ends (the SDK's type has no null here). */
   usage?: ResponseUsage;

@@ -100,6 +100,27 @@ export const toolChoiceSchema = z.union([
   z.looseObject({ type: z.enum(["function", "custom"]), name: z.string() }),
 ]);
 
+/** OpenAI's rule for a schema's name, so a name that works here works there too. */
+export const outputSchemaNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1 to 64 letters, digits, underscores or dashes");
+
+/** Structured output: free text (the default), any JSON object, or JSON valid against a schema. */
+export const textFormatSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text") }),
+  z.looseObject({ type: z.literal("json_object") }),
+  z.looseObject({
+    type: z.literal("json_schema"),
+    name: outputSchemaNameSchema,
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().nullable().optional(),
+    description: z.string().nullable().optional(),
+  }),
+]);
+
+/** `text`: the output format; other members (verbosity) pass unread. */
+const textSchema = z.looseObject({ format: textFormatSchema.nullable().optional() });
+
 const responseCreateFields = {
   model: z.string().optional(),
   input: inputSchema.optional(),
@@ -113,6 +134,7 @@ const responseCreateFields = {
   parallel_tool_calls: z.boolean().nullable().optional(),
   metadata: metadataSchema.nullable().optional(),
   prompt_cache_key: z.string().nullable().optional(),
+  text: textSchema.nullable().optional(),
   store: z.boolean().nullable().optional(),
   stream: z.boolean().nullable().optional(),
   /** WebSocket mode: `false` prepares the conversation (and the engine's cache) without output. */
@@ -170,6 +192,7 @@ export type MemberTool = z.infer<typeof memberToolSchema>;
 export type ResponseInput = z.infer<typeof inputSchema>;
 export type ResponseTool = z.infer<typeof toolSchema>;
 export type ResponseToolChoice = z.infer<typeof toolChoiceSchema>;
+export type ResponseTextFormat = z.infer<typeof textFormatSchema>;
 export type ResponseCreateBody = z.infer<typeof responseCreateBodySchema>;
 export type ResponseCreateEvent = z.infer<typeof responseCreateEventSchema>;
 export type ResponseCancelEvent = z.infer<typeof responseCancelEventSchema>;

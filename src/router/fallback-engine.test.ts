@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { collectStream } from "../engines/collect-stream.ts";
 import type { Engine, EngineEvent } from "../engines/engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
+import { createScriptEngine } from "../engines/script/script-engine.ts";
+import { createSyntheticEngine } from "../engines/synthetic/synthetic-engine.ts";
 import { CircuitBreaker } from "./circuit-breaker.ts";
 import { FallbackEngine, type Upstream } from "./fallback-engine.ts";
 import { RouterMetrics } from "./router-metrics.ts";
@@ -135,5 +137,31 @@ describe("FallbackEngine", () => {
     const result = await pending;
     expect(result.finishReason).toBe("cancelled");
     expect(result.timings?.routing?.backoffMs).toBe(10_000);
+  });
+
+  it("checkRequest asks the upstream stream() would try first: its refusal is the chain's", async () => {
+    const breaker = () => new CircuitBreaker({ failures: 1, windowMs: 60_000, openMs: 60_000 });
+    const synthetic = createSyntheticEngine();
+    const script = await createScriptEngine({ turns: [{ text: "{}" }] });
+    const upstreams: Upstream[] = [
+      { name: "synthetic", engine: async () => synthetic, breaker: breaker() },
+      { name: "script", engine: async () => script, breaker: breaker() },
+    ];
+    const fallback = new FallbackEngine(
+      upstreams,
+      {
+        retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterMs: 1 },
+        deadlineMs: 1_000,
+      },
+      new RouterMetrics(),
+    );
+    const request = {
+      messages: [{ role: "user" as const, content: "JSON please." }],
+      outputFormat: { type: "json_object" as const },
+    };
+    expect((await fallback.checkRequest(request))?.message).toMatch(/synthetic engine cannot/);
+    // With the synthetic upstream's breaker open, the script engine (which replays) is first.
+    upstreams[0]?.breaker.failure();
+    expect(await fallback.checkRequest(request)).toBeUndefined();
   });
 });

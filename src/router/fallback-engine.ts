@@ -57,6 +57,21 @@ export class FallbackEngine implements Engine {
     private readonly metrics: RouterMetrics,
   ) {}
 
+  /**
+   * Asks the upstream stream() would try first (the first whose breaker is not open): a request
+   * error from it ends the chain there, so its refusal is the chain's. An engine that fails to
+   * open is left for stream() to report.
+   */
+  async checkRequest(
+    request: EngineRequest,
+    options: EngineStreamOptions = {},
+  ): Promise<SparkError | undefined> {
+    const first = this.chain.find((upstream) => upstream.breaker.state !== "open");
+    if (first === undefined) return undefined;
+    const engine = await first.engine().catch(() => undefined);
+    return engine?.checkRequest?.(request, options);
+  }
+
   async *stream(
     request: EngineRequest,
     options: EngineStreamOptions = {},

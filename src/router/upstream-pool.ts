@@ -104,6 +104,14 @@ export class UpstreamPool implements Engine {
     return Object.fromEntries(this.replicas.map((replica) => [replica.name, replica.served]));
   }
 
+  /** Replicas serve one model the same way: the first answers for all. */
+  async checkRequest(
+    request: EngineRequest,
+    options: EngineStreamOptions = {},
+  ): Promise<SparkError | undefined> {
+    return this.replicas[0]?.engine.checkRequest?.(request, options);
+  }
+
   async *stream(
     request: EngineRequest,
     options: EngineStreamOptions = {},

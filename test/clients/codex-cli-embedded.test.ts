@@ -4,6 +4,8 @@
 // that a ~34k-token Codex turn goes through Spark and completes without a protocol error.
 // The slowest tests in the suite: ~10 s of prefill per run on one CPU thread (HTTP ~15 s,
 // WebSocket ~27 s with its warm-up, alone on 2 cores; up to ~60 s each under a full parallel run).
+// With `--output-schema` the noise must come back as JSON that fits the schema: Codex offers its
+// tools too, so this is the native loop's calls-or-formatted-JSON path under a real client.
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureTestModel } from "../support/test-model.ts";
 import { runCodexExec } from "./support/codex-cli.ts";
@@ -51,5 +53,31 @@ describe.each([
         `spark_gateway_responses_total\\{transport="${transport}",status="completed"\\} [1-9]`,
       ),
     );
+  });
+});
+
+describe("Codex CLI exec --output-schema on the embedded engine", () => {
+  it("gets a final answer that parses and fits the schema", { timeout: 180_000 }, async () => {
+    const { url, log } = await serveMicroModel();
+    const run = await runCodexExec({
+      serverUrl: url,
+      model: "micro",
+      websockets: false,
+      prompt: "Review the change.",
+      outputSchema: {
+        type: "object",
+        properties: {
+          verdict: { type: "string", enum: ["pass", "fail"] },
+          files: { type: "integer" },
+        },
+        required: ["verdict", "files"],
+        additionalProperties: false,
+      },
+    });
+    expect(run.code, `${run.stderr}\n${log()}`).toBe(0);
+    const answer = JSON.parse(run.stdout.trim()) as { verdict?: unknown; files?: unknown };
+    expect(["pass", "fail"]).toContain(answer.verdict);
+    expect(Number.isInteger(answer.files)).toBe(true);
+    expect(log()).toMatch(/ format=json_schema:codex_output_schema /);
   });
 });

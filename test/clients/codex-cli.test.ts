@@ -99,4 +99,30 @@ describe.each(transports)("Codex CLI over $name", ({ name, websockets }) => {
     );
     expect(run.stdout).toContain("Added hello.txt.");
   });
+
+  it("asks for the --output-schema format, and the gateway parses and logs it", async () => {
+    const verdict = '{"verdict":"pass","files":2}';
+    const { url, log } = await serveScript("spark-script", [{ text: verdict }]);
+    const run = await runCodexExec({
+      serverUrl: url,
+      model: "spark-script",
+      websockets,
+      prompt: "Review the change.",
+      outputSchema: {
+        type: "object",
+        properties: {
+          verdict: { type: "string", enum: ["pass", "fail"] },
+          files: { type: "integer" },
+        },
+        required: ["verdict", "files"],
+        additionalProperties: false,
+      },
+    });
+    expect(run.code, `${run.stderr}\n${log()}`).toBe(0);
+    expect(run.stdout).toContain(verdict);
+    // The script engine has no grammar; the line says the request carried the format to it.
+    expect(log()).toMatch(
+      / response resp_\w+ \w+ model=spark-script status=completed format=json_schema:codex_output_schema /,
+    );
+  });
 });

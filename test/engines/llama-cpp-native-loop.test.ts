@@ -62,6 +62,7 @@ runEngineContract({
           "bad request is a typed error": notBuilt,
           "usage and timings are present": notBuilt,
           "a completion request streams or is refused": notBuilt,
+          "structured output follows the schema or is refused": notBuilt,
         },
       }),
 });

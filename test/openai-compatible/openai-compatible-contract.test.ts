@@ -25,6 +25,11 @@ runEngineContract({
       timeouts: { connectMs: 1_000, firstByteMs: 2_000, idleMs: 2_000 },
     }),
   model: "deterministic",
+  skip: {
+    "structured output follows the schema or is refused":
+      "the loopback upstream writes fixed words whatever the request; what the engine sends it " +
+      "(response_format) is checked in structured-output-forwarding.test.ts",
+  },
 });
 
 describe("deterministic upstream", () => {

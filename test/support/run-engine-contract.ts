@@ -14,6 +14,7 @@ export type EngineContractCase =
   | "bad request is a typed error"
   | "usage and timings are present"
   | "a completion request streams or is refused"
+  | "structured output follows the schema or is refused"
   | "a required tool call streams and parses";
 
 /** The tool the contract's tool-call case offers; an engine that scripts its calls names it. */
@@ -25,6 +26,14 @@ export const contractTool = {
     properties: { city: { type: "string", maxLength: 24 } },
     required: ["city"],
   },
+} as const;
+
+/** The schema the structured-output case asks for: small and bounded, so a noise model ends it. */
+export const contractOutputSchema = {
+  type: "object",
+  properties: { city: { type: "string", maxLength: 16 }, sunny: { type: "boolean" } },
+  required: ["city", "sunny"],
+  additionalProperties: false,
 } as const;
 
 export interface EngineContractOptions {
@@ -180,6 +189,36 @@ export function runEngineContract(options: EngineContractOptions): void {
         expect(["stop", "length"]).toContain(result.finishReason);
         expect(result.usage?.outputTokens).toBeGreaterThan(0);
       }
+    });
+
+    // Structured output: every engine enforces the format (or has its upstream enforce it) or
+    // refuses the request with one typed error; none answers free text as if it had complied.
+    contractCase("structured output follows the schema or is refused", async () => {
+      const result = await collectStream(
+        engine.stream({
+          ...request("Describe the weather in Paris as JSON.", 120),
+          outputFormat: {
+            type: "json_schema",
+            name: "weather",
+            strict: true,
+            schema: structuredClone(contractOutputSchema),
+          },
+        }),
+      );
+      expect(result.events.filter((event) => event.type === "finish")).toHaveLength(1);
+      if (result.finishReason === "error") {
+        expect(result.error).toBeInstanceOf(SparkError);
+        expect(result.error?.code).toBe("invalid_request");
+        expect(result.error?.message).toMatch(/structured output/i);
+        return;
+      }
+      expect(result.error).toBeUndefined();
+      expect(result.finishReason).toBe("stop");
+      const parsed = JSON.parse(result.text) as { city?: unknown; sunny?: unknown };
+      expect(Object.keys(parsed).sort()).toEqual(["city", "sunny"]);
+      expect(typeof parsed.city).toBe("string");
+      expect(String(parsed.city).length).toBeLessThanOrEqual(16);
+      expect(typeof parsed.sunny).toBe("boolean");
     });
 
     // Last: engines that script their answers (the script engine) take it as their last line.

@@ -1,7 +1,13 @@
 // The fast path for plain text: evaluate the prompt's uncached suffix, then sample token by token
 // straight from the sequence (or draft and verify with prompt lookup), with no chat-session
 // machinery per token.
-import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import {
+  LlamaGrammarEvaluationState,
+  type LlamaContextSequence,
+  type LlamaGrammar,
+  type LlamaModel,
+  type Token,
+} from "node-llama-cpp";
 import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
 import type { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
@@ -19,6 +25,8 @@ export interface GenerationInput {
   signal: AbortSignal | undefined;
   /** Prompt-lookup drafting for this request (a prediction, or speculation on every request). */
   lookup?: { drafts: PromptLookup; history: Token[] };
+  /** Structured output: every token follows it, and its completion ends the answer. */
+  grammar?: LlamaGrammar | undefined;
 }
 
 /** Filled in by a generation path as it runs; read by the engine for usage and the finish. */
@@ -57,14 +65,23 @@ export async function* generateText(
   input: GenerationInput,
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
-  const { sequence, sampling } = input;
+  const { sequence, sampling, grammar } = input;
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, input.promptTokens);
+  // A grammar that is complete allows only end of generation, which ends evaluate().
   const tokens =
     input.lookup === undefined
       ? sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
           temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
           ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
           ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+          ...(grammar === undefined
+            ? {}
+            : {
+                grammarEvaluationState: new LlamaGrammarEvaluationState({
+                  model: input.model,
+                  grammar,
+                }),
+              }),
         })
       : speculativeTokens({
           sequence,

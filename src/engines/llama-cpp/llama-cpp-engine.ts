@@ -6,7 +6,6 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContextSequence,
-  type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
 import type {
@@ -30,9 +29,10 @@ import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
 import type { LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
+import { generateNativeStructuredWithTools } from "./native-loop/generate-native-structured.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
-import type { NativeGrammar, NativeSequence } from "./native-loop/native-sequence.ts";
+import type { NativeSequence } from "./native-loop/native-sequence.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import { PromptTokenCache } from "./prompt-token-cache.ts";
@@ -45,7 +45,7 @@ import {
   type EngineParts,
   type NodeLlamaCppContext,
 } from "./open-engine-parts.ts";
-import { grammarEndingAtValue, toolCallSchema } from "./tool-calls/tool-call-schema.ts";
+import { outputTextGrammar } from "./structured-output/output-text-grammar.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 
@@ -61,8 +61,6 @@ export class LlamaCppEngine implements Engine {
   readonly modelName: string;
   private disposed = false;
   private readonly grammars: GrammarCache;
-  /** Each cached grammar's GBNF as the native loop takes it, rewritten once per tool set. */
-  private readonly nativeGrammars = new WeakMap<LlamaGrammar, NativeGrammar>();
   private readonly lookups: RequestLookups;
   private readonly fimTokens: FimTokens | undefined;
   /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
@@ -176,6 +174,15 @@ export class LlamaCppEngine implements Engine {
     return [{ id: this.modelName, engine: this.kind, contextLength: this.contextSize }];
   }
 
+  /** Compiles a structured-output grammar before the gateway answers (and caches it for stream). */
+  async checkRequest(request: EngineRequest): Promise<SparkError | undefined> {
+    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, ENGINE_CAPABILITIES);
+    if (invalid !== undefined) return invalid;
+    return outputTextGrammar(request, requestTools(request), this.grammars, this.toolDecodeLoop)
+      .then(() => undefined)
+      .catch((error: unknown) => SparkError.from(error));
+  }
+
   async *stream(
     request: EngineRequest,
     options: EngineStreamOptions = {},
@@ -184,9 +191,7 @@ export class LlamaCppEngine implements Engine {
     const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
     const finish = (reason: FinishReason, error?: SparkError): Generator<EngineEvent, void> =>
       endStream(clock, usage, reason, error);
-    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, {
-      completions: true,
-    });
+    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, ENGINE_CAPABILITIES);
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     const tools = requestTools(request);
@@ -298,26 +303,34 @@ export class LlamaCppEngine implements Engine {
     }
     const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
     const sampling = request.sampling ?? {};
+    const grammar = await outputTextGrammar(request, tools, this.grammars, this.toolDecodeLoop);
     const result: GenerationResult = {
       finishReason: "stop",
       outputTokens: 0,
       cachedInputTokens: 0,
     };
-    // Tool turns decode without prompt lookup: a call is sampled under a grammar, step by step.
-    const lookup = hasTools ? undefined : this.lookups.for(request, promptTokens);
+    // Tool turns and structured output decode without prompt lookup: a grammar steers each step.
+    const lookup =
+      hasTools || grammar !== undefined ? undefined : this.lookups.for(request, promptTokens);
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
     if (lease.loop === "native") {
       const { sequence } = lease.lease;
       const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+      const textGrammar =
+        grammar === undefined ? undefined : { text: grammar.grammar, root: grammar.rootRuleName };
       if (hasTools && this.toolSyntax !== undefined) {
-        const grammar = await this.nativeCallGrammar(tools);
         const syntax = this.toolSyntax;
-        const forceCall = forceToolCall;
-        yield* generateNativeWithTools(
-          { ...input, syntax, grammar, forceCall, newToolCallId },
-          result,
-        );
-      } else yield* generateNativeText({ ...input, lookup }, result);
+        const calls = {
+          ...input,
+          syntax,
+          grammar: await this.grammars.nativeCallGrammar(tools),
+          forceCall: forceToolCall,
+          newToolCallId,
+        };
+        yield* textGrammar === undefined
+          ? generateNativeWithTools(calls, result)
+          : generateNativeStructuredWithTools({ ...calls, textGrammar }, result);
+      } else yield* generateNativeText({ ...input, lookup, grammar: textGrammar }, result);
       if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
       yield* this.finishGeneration(usage, result, signal, finish);
       return;
@@ -339,21 +352,13 @@ export class LlamaCppEngine implements Engine {
       const chatWrapper = this.chatWrapper;
       yield* generateWithTools({ ...input, chatWrapper, history, tools, newToolCallId }, result);
     } else {
-      yield* generateText(lookup === undefined ? input : { ...input, lookup }, result);
+      yield* generateText(
+        lookup === undefined ? { ...input, grammar } : { ...input, lookup },
+        result,
+      );
     }
     if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
     yield* this.finishGeneration(usage, result, signal, finish);
-  }
-
-  /** The GBNF for one call of any of the tools (compiled once per tool set by node-llama-cpp). */
-  private async nativeCallGrammar(tools: readonly ToolDefinition[]): Promise<NativeGrammar> {
-    const grammar = await this.grammars.grammarFor(toolCallSchema(tools));
-    let native = this.nativeGrammars.get(grammar);
-    if (native === undefined) {
-      native = { text: grammarEndingAtValue(grammar.grammar), root: grammar.rootRuleName };
-      this.nativeGrammars.set(grammar, native);
-    }
-    return native;
   }
 
   private *finishGeneration(
@@ -382,6 +387,9 @@ export class LlamaCppEngine implements Engine {
     await this.dispose();
   }
 }
+
+/** Raw prompts (FIM) are served; structured output is enforced by a grammar (outputTextGrammar). */
+const ENGINE_CAPABILITIES = { completions: true, outputFormat: true };
 
 function disposedError(cause?: unknown): SparkError {
   return new SparkError("engine_disposed", "The llama-cpp engine was disposed.", { cause });

@@ -1,6 +1,9 @@
 // One EngineRequest to one Chat Completions request body, asking only for what the upstream accepts.
-import type { EngineRequest } from "../engine.ts";
-import type { ChatCompletionsRequestBody } from "./chat-completions-wire.ts";
+import type { EngineRequest, OutputFormat } from "../engine.ts";
+import type {
+  ChatCompletionsRequestBody,
+  ChatCompletionsResponseFormat,
+} from "./chat-completions-wire.ts";
 import { convertToChatMessages } from "./convert-to-chat-messages.ts";
 import type { ResolvedOpenAICompatibleOptions } from "./openai-compatible-options.ts";
 
@@ -48,5 +51,21 @@ export function buildChatRequestBody(
   ) {
     body.prediction = { type: "content", content: request.prediction };
   }
+  if (request.outputFormat !== undefined)
+    body.response_format = chatResponseFormat(request.outputFormat);
   return body;
+}
+
+/** The upstream enforces the format itself: it is passed on in Chat Completions' shape. */
+function chatResponseFormat(format: OutputFormat): ChatCompletionsResponseFormat {
+  if (format.type === "json_object") return { type: "json_object" };
+  return {
+    type: "json_schema",
+    json_schema: {
+      name: format.name,
+      schema: format.schema,
+      ...(format.strict === undefined ? {} : { strict: format.strict }),
+      ...(format.description === undefined ? {} : { description: format.description }),
+    },
+  };
 }

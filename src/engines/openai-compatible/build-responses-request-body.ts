@@ -39,6 +39,8 @@ export function buildResponsesRequestBody(
       body.tool_choice =
         typeof choice === "string" ? choice : { type: "function", name: choice.name };
   }
+  // OutputFormat is Responses' own `text.format` shape (name, schema, strict beside the type).
+  if (request.outputFormat !== undefined) body.text = { format: { ...request.outputFormat } };
   return body;
 }
 

@@ -32,7 +32,21 @@ export interface ChatCompletionsRequestBody {
   stop?: string[];
   seed?: number;
   prediction?: { type: "content"; content: string };
+  response_format?: ChatCompletionsResponseFormat;
 }
+
+/** Structured output as Chat Completions takes it. */
+export type ChatCompletionsResponseFormat =
+  | { type: "json_object" }
+  | {
+      type: "json_schema";
+      json_schema: {
+        name: string;
+        schema: Record<string, unknown>;
+        strict?: boolean;
+        description?: string;
+      };
+    };
 
 export interface ChatCompletionsToolCallDelta {
   index?: number;

@@ -26,6 +26,8 @@ const contractTurns: ScriptTurnInput[] = [
   { text: number, expect: { lastMessageIncludes: "number" } },
   { text: "Hi there.", expect: { lastMessageIncludes: "Say hi." } },
   { text: "a + b;" },
+  // Replayed as the structured answer: the script holds what a model would have written.
+  { text: '{"city": "Paris", "sunny": true}', expect: { lastMessageIncludes: "as JSON" } },
   {
     text: "",
     toolCalls: [{ name: contractTool.name, arguments: { city: "Paris" } }],

@@ -46,8 +46,12 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
   ): AsyncGenerator<EngineEvent> {
     const clock = new StreamClock();
     // Everything up to taking the line is synchronous, so concurrent callers get lines in call order.
-    // A completion (FIM) request replays its line as the completion text.
-    let rejection = rejectStreamRequest("script", disposed, request, { completions: true });
+    // A completion (FIM) request replays its line as the completion text; a structured-output
+    // request replays it as the answer (the script holds the JSON a model would have written).
+    let rejection = rejectStreamRequest("script", disposed, request, {
+      completions: true,
+      outputFormat: true,
+    });
     if (rejection === undefined && request.prefillOnly === true) {
       // A warm-up (`generate: false`) has nothing to prefill here; it must not use up a line.
       requests.push(request);

@@ -12,7 +12,7 @@ import type {
 } from "../engine.ts";
 import { endStream, noUsage } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { rejectStreamRequest } from "../validate-request.ts";
+import { refuseOutputFormat, rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { SyntheticPrefixCache } from "./synthetic-prefix-cache.ts";
 import {
@@ -117,6 +117,8 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
       return requests;
     },
     stream,
+    // Its words are picked, not sampled: no format can be imposed, so one is refused up front.
+    checkRequest: async (request) => refuseOutputFormat("synthetic", request),
     async listModels(): Promise<ModelInfo[]> {
       const model: ModelInfo = { id: options.model ?? DEFAULT_MODEL, engine: "synthetic" };
       if (options.contextLength !== undefined) model.contextLength = options.contextLength;

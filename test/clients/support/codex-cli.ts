@@ -26,6 +26,8 @@ export interface CodexRunOptions {
   /** true: Codex's Responses WebSocket transport (`supports_websockets = true`). */
   websockets: boolean;
   prompt: string;
+  /** `codex exec --output-schema`: the final answer must be JSON valid against this schema. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** The config.toml a user puts in ~/.codex to use Spark (README, "Use Spark from…"). */
@@ -49,12 +51,19 @@ export async function runCodexExec(options: CodexRunOptions): Promise<CodexRun> 
   const workspace = await mkdtemp(path.join(os.tmpdir(), "spark-codex-repo-"));
   await writeFile(path.join(codexHome, "config.toml"), codexConfigToml(options));
   await run("git", ["init", "--quiet"], workspace);
+  const schemaArgs: string[] = [];
+  if (options.outputSchema !== undefined) {
+    const schemaPath = path.join(codexHome, "output-schema.json");
+    await writeFile(schemaPath, JSON.stringify(options.outputSchema));
+    schemaArgs.push("--output-schema", schemaPath);
+  }
   // The container has no user namespaces for Codex's sandbox; the test machine is the sandbox.
   const args = [
     CODEX,
     "exec",
     "--skip-git-repo-check",
     "--dangerously-bypass-approvals-and-sandbox",
+    ...schemaArgs,
     options.prompt,
   ];
   const child = spawn(process.execPath, args, {

@@ -6,13 +6,15 @@ import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
 import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
 import type { Token } from "node-llama-cpp";
 import type { PromptLookup } from "../prompt-lookup/prompt-lookup.ts";
-import type { NativeSequence, NativeSpeculation } from "./native-sequence.ts";
+import type { NativeGrammar, NativeSequence, NativeSpeculation } from "./native-sequence.ts";
 
 export interface NativeTextInput extends EmitInput {
   sequence: NativeSequence;
   promptTokens: Token[];
   /** Prompt lookup: `history` is the prompt, and each generated token is appended to it. */
   lookup?: { drafts: PromptLookup; history: Token[] } | undefined;
+  /** Structured output: every token follows it, and its completion ends the job. */
+  grammar?: NativeGrammar | undefined;
 }
 
 export async function* generateNativeText(
@@ -25,6 +27,7 @@ export async function* generateNativeText(
     defaultTemperature: DEFAULT_TEMPERATURE,
     signal: input.signal,
     speculation: input.lookup === undefined ? undefined : lookupSpeculation(input.lookup),
+    grammar: input.grammar,
   });
   result.cachedInputTokens = run.cachedTokens();
   try {
