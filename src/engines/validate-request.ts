@@ -66,6 +66,8 @@ export interface EngineCapabilities {
   completions?: boolean;
   /** Structured output (`request.outputFormat`): the engine enforces it or passes it on. */
   outputFormat?: boolean;
+  /** Continuing the assistant's partial answer (`request.continueFinalMessage`). */
+  continuation?: boolean;
 }
 
 /**
@@ -90,6 +92,10 @@ export function rejectStreamRequest(
   }
   if (capabilities.outputFormat !== true) {
     const refused = refuseOutputFormat(engineName, request);
+    if (refused !== undefined) return refused;
+  }
+  if (capabilities.continuation !== true) {
+    const refused = refuseContinuation(engineName, request);
     if (refused !== undefined) return refused;
   }
   return validateEngineRequest(request);
@@ -121,5 +127,18 @@ export function refuseOutputFormat(
     `Structured output: the ${engineName} engine cannot constrain its answer to ${asked}; ` +
       `use a model served by the embedded llama.cpp engine or an OpenAI-compatible upstream, ` +
       `or send the request without text.format / response_format.`,
+  );
+}
+
+/** The typed refusal of an engine that cannot continue a partial assistant answer. */
+export function refuseContinuation(
+  engineName: string,
+  request: EngineRequest,
+): SparkError | undefined {
+  if (request.continueFinalMessage !== true) return undefined;
+  return new SparkError(
+    "continuation_unsupported",
+    `The ${engineName} engine cannot continue a partial answer (continueFinalMessage); send the ` +
+      "request without the partial answer.",
   );
 }

@@ -6,12 +6,15 @@ import type { GatewayMetrics } from "./metrics.ts";
 import type { RequestLog } from "./request-log.ts";
 import type { ServeConfig } from "./serve-config.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
+import type { LiveLogBatcher } from "./store/live-log-batcher.ts";
 
 export interface GatewayContext {
   config: ServeConfig;
   models: GatewayModels;
   /** Stored responses, concurrency slots, and (when shared) the logs of responses in flight. */
   store: GatewayStore;
+  /** With a shared store: the logs of this replica's WebSocket responses in flight. */
+  liveLog: LiveLogBatcher | undefined;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
   /** The operator log; also where what clients are not told (an upstream's address) goes. */

@@ -16,6 +16,7 @@ import { RequestLog, type LogWriter } from "./request-log.ts";
 import { requestPathOf } from "./request-path.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
+import { LiveLogBatcher } from "./store/live-log-batcher.ts";
 import { MemoryGatewayStore } from "./store/memory-gateway-store.ts";
 import { startStoreHeartbeat } from "./store/store-heartbeat.ts";
 import { createTickCorker } from "./tick-corker.ts";
@@ -70,6 +71,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     config,
     models: options.models,
     store,
+    liveLog: store.shared
+      ? new LiveLogBatcher(store, (error) =>
+          log.store(
+            `responses in flight can no longer be resumed on another replica: ${describeWireError(error).message}`,
+          ),
+        )
+      : undefined,
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey, store, (error) =>
       log.store(`per-key limits counted in this process only: ${describeWireError(error).message}`),

@@ -7,6 +7,7 @@ import { isDelta } from "./delta-coalescer.ts";
 import { ReplayBuffer } from "./replay-buffer.ts";
 import type { EmitEvent } from "./response-event-writer.ts";
 import type { ResponseRunResult, StopReason } from "./response-runner.ts";
+import type { LiveLog } from "./store/live-log-batcher.ts";
 
 /** Receives a response's events with their wire text (absent for deltas, written per transport). */
 export type EventSink = EmitEvent;
@@ -25,6 +26,10 @@ export class LiveResponse {
   readonly steerIds: string[] = [];
   /** It streamed a client-owned tool call: it must complete, its calls need the client's output. */
   madeToolCalls = false;
+  /** With a shared store: its events are logged there before they reach the connection. */
+  private log: LiveLog | undefined;
+  /** Another replica took it over (this one's lease had lapsed): that one stores the result. */
+  superseded = false;
 
   constructor(
     readonly id: string,
@@ -57,7 +62,24 @@ export class LiveResponse {
     // Written once, here: the replay log counts its bytes and the connection sends the same text.
     const text = json ?? (isDelta(event) ? undefined : JSON.stringify(event));
     this.replay.append(event, text);
-    this.sink?.(event, text);
+    if (this.log === undefined) this.sink?.(event, text);
+    else this.log.append(event, text);
+  }
+
+  /** Logs its events in the shared store first; they reach the connection once written. */
+  logTo(log: LiveLog): void {
+    this.log = log;
+  }
+
+  /** Hands a logged event to the connection currently attached. */
+  deliver(event: ResponseServerEvent, json: string | undefined): void {
+    this.sink?.(event, json);
+  }
+
+  /** Another replica continues it: stop here, and leave the result to that one. */
+  supersede(): void {
+    this.superseded = true;
+    this.stop("disconnected");
   }
 
   /** Sends future events to `sink`, replacing any earlier connection. */

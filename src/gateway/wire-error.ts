@@ -55,6 +55,7 @@ function statusForCode(code: SparkErrorCode): number {
     case "invalid_request":
     case "context_length_exceeded":
     case "fim_unsupported":
+    case "continuation_unsupported":
       return 400;
     case "authentication_failed":
       return 401;

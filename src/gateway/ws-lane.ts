@@ -8,12 +8,14 @@ import type {
   ResponseInput,
   ResponseSteerEvent,
 } from "../protocol/responses-requests.ts";
+import { continuableTurn } from "./continue-response.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { LiveResponse, type EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
 import { prepareTurn } from "./prepare-turn.ts";
 import type { ResponseRunResult } from "./response-runner.ts";
+import { resumeFromStore } from "./resume-from-store.ts";
 import { executeTurn } from "./turn-executor.ts";
 import { WireError } from "./wire-error.ts";
 import {
@@ -202,6 +204,27 @@ export class WsLane {
     void live.finished.then((result) => this.afterResponse(live, result));
   }
 
+  /** Resumes a response another replica generates, or generated until it died, from the store. */
+  resumeFromStore(responseId: string, lastSequenceNumber: number): void {
+    const { context, apiKey, registry } = this.host;
+    this.preparing = true;
+    const host = { context, apiKey, registry, sink: this.sink, closed: () => this.host.closed };
+    void resumeFromStore(host, responseId, lastSequenceNumber)
+      .then(
+        (live) => {
+          this.preparing = false;
+          if (live !== undefined) this.adopt(live);
+        },
+        (error: unknown) => {
+          this.preparing = false;
+          this.host.sendError(error, this.streamId);
+        },
+      )
+      .finally(() => {
+        if (!this.busy) this.next();
+      });
+  }
+
   /** The connection is gone: the response in flight is handed to the registry to finish. */
   release(): void {
     this.queue.length = 0;
@@ -240,6 +263,18 @@ export class WsLane {
       if (this.host.closed) return;
       live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
       const started = live;
+      // With a shared store its events are logged there first, so another replica can resume it.
+      if (context.liveLog !== undefined) {
+        started.logTo(
+          context.liveLog.open({
+            id: turn.responseId,
+            owner: turn.tenant,
+            turn: continuableTurn(turn),
+            deliver: (event, json) => started.deliver(event, json),
+            onSuperseded: () => started.supersede(),
+          }),
+        );
+      }
       registry.add(started);
       started.attach(this.sink);
       this.current = started;
@@ -251,6 +286,7 @@ export class WsLane {
         emit: (event, json) => started.emit(event, json),
         clock,
         transport: "ws",
+        mayStore: () => !started.superseded,
       });
       started.finish(result);
     } catch (error) {

@@ -13,6 +13,7 @@ import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
+import { notResumableError, resumeGapError } from "./resume-from-store.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
@@ -213,27 +214,14 @@ export class WsSession implements LaneHost {
     }
     const live = this.registry.get(responseId, this.apiKey);
     if (live === undefined) {
-      this.sendError(
-        new WireError(
-          "invalid_request",
-          `Response '${responseId}' cannot be resumed: it is unknown here, or finished more than resume_grace_seconds ago. ` +
-            `Its final state is available with GET /v1/responses/${responseId} while it is stored.`,
-          { wireCode: "response_not_resumable", param: "response_id", status: 404 },
-        ),
-        streamId,
-      );
+      // Another replica's response (or one whose replica died): its events are in the store.
+      if (this.context.store.shared) lane.resumeFromStore(responseId, lastSequenceNumber);
+      else this.sendError(notResumableError(responseId), streamId);
       return;
     }
     const missed = live.replay.since(lastSequenceNumber);
     if (missed === undefined) {
-      this.sendError(
-        new WireError(
-          "invalid_request",
-          `Events after sequence_number ${lastSequenceNumber} of '${responseId}' are no longer held (replay_buffer_bytes); fetch the final response instead.`,
-          { wireCode: "resume_gap", param: "last_sequence_number" },
-        ),
-        streamId,
-      );
+      this.sendError(resumeGapError(responseId, lastSequenceNumber), streamId);
       return;
     }
     for (const event of missed) lane.sink(event);

@@ -10,6 +10,7 @@ export type SparkErrorCode =
   | "model_load_failed"
   | "context_length_exceeded"
   | "fim_unsupported"
+  | "continuation_unsupported"
   | "authentication_failed"
   | "permission_denied"
   | "rate_limited"

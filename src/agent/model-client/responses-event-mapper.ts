@@ -21,6 +21,7 @@ const SPARK_ERROR_CODES: Record<SparkErrorCode, true> = {
   model_load_failed: true,
   context_length_exceeded: true,
   fim_unsupported: true,
+  continuation_unsupported: true,
   authentication_failed: true,
   permission_denied: true,
   rate_limited: true,

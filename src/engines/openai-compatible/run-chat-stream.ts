@@ -5,7 +5,11 @@ import type { Dispatcher } from "undici";
 import type { EngineEvent, EngineRequest } from "../engine.ts";
 import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
-import { refuseCompletion, validateEngineRequest } from "../validate-request.ts";
+import {
+  refuseCompletion,
+  refuseContinuation,
+  validateEngineRequest,
+} from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { buildChatRequestBody } from "./build-chat-request-body.ts";
 import { buildResponsesRequestBody } from "./build-responses-request-body.ts";
@@ -250,6 +254,8 @@ export function refuseRequest(
 ): SparkError | undefined {
   return (
     refuseCompletion("openai-compatible", request) ??
+    // vLLM and SGLang could (continue_final_message); others would start a new turn instead.
+    refuseContinuation("openai-compatible", request) ??
     validateEngineRequest(request) ??
     missingKeyError(options)
   );

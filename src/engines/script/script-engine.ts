@@ -51,6 +51,7 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
     let rejection = rejectStreamRequest("script", disposed, request, {
       completions: true,
       outputFormat: true,
+      continuation: true,
     });
     if (rejection === undefined && request.prefillOnly === true) {
       // A warm-up (`generate: false`) has nothing to prefill here; it must not use up a line.
@@ -131,7 +132,7 @@ class TurnPlayback {
 
   async *run(): AsyncGenerator<EngineEvent, Outcome> {
     const stopMatcher = new StopMatcher(this.request.sampling?.stop ?? []);
-    for (const word of splitIntoWords(this.turn.text)) {
+    for (const word of splitIntoWords(continuedText(this.turn.text, this.request))) {
       if (this.outputTokens >= this.maxTokens) {
         const rest = stopMatcher.flush();
         if (rest !== "") yield { type: "text-delta", text: rest };
@@ -193,6 +194,14 @@ class TurnPlayback {
     }
     return !isAborted(this.signal);
   }
+}
+
+/** A continuation plays what the line has after the partial answer the request ends with. */
+function continuedText(text: string, request: EngineRequest): string {
+  if (request.continueFinalMessage !== true) return text;
+  const last = request.messages.at(-1);
+  const partial = last?.role === "assistant" ? last.content : "";
+  return text.startsWith(partial) ? text.slice(partial.length) : text;
 }
 
 /** "Hello big world." → ["Hello", " big", " world."]: each delta carries its leading space. */

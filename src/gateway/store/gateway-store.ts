@@ -65,6 +65,8 @@ export interface LiveSnapshot {
   events: string[];
   /** sequence_number of the first of `events`. */
   firstSequenceNumber: number;
+  /** How many events the log holds: the sequence_number the next one gets. */
+  nextSequenceNumber: number;
   done: boolean;
 }
 

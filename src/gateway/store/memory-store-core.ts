@@ -120,6 +120,7 @@ export class MemoryStoreCore {
       turn: entry.turn,
       events: entry.events.slice(first),
       firstSequenceNumber: first,
+      nextSequenceNumber: entry.events.length,
       done: entry.done,
     };
   }

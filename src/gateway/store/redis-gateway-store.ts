@@ -246,7 +246,7 @@ export class RedisGatewayStore implements GatewayStore {
       2,
     )) as Array<string | number | null> | null;
     if (result === null) return undefined;
-    const [replica, storedOwner, turn, done, alive, ...events] = result;
+    const [replica, storedOwner, turn, done, alive, length, ...events] = result;
     if (storedOwner !== owner || typeof replica !== "string" || typeof turn !== "string")
       return undefined;
     return {
@@ -256,6 +256,7 @@ export class RedisGatewayStore implements GatewayStore {
       turn: JSON.parse(turn) as ContinuableTurn,
       events: events as string[],
       firstSequenceNumber: first,
+      nextSequenceNumber: Number(length),
       done: done === "1",
     };
   }

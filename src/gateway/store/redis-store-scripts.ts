@@ -118,11 +118,11 @@ return outcomes`;
 
 /** A response's log after an index, with who generates it and whether that replica is alive.
  * KEYS: meta, events. ARGV: first index, lease key prefix.
- * Returns false, or {replica, owner, turn, done, alive (0|1), events…}. */
+ * Returns false, or {replica, owner, turn, done, alive (0|1), log length, events…}. */
 export const READ_LIVE = `local meta = redis.call('HMGET', KEYS[1], 'replica', 'owner', 'turn', 'done')
 if not meta[1] then return false end
 local alive = redis.call('EXISTS', ARGV[2] .. meta[1])
-local result = { meta[1], meta[2], meta[3], meta[4], alive }
+local result = { meta[1], meta[2], meta[3], meta[4], alive, redis.call('LLEN', KEYS[2]) }
 for _, event in ipairs(redis.call('LRANGE', KEYS[2], tonumber(ARGV[1]), -1)) do
   result[#result + 1] = event
 end
