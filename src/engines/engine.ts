@@ -99,12 +99,6 @@ export interface EngineRequest {
    * that cannot prefill on its own generates within `maxOutputTokens`; the caller drops that.
    */
   prefillOnly?: boolean;
-  /**
-   * The last message is the assistant's answer so far: continue it rather than start a new turn
-   * (a gateway replica continuing a response whose replica died). An engine that cannot refuses
-   * with `continuation_unsupported` before any output; the gateway then re-runs the request.
-   */
-  continueFinalMessage?: boolean;
 }
 
 export interface EngineStreamOptions {
@@ -124,6 +118,11 @@ export interface Timings {
   decodeMs: number;
   decodeTokensPerSecond: number | null;
   totalMs: number;
+  /**
+   * The embedded engine's decode loop that ran the stream: Spark's native loop, or node-llama-cpp's
+   * (the fallback, and tool syntaxes the native loop does not speak). Unset for other engines.
+   */
+  decodeLoop?: "native" | "node-llama-cpp";
   /** Set by the router when it served the request through a fallback chain. */
   routing?: RoutingTimings;
 }

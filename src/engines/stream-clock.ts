@@ -7,6 +7,8 @@ export class StreamClock {
   private firstTokenAt: number | undefined;
   private lastTokenAt: number | undefined;
   private tokenCount = 0;
+  /** Which loop decoded, where the engine has several (reported with the timings). */
+  decodeLoop: Timings["decodeLoop"];
 
   /** The request got its sequence/connection: queueing ends, prefill begins. */
   markWorkStarted(): void {
@@ -43,6 +45,7 @@ export class StreamClock {
       decodeTokensPerSecond:
         decodeMs > 0 && decodeTokens > 0 ? round((decodeTokens * 1000) / decodeMs) : null,
       totalMs: round(now - this.startedAt),
+      ...(this.decodeLoop === undefined ? {} : { decodeLoop: this.decodeLoop }),
     };
   }
 }

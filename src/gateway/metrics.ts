@@ -1,5 +1,6 @@
 // The gateway's Prometheus metrics (GET /metrics): time to first token, tokens, active streams,
-// gateway overhead and errors by code, in the text exposition format, with no dependency.
+// gateway overhead, errors by code and the embedded engine's decode loop, in the text exposition
+// format, with no dependency.
 import { Counter, formatLabels, gauge, type Labels } from "../metrics/prometheus-text.ts";
 
 const LATENCY_BUCKETS_SECONDS = [
@@ -26,6 +27,8 @@ export interface ResponseObservation {
   inputTokens: number;
   cachedInputTokens: number;
   outputTokens: number;
+  /** The embedded engine's decode loop that ran it (timings.decodeLoop); unset for other engines. */
+  decodeLoop?: "native" | "node-llama-cpp" | undefined;
 }
 
 export class GatewayMetrics {
@@ -55,6 +58,10 @@ export class GatewayMetrics {
     "spark_gateway_websocket_closes_total",
     "WebSocket closes by the server, by reason.",
   );
+  private readonly decodeLoops = new Counter(
+    "spark_gateway_decode_loop_responses_total",
+    "Responses the embedded engine decoded, by loop: native (Spark's) or node-llama-cpp (the fallback).",
+  );
   private readonly merged = new Counter(
     "spark_gateway_merged_deltas_total",
     "Deltas merged into an earlier one because a client was not keeping up.",
@@ -71,6 +78,8 @@ export class GatewayMetrics {
     this.tokens.add({ kind: "input" }, observation.inputTokens);
     this.tokens.add({ kind: "cached_input" }, observation.cachedInputTokens);
     this.tokens.add({ kind: "output" }, observation.outputTokens);
+    if (observation.decodeLoop !== undefined)
+      this.decodeLoops.add({ loop: observation.decodeLoop });
   }
 
   countError(code: string): void {
@@ -109,6 +118,7 @@ export class GatewayMetrics {
       this.tokens.render(),
       this.errors.render(),
       this.closes.render(),
+      this.decodeLoops.render(),
       this.merged.render(),
       gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
       gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),

@@ -15,6 +15,7 @@ export function sparkTimings(
     prefill_tokens_computed: usage === undefined ? 0 : usage.inputTokens - usage.cachedInputTokens,
     decode_tokens_per_second: timings?.decodeTokensPerSecond ?? null,
     gateway_overhead_ms: gatewayOverheadMs,
+    ...(timings?.decodeLoop === undefined ? {} : { decode_loop: timings.decodeLoop }),
     ...(timings?.routing === undefined ? {} : { routing: sparkRoutingTimings(timings.routing) }),
   };
 }

@@ -81,6 +81,7 @@ export function formatStats(
     `output ${usage?.outputTokens ?? 0} tokens`,
     `finish ${reason}`,
   ];
+  if (timings?.decodeLoop !== undefined) parts.push(`loop ${timings.decodeLoop}`);
   if (usage?.acceptedPredictionTokens !== undefined) {
     parts.push(
       `prediction ${usage.acceptedPredictionTokens} accepted / ${usage.rejectedPredictionTokens ?? 0} rejected`,

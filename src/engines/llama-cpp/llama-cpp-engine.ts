@@ -224,6 +224,7 @@ export class LlamaCppEngine implements Engine {
         : finish("error", sparkError);
     }
     clock.markWorkStarted();
+    clock.decodeLoop = lease.loop;
     this.activity.streams += 1;
     try {
       // Another tenant's tokens would be reused as a prefix, and show in cached tokens: clear them.

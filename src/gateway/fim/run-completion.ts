@@ -141,6 +141,7 @@ export async function runFimCompletion(
     inputTokens: outcome.usage?.inputTokens ?? 0,
     cachedInputTokens: outcome.usage?.cachedInputTokens ?? 0,
     outputTokens: outcome.usage?.outputTokens ?? 0,
+    decodeLoop: outcome.timings?.decodeLoop,
   });
   return {
     model: resolved.model,
