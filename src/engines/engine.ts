@@ -99,6 +99,12 @@ export interface EngineRequest {
    * that cannot prefill on its own generates within `maxOutputTokens`; the caller drops that.
    */
   prefillOnly?: boolean;
+  /**
+   * The last message is the assistant's answer so far: continue it rather than start a new turn
+   * (a gateway replica continuing a response whose replica died). An engine that cannot refuses
+   * with `continuation_unsupported` before any output; the gateway then re-runs the request.
+   */
+  continueFinalMessage?: boolean;
 }
 
 export interface EngineStreamOptions {
