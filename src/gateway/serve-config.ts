@@ -40,6 +40,12 @@ export interface ServeConfig {
   /** Unsent bytes per connection above which text deltas are merged, and above which it is dropped. */
   sendBufferSoftBytes: number;
   sendBufferHardBytes: number;
+  /** Where state that outlives a request lives: unset keeps it in this process; `redis://…` is
+   * shared by every replica pointed at the same Redis. */
+  store?: string;
+  /** A replica that stops renewing its lease for this long is taken for dead: its slots free up
+   * and its responses in flight can be continued by another replica. */
+  replicaLeaseMs: number;
 }
 
 export const defaultServeConfig: ServeConfig = {
@@ -62,6 +68,7 @@ export const defaultServeConfig: ServeConfig = {
   replayBufferBytes: 4 * 1024 * 1024,
   sendBufferSoftBytes: 256 * 1024,
   sendBufferHardBytes: 16 * 1024 * 1024,
+  replicaLeaseMs: 3000,
 };
 
 export function resolveServeConfig(config: Partial<ServeConfig> = {}): ServeConfig {
