@@ -76,8 +76,10 @@ describe.skipIf(redisMissing !== undefined)("Redis killed and restarted under lo
     socket.send({ type: "response.create", model: "script", input: "Long." });
     await socket.waitFor((event) => event.type === "response.output_text.delta");
 
-    let phase: "before" | "outage" | "after" = "before";
-    const outcomes: Array<Outcome & { phase: typeof phase }> = [];
+    type Phase = "before" | "outage" | "after";
+    // Read by the load loop while the test moves it on (hence the cast: no narrowing).
+    let phase = "before" as Phase;
+    const outcomes: Array<Outcome & { phase: Phase }> = [];
     let running = true;
     const load = async (worker: number): Promise<void> => {
       let previous: string | undefined;
