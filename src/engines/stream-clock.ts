@@ -7,12 +7,21 @@ export class StreamClock {
   private firstTokenAt: number | undefined;
   private lastTokenAt: number | undefined;
   private tokenCount = 0;
+  private prefillWorkMs = 0;
   /** Which loop decoded, where the engine has several (reported with the timings). */
   decodeLoop: Timings["decodeLoop"];
 
   /** The request got its sequence/connection: queueing ends, prefill begins. */
   markWorkStarted(): void {
     this.workStartedAt ??= performance.now();
+  }
+
+  /**
+   * Work done for the prompt before the request waited for a sequence (the embedded engine renders
+   * it first, to choose the sequence holding its prefix): prefill, not queueing.
+   */
+  addPrefillWork(milliseconds: number): void {
+    this.prefillWorkMs += milliseconds;
   }
 
   /** Call once per output token (or per delta when the engine cannot count tokens). */
@@ -37,10 +46,10 @@ export class StreamClock {
     // The first token closes prefill, so decode speed counts the tokens after it.
     const decodeTokens = Math.max(0, outputTokens - 1);
     return {
-      queueMs: round(workStartedAt - this.startedAt),
+      queueMs: round(Math.max(0, workStartedAt - this.startedAt - this.prefillWorkMs)),
       timeToFirstTokenMs:
         this.firstTokenAt === undefined ? null : round(this.firstTokenAt - this.startedAt),
-      prefillMs: round(prefillEnd - workStartedAt),
+      prefillMs: round(prefillEnd - workStartedAt + this.prefillWorkMs),
       decodeMs: round(decodeMs),
       decodeTokensPerSecond:
         decodeMs > 0 && decodeTokens > 0 ? round((decodeTokens * 1000) / decodeMs) : null,

@@ -149,7 +149,10 @@ describe.each(["native", "node-llama-cpp"] as const)(
           { role: "user", content: "Repeat: let total = 0;\nlet total = 0;\nlet total = 0;" },
         ];
         const sampling = { temperature: 0, maxOutputTokens: 24 };
-        const plain = await collectStream(engine.stream(turn(messages, undefined, { sampling })));
+        // From an empty cache, as on the new engine: a prompt split differently between cache and
+        // evaluation may round differently, and the noise model's near-tied logits then differ.
+        const fresh = { sampling, cacheScope: "speculative-same-text" };
+        const plain = await collectStream(engine.stream(turn(messages, undefined, fresh)));
         const looked = await collectStream(
           speculative.stream(turn(messages, undefined, { sampling })),
         );

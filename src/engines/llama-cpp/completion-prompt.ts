@@ -15,6 +15,13 @@ export interface FimTokens {
 
 const REPOSITORY_NAME = "spark";
 
+/** A request's prompt tokens, and how many of them a follow-up is expected to repeat. */
+export interface RenderedPrompt {
+  tokens: Token[];
+  /** A chat prompt's all; a FIM prompt's those before the cursor (the pool matches by it). */
+  stableLength: number;
+}
+
 /** One vocabulary entry for a special token's text, or undefined when the model lacks it. */
 function specialToken(model: LlamaModel, text: string): Token | undefined {
   const tokens = model.tokenize(text, true);
@@ -49,9 +56,12 @@ export function renderCompletionPrompt(
   completion: CompletionPrompt,
   fimTokens: FimTokens | undefined,
   fimTemplate: string | undefined,
-): Token[] {
+): RenderedPrompt {
   const text = (value: string): Token[] => model.tokenize(value, false);
-  if (completion.suffix === undefined) return text(completion.prefix);
+  if (completion.suffix === undefined) {
+    const tokens = text(completion.prefix);
+    return { tokens, stableLength: tokens.length };
+  }
   if (fimTokens !== undefined) return renderWithFimTokens(completion, fimTokens, text);
   if (fimTemplate !== undefined) return renderWithTemplate(model, completion, fimTemplate);
   throw new SparkError(
@@ -67,7 +77,7 @@ function renderWithFimTokens(
   completion: CompletionPrompt,
   fim: FimTokens,
   text: (value: string) => Token[],
-): Token[] {
+): RenderedPrompt {
   const tokens: Token[] = [];
   const extra = completion.extra ?? [];
   const repositoryLevel =
@@ -86,9 +96,10 @@ function renderWithFimTokens(
     for (const chunk of extra) tokens.push(...text(`// ${chunk.filename}\n${chunk.text}\n`));
   }
   tokens.push(fim.prefix, ...text(completion.prefix));
+  const stableLength = tokens.length;
   tokens.push(fim.suffix, ...text(completion.suffix ?? ""));
   tokens.push(fim.middle, ...text(completion.middle ?? ""));
-  return tokens;
+  return { tokens, stableLength };
 }
 
 /** `{prefix}` and `{suffix}` in the template are replaced; the rest may name special tokens. */
@@ -96,15 +107,18 @@ function renderWithTemplate(
   model: LlamaModel,
   completion: CompletionPrompt,
   template: string,
-): Token[] {
+): RenderedPrompt {
   const tokens: Token[] = [];
+  let stableLength: number | undefined;
   for (const chunk of completion.extra ?? [])
     tokens.push(...model.tokenize(`// ${chunk.filename}\n${chunk.text}\n`, false));
   for (const part of template.split(/(\{prefix\}|\{suffix\})/)) {
-    if (part === "{prefix}") tokens.push(...model.tokenize(completion.prefix, false));
-    else if (part === "{suffix}") tokens.push(...model.tokenize(completion.suffix ?? "", false));
+    if (part === "{prefix}") {
+      tokens.push(...model.tokenize(completion.prefix, false));
+      stableLength ??= tokens.length;
+    } else if (part === "{suffix}") tokens.push(...model.tokenize(completion.suffix ?? "", false));
     else if (part !== "") tokens.push(...model.tokenize(part, true));
   }
   tokens.push(...model.tokenize(completion.middle ?? "", false));
-  return tokens;
+  return { tokens, stableLength: stableLength ?? tokens.length };
 }

@@ -23,22 +23,23 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
-import { findFimTokens, renderCompletionPrompt, type FimTokens } from "./completion-prompt.ts";
+import { acquireEngineLease, type EngineLease } from "./acquire-engine-lease.ts";
+import { findFimTokens, type FimTokens, type RenderedPrompt } from "./completion-prompt.ts";
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
-import { generateWithTools, toChatModelFunctions } from "./generate-with-tools.ts";
+import { generateWithTools } from "./generate-with-tools.ts";
 import type { LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
 import { generateNativeStructuredWithTools } from "./native-loop/generate-native-structured.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
-import type { NativeSequence } from "./native-loop/native-sequence.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import { PromptTokenCache } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
+import { renderRequestPrompt, type PromptRenderer } from "./render-request-prompt.ts";
 import { contextOverflowMessage, requestTools } from "./request-tools.ts";
-import type { SequenceLease, SequencePool } from "./sequence-pool.ts";
+import type { SequencePool } from "./sequence-pool.ts";
 import {
   configuredContextSize,
   openEngineParts,
@@ -51,11 +52,6 @@ import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 
 export type { LlamaCppEngineOptions };
 
-/** The sequence a request runs on: node-llama-cpp's, or the native loop's. */
-type EngineLease =
-  | { loop: "node-llama-cpp"; lease: SequenceLease<LlamaContextSequence> }
-  | { loop: "native"; lease: SequenceLease<NativeSequence> };
-
 export class LlamaCppEngine implements Engine {
   readonly kind = "llama-cpp";
   readonly modelName: string;
@@ -65,6 +61,7 @@ export class LlamaCppEngine implements Engine {
   private readonly fimTokens: FimTokens | undefined;
   /** Chat prompts are tokenized through it: a follow-up tokenizes only its new messages. */
   private readonly promptTokens: PromptTokenCache;
+  private readonly renderer: PromptRenderer;
 
   private readonly native: NativeContext | undefined;
   /** Only where something runs on it: no native loop, or a tool-call syntax it does not speak. */
@@ -107,6 +104,15 @@ export class LlamaCppEngine implements Engine {
     this.grammars = new GrammarCache(parts.loaded.llama);
     this.lookups = new RequestLookups(model, options);
     this.promptTokens = new PromptTokenCache(model.tokenizer);
+    const { fimTemplate } = options;
+    const { chatWrapper, fimTokens } = this;
+    this.renderer = {
+      model,
+      chatWrapper,
+      tokenizer: this.promptTokens.tokenizer,
+      fimTokens,
+      fimTemplate,
+    };
   }
 
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
@@ -147,12 +153,12 @@ export class LlamaCppEngine implements Engine {
   }
 
   /** Created whenever a request can need it (openEngineContexts): its absence is a bug. */
-  private nodeLlamaCppPool(): SequencePool<LlamaContextSequence> {
+  private readonly nodeLlamaCppPool = (): SequencePool<LlamaContextSequence> => {
     if (this.nodeLlamaCpp === undefined) {
       throw new SparkError("internal_error", "node-llama-cpp's context was not created.");
     }
     return this.nodeLlamaCpp.pool;
-  }
+  };
 
   get chatWrapperName(): string {
     return this.chatWrapper.wrapperName;
@@ -195,28 +201,23 @@ export class LlamaCppEngine implements Engine {
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     const tools = requestTools(request);
+    let prompt: RenderedPrompt;
+    const renderStartedAt = performance.now();
+    try {
+      // Before a sequence is chosen: the pool gives the request the one already holding its prefix.
+      prompt = renderRequestPrompt(this.renderer, request, tools);
+    } catch (error) {
+      return yield* finish("error", SparkError.from(error));
+    }
+    clock.addPrefillWork(performance.now() - renderStartedAt);
+    usage.inputTokens = prompt.tokens.length;
     let lease: EngineLease;
     try {
-      // A document's completions wait for its own sequence (the previous keystroke's request is
-      // being cancelled) rather than take another one without its cache.
-      const acquire = { waitForOwn: request.completion !== undefined };
-      const { sessionKey, cacheScope } = request;
-      const native = this.nativeLoopFor(tools);
-      lease =
-        native === undefined
-          ? {
-              loop: "node-llama-cpp",
-              lease: await this.nodeLlamaCppPool().acquire(
-                sessionKey,
-                cacheScope,
-                options.signal,
-                acquire,
-              ),
-            }
-          : {
-              loop: "native",
-              lease: await native.pool.acquire(sessionKey, cacheScope, options.signal, acquire),
-            };
+      const pools = {
+        native: this.nativeLoopFor(tools)?.pool,
+        nodeLlamaCpp: this.nodeLlamaCppPool,
+      };
+      lease = await acquireEngineLease(pools, request, prompt, options.signal);
     } catch (error) {
       const sparkError = SparkError.from(error);
       return yield* sparkError.code === "cancelled"
@@ -232,7 +233,7 @@ export class LlamaCppEngine implements Engine {
         if (lease.loop === "native") lease.lease.sequence.forget();
         else await lease.lease.sequence.clearHistory();
       }
-      yield* this.generate(request, tools, lease, clock, usage, options.signal, finish);
+      yield* this.generate(request, tools, prompt, lease, clock, usage, options.signal, finish);
     } catch (error) {
       // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
       yield* finish("error", this.disposed ? disposedError(error) : SparkError.from(error));
@@ -245,6 +246,7 @@ export class LlamaCppEngine implements Engine {
   private async *generate(
     request: EngineRequest,
     tools: ToolDefinition[],
+    prompt: RenderedPrompt,
     lease: EngineLease,
     clock: StreamClock,
     usage: Usage,
@@ -267,17 +269,7 @@ export class LlamaCppEngine implements Engine {
     }
     const hasTools = tools.length > 0;
     const forceToolCall = hasTools && choice !== "auto";
-    const promptTokens = request.completion
-      ? renderCompletionPrompt(model, request.completion, this.fimTokens, this.options.fimTemplate)
-      : hasTools
-        ? this.chatWrapper
-            .generateContextState({
-              chatHistory: [...history, { type: "model", response: [] }],
-              availableFunctions: toChatModelFunctions(tools),
-            })
-            .contextText.tokenize(this.promptTokens.tokenizer)
-        : this.tokenizePrompt(history);
-    usage.inputTokens = promptTokens.length;
+    const promptTokens = prompt.tokens;
     const room = contextSize - promptTokens.length;
     if (room <= 0) {
       yield* finish(

@@ -5,7 +5,7 @@
 // native loop does not speak. Holding both cost, on the 0.5B shape at 4 × 8k tokens on the CPU,
 // ~400 MiB of KV cache and ~480 MiB of repacked q8_0 weights; on a GPU the same in VRAM.
 import { resolveChatWrapper, type ChatWrapper, type LlamaContext } from "node-llama-cpp";
-import type { LlamaContextSequence } from "node-llama-cpp";
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { defaultCpuThreads, loadModel, startLlama, type LoadedModel } from "./load-model.ts";
@@ -196,6 +196,11 @@ async function openNodeLlamaCppContext(
   }
   // No node-llama-cpp token predictor: prompt lookup runs in generateText (see
   // speculative-decode.ts), and a sequence without one evaluates on the plain path.
-  const pool = new SequencePool(context.totalSequences, () => context.getSequence());
+  const pool = new SequencePool(context.totalSequences, () => context.getSequence(), {
+    cachedLength: (sequence) => sequence.nextTokenIndex,
+    // Compared in place: contextTokens would copy the whole cache for every idle sequence.
+    sharedPrefixLength: (sequence, tokens) =>
+      sequence.compareContextTokens(tokens as Token[]).firstDifferentIndex,
+  });
   return { context, pool };
 }

@@ -1,21 +1,24 @@
 // Hands out the context's sequences: a sessionKey keeps its sequence (and so its KV cache) across
-// turns; when every sequence is taken, the least recently used idle one is reclaimed. A sequence
-// whose cache another cache scope (tenant) left behind is handed out marked to be cleared first.
+// turns; any other request goes to the sequence already holding most of its prompt (see
+// choose-sequence.ts), so a client that resends the whole conversation without a key reuses it too.
+// A sequence whose cache another cache scope (tenant) left behind is handed out marked to be
+// cleared first, and is never matched by prefix.
 import { SparkError } from "../../protocol/spark-error.ts";
+import {
+  chooseSequence,
+  type PoolPrompt,
+  type PooledSequence,
+  type SequenceCacheReader,
+  type SequenceChoice,
+} from "./choose-sequence.ts";
 
-interface PooledSequence<Sequence> {
-  sequence: Sequence;
-  sessionKey: string | undefined;
-  /** The cache scope of the last request it served; undefined before its first. */
-  scope: string | undefined;
-  used: boolean;
-  busy: boolean;
-  lastUsedAt: number;
-}
+export type { PoolPrompt, SequenceCacheReader, SequenceChoice };
 
 export interface AcquireOptions {
   /** While the session's own sequence is busy, wait for it instead of taking another. */
   waitForOwn?: boolean;
+  /** The request's prompt: without an own sequence, the one whose cache it continues is taken. */
+  prompt?: PoolPrompt;
 }
 
 interface Waiter<Sequence> {
@@ -30,8 +33,8 @@ interface Waiter<Sequence> {
 
 export interface SequenceLease<Sequence> {
   sequence: Sequence;
-  /** True when the sequence was last used by this session, so its cache is this session's. */
-  reused: boolean;
+  /** Why this sequence: the session's own, one the prompt continues, a free one, … */
+  choice: SequenceChoice;
   /** True when another cache scope used it last: its cache must be cleared before evaluation. */
   foreignCache: boolean;
   release(): void;
@@ -42,8 +45,15 @@ export class SequencePool<Sequence> {
   private readonly waiters: Waiter<Sequence>[] = [];
   private useCounter = 0;
 
-  /** `count` sequences, made by `createSequence` (node-llama-cpp's, or the native loop's). */
-  constructor(count: number, createSequence: () => Sequence) {
+  /**
+   * `count` sequences, made by `createSequence` (node-llama-cpp's, or the native loop's), whose
+   * caches `cache` reads to match prompts.
+   */
+  constructor(
+    count: number,
+    createSequence: () => Sequence,
+    private readonly cache: SequenceCacheReader<Sequence>,
+  ) {
     this.entries = [];
     for (let index = 0; index < count; index += 1) {
       this.entries.push({
@@ -53,6 +63,7 @@ export class SequencePool<Sequence> {
         used: false,
         busy: false,
         lastUsedAt: 0,
+        stableLength: 0,
       });
     }
   }
@@ -110,30 +121,26 @@ export class SequencePool<Sequence> {
       )
     )
       return undefined;
+    // A busy sequence is never taken, however much of the prompt it holds.
     const idle = this.entries.filter((entry) => !entry.busy);
     if (idle.length === 0) return undefined;
-    const own =
-      sessionKey === undefined
-        ? undefined
-        : idle.find((entry) => entry.sessionKey === sessionKey && entry.scope === scope);
-    // Prefer the session's own sequence, then one no session owns, then the least recently used,
-    // of the same scope when there is one (its cache may share a prefix, and need not be cleared).
-    const sameScope = idle.filter((entry) => entry.scope === scope);
-    const chosen =
-      own ??
-      idle.find((entry) => entry.sessionKey === undefined) ??
-      leastRecentlyUsed(sameScope.length > 0 ? sameScope : idle);
+    const { entry: chosen, choice } = chooseSequence(idle, {
+      sessionKey,
+      scope,
+      prompt: options.prompt,
+      cache: this.cache,
+    });
     chosen.busy = true;
     chosen.lastUsedAt = ++this.useCounter;
-    const reused = own !== undefined;
     const foreignCache = chosen.used && chosen.scope !== scope;
     chosen.sessionKey = sessionKey;
     chosen.scope = scope;
     chosen.used = true;
+    chosen.stableLength = options.prompt?.stableLength ?? 0;
     let released = false;
     return {
       sequence: chosen.sequence,
-      reused,
+      choice,
       foreignCache,
       release: () => {
         if (released) return;
@@ -162,10 +169,4 @@ export class SequencePool<Sequence> {
       waiter.reject(error);
     }
   }
-}
-
-function leastRecentlyUsed<Sequence>(
-  entries: PooledSequence<Sequence>[],
-): PooledSequence<Sequence> {
-  return entries.reduce((oldest, entry) => (entry.lastUsedAt < oldest.lastUsedAt ? entry : oldest));
 }

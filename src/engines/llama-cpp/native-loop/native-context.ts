@@ -14,11 +14,18 @@ export class NativeContext {
     readonly options: AddonContextOptions,
   ) {
     let next = 0;
-    this.pool = new SequencePool(options.sequences, () => {
-      const sequence = new NativeSequence(context, next, options.contextSize);
-      next += 1;
-      return sequence;
-    });
+    this.pool = new SequencePool(
+      options.sequences,
+      () => {
+        const sequence = new NativeSequence(context, next, options.contextSize);
+        next += 1;
+        return sequence;
+      },
+      {
+        cachedLength: (sequence) => sequence.cachedTokens.length,
+        sharedPrefixLength: (sequence, tokens) => sequence.sharedPrefixLength(tokens),
+      },
+    );
   }
 
   static async create(

@@ -72,6 +72,11 @@ export class NativeSequence {
     return this.cached;
   }
 
+  /** How many leading tokens of `tokens` the cache holds (the pool matches prompts by it). */
+  sharedPrefixLength(tokens: readonly Token[]): number {
+    return commonPrefixLength(this.cached, tokens);
+  }
+
   /** Another cache scope used it: its next job starts from an empty cache. */
   forget(): void {
     this.cached = [];

@@ -1,0 +1,40 @@
+// A request's prompt tokens, rendered before a sequence is chosen (the pool matches them against
+// each sequence's cache): a chat through the model's chat wrapper, with the tools documented in it,
+// or a raw completion / FIM prompt.
+import type { ChatWrapper, LlamaModel, Tokenizer } from "node-llama-cpp";
+import type { EngineRequest, ToolDefinition } from "../engine.ts";
+import { toChatHistory } from "./chat-history.ts";
+import {
+  renderCompletionPrompt,
+  type FimTokens,
+  type RenderedPrompt,
+} from "./completion-prompt.ts";
+import { toChatModelFunctions } from "./generate-with-tools.ts";
+
+export interface PromptRenderer {
+  model: LlamaModel;
+  chatWrapper: ChatWrapper;
+  /** For chat prompts: PromptTokenCache's, so a follow-up tokenizes only its new messages. */
+  tokenizer: Tokenizer;
+  fimTokens: FimTokens | undefined;
+  fimTemplate: string | undefined;
+}
+
+/** Throws a SparkError when the request cannot be rendered (FIM on a model without FIM). */
+export function renderRequestPrompt(
+  renderer: PromptRenderer,
+  request: EngineRequest,
+  tools: ToolDefinition[],
+): RenderedPrompt {
+  if (request.completion !== undefined) {
+    const { model, fimTokens, fimTemplate } = renderer;
+    return renderCompletionPrompt(model, request.completion, fimTokens, fimTemplate);
+  }
+  const { contextText } = renderer.chatWrapper.generateContextState({
+    chatHistory: [...toChatHistory(request.messages), { type: "model", response: [] }],
+    ...(tools.length === 0 ? {} : { availableFunctions: toChatModelFunctions(tools) }),
+  });
+  const tokens = contextText.tokenize(renderer.tokenizer);
+  // A follow-up turn repeats the whole conversation, this prompt included.
+  return { tokens, stableLength: tokens.length };
+}
