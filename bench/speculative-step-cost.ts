@@ -8,9 +8,10 @@
 //        [--threads 1] [--gpu] [--rounds 3] [--acceptance bench/results/…-speculative-edits.json]
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { getLlama, LlamaLogLevel, type LlamaContextSequence, type Token } from "node-llama-cpp";
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
+import { getSharedLlamaBackend } from "../src/engines/llama-cpp/llama-backend.ts";
 import type { NativeSequence } from "../src/engines/llama-cpp/native-loop/native-sequence.ts";
 import { openNativeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
@@ -44,12 +45,9 @@ const contextTokens = Number(values.context);
 const batchSizes = [1, 2, 3, 5, 9, 17, 33];
 const plainTokens = 32;
 
-const llama = await getLlama({
-  gpu: values.gpu ? "auto" : false,
-  build: "never",
-  logLevel: LlamaLogLevel.error,
-  progressLogs: false,
-});
+// Spark's own backend opener: the native loop binds to the llama.cpp it loaded.
+const backend = await getSharedLlamaBackend(values.gpu ? "auto" : false);
+const { llama } = backend;
 const model = await llama.loadModel({ modelPath });
 const context = await model.createContext({
   contextSize: contextTokens + 256,
@@ -127,10 +125,10 @@ async function verifyStep(size: number): Promise<StepCost> {
   };
 }
 
-// Spark's native loop on its own context (sharing node-llama-cpp's libllama, loaded above).
+// Spark's native loop on its own context (calling node-llama-cpp's libllama, loaded above).
 const nativeLoop = values.gpu
   ? undefined
-  : await openNativeLoop("native", {
+  : await openNativeLoop("native", backend, {
       modelPath,
       contextSize: contextTokens + 256,
       sequences: 1,

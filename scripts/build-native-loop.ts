@@ -1,6 +1,8 @@
 // Run at `npm install`: builds Spark's native generation loop (native/generation-loop, an N-API
-// addon) against the llama.cpp libraries node-llama-cpp installed. It never fails the install:
-// when it cannot build, it says why and Spark uses node-llama-cpp's own loop.
+// addon) against the llama.cpp headers of the release node-llama-cpp installed. It links no
+// llama.cpp library: at run time it calls whichever one node-llama-cpp loaded (CPU, CUDA, Vulkan,
+// a local build; src/llama-library.cpp). It never fails the install: when it cannot build, it
+// says why and Spark uses node-llama-cpp's own loop.
 // SPARK_NATIVE_LOOP=0 skips the build; `--strict` (npm run build:native) exits 1 when it fails.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -8,11 +10,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import {
-  extractLlamaHeaders,
-  findLlamaBinaries,
-  llamaLinkLibraries,
-} from "./native/llama-build-inputs.ts";
+import { extractLlamaHeaders } from "./native/llama-build-inputs.ts";
 
 const run = promisify(execFile);
 const addonDirectory = resolve(
@@ -20,6 +18,7 @@ const addonDirectory = resolve(
   "../native/generation-loop",
 );
 export const addonFile = join(addonDirectory, "build", "Release", "spark_generation_loop.node");
+const checkScript = join(dirname(fileURLToPath(import.meta.url)), "native", "check-native-loop.ts");
 
 /** npm sets npm_config_node_gyp in lifecycle scripts; otherwise use the node-gyp npm bundles. */
 function nodeGypScript(): string {
@@ -50,23 +49,44 @@ function nodeHeaders(): string[] {
 
 /** Builds the addon and checks that it loads; returns the addon's path. */
 export async function buildNativeLoop(): Promise<string> {
-  const binaries = await findLlamaBinaries();
   const includes = await extractLlamaHeaders(join(addonDirectory, "llama-headers"));
-  const inputs = {
-    variables: {
-      llama_include_dirs: includes,
-      llama_libraries: llamaLinkLibraries(binaries),
-      llama_binaries: binaries.directory,
-    },
-  };
+  const inputs = { variables: { llama_include_dirs: includes } };
   await writeFile(join(addonDirectory, "build-inputs.gypi"), JSON.stringify(inputs, null, 2));
   await run(process.execPath, [nodeGypScript(), "rebuild", "--silent", ...nodeHeaders()], {
     cwd: addonDirectory,
     maxBuffer: 16 * 1024 * 1024,
   });
-  // Load it in a child process: a library that does not resolve must fail here, not in Spark.
-  await run(process.execPath, ["-e", `require(${JSON.stringify(addonFile)})`]);
+  await checkNoLinkedLlamaSymbols(addonFile);
+  // Load it and bind it to node-llama-cpp's CPU binding in a child process: a function missing
+  // from the installed llama.cpp must fail here, not in Spark.
+  await run(process.execPath, [...process.execArgv, checkScript, addonFile]);
   return addonFile;
+}
+
+/**
+ * A llama_/ggml_ function the addon calls without a forwarder in src/llama-library.cpp would be
+ * left for the dynamic linker, which would find none (the addon links no llama.cpp) and stop the
+ * process at the first call. `nm -u` lists undefined symbols on Linux and macOS alike.
+ */
+async function checkNoLinkedLlamaSymbols(file: string): Promise<void> {
+  let listing: string;
+  try {
+    listing = (await run("nm", ["-u", file], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+  } catch (error) {
+    console.log(
+      `spark: nm could not list the addon's undefined symbols, not checked (${String(error)})`,
+    );
+    return;
+  }
+  const unforwarded = listing
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).at(-1) ?? "")
+    .filter((name) => /^_?(llama|ggml|gguf)_/.test(name));
+  if (unforwarded.length > 0) {
+    throw new Error(
+      `the native loop calls ${unforwarded.join(", ")} without a forwarder: add ${unforwarded.length === 1 ? "it" : "them"} to SPARK_LLAMA_FUNCTIONS in native/generation-loop/src/llama-library.cpp`,
+    );
+  }
 }
 
 async function main(): Promise<void> {

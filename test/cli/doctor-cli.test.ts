@@ -64,9 +64,14 @@ describe("spark doctor", () => {
       /^node-llama-cpp 3\.\d+\.\d+ \(llama\.cpp .+, prebuilt binaries\)$/m,
     );
     expect(result.stdout).toMatch(/^backend: CPU \(loaded in \d+ ms\)$/m);
-    expect(result.stdout).toContain("no GPU in use: none found");
+    // CI installs Mesa's lavapipe, which `auto` refuses (test/engines/llama-cpp-lavapipe.test.ts).
+    expect(result.stdout).toMatch(/no GPU in use: (none found|only software devices found)/);
     expect(result.stdout).toMatch(/^threads: \d+ by default on the CPU/m);
     expect(result.stdout).toMatch(/^decode loop: native \(.*spark_generation_loop\.node\)$/m);
+    expect(result.stdout).toMatch(/^ {2}calls .*\/libllama\.v[\d.]+\.so: CPU/m);
+    expect(result.stdout).toContain(
+      "  opened on model local as the engine opens it (no layers on a GPU)",
+    );
     expect(result.stdout).toContain(`ok   *local (llama-cpp): qwen2, 4 layers × 256, F32`);
     expect(result.stdout).toMatch(
       /ok {4}near \(openai-compatible\): http:\/\/127\.0\.0\.1:\d+\/v1 answered HTTP 401/,

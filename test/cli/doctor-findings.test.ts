@@ -19,7 +19,10 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
     node: { version: "20.19.0", supported: true },
     nodeLlamaCpp: { version: "3.22.1" },
     llama: {
+      gpuSetting: "auto",
       backend: "CUDA",
+      refusedGpus: [],
+      softwareGpuWarning: undefined,
       buildType: "prebuilt",
       llamaCppRelease: "b6000",
       cmakeOptions: {},
@@ -39,6 +42,10 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
       loop: "native",
       requested: "native",
       addonPath: "/x/spark_generation_loop.node",
+      llamaLibrary: "/x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libllama.cuda.v0.5.0.so",
+      devices: ["CUDA0 (NVIDIA H100 80GB HBM3)", "CPU"],
+      opened: { model: "local", gpuLayers: 25 },
+      notOpened: undefined,
       reason: undefined,
     },
     threads: { cpuDefault: 15, availableParallelism: 16 },
@@ -110,6 +117,10 @@ describe("doctor findings", () => {
       loop: "node-llama-cpp" as const,
       requested: "native" as const,
       addonPath: undefined,
+      llamaLibrary: undefined,
+      devices: [],
+      opened: undefined,
+      notOpened: undefined,
       reason: "the native generation loop is not built",
     };
     const findings = findingsOf({ ...cpu, decodeLoop: missing });
@@ -129,6 +140,64 @@ describe("doctor findings", () => {
     expect(findingsOf({ ...cpu, decodeLoop: invalid }).map((finding) => finding.status)).toEqual([
       "error",
     ]);
+  });
+
+  it("names what the native loop calls and the model it was opened on; a fallback after opening is a warning without a rebuild hint", () => {
+    const cuda = report({});
+    const text = formatDoctorReport({ ...cuda, findings: [] });
+    expect(text).toContain(
+      "decode loop: native (/x/spark_generation_loop.node)\n" +
+        "  calls /x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libllama.cuda.v0.5.0.so: CUDA0 (NVIDIA H100 80GB HBM3), CPU\n" +
+        "  opened on model local as the engine opens it (25 layers on a GPU)\n",
+    );
+    const fellBack = {
+      ...cuda.decodeLoop,
+      loop: "node-llama-cpp" as const,
+      reason: "The native generation loop could not load /m.gguf: out of memory",
+    };
+    const findings = findingsOf({ ...cuda, decodeLoop: fellBack }).filter((finding) =>
+      finding.message.includes("node-llama-cpp's loop"),
+    );
+    expect(findings).toEqual([
+      {
+        status: "warning",
+        message:
+          "the embedded engine decodes on node-llama-cpp's loop, which costs more per token: The native generation loop could not load /m.gguf: out of memory.",
+      },
+    ]);
+  });
+
+  it("shows a GPU backend that auto refused for its software device, which is no problem, and warns when one was asked for", () => {
+    const refused = report({
+      backend: "CPU",
+      devices: [],
+      vram: undefined,
+      cudaLibrary: undefined,
+      nvidiaGpus: [],
+      refusedGpus: [
+        {
+          backend: "Vulkan",
+          devices: ["llvmpipe (LLVM 15.0.6, 256 bits)"],
+          reason: "llvmpipe (LLVM 15.0.6, 256 bits) is a software device that runs on the CPU",
+        },
+      ],
+    });
+    expect(findingsOf(refused)).toEqual([]);
+    const text = formatDoctorReport({ ...refused, findings: [] });
+    expect(text).toContain(
+      '\n  refused Vulkan (gpu = "auto"): llvmpipe (LLVM 15.0.6, 256 bits) is a software device that runs on the CPU; using the CPU backend\n',
+    );
+    expect(text).toContain("  no GPU in use: only software devices found (refused above)\n");
+    const warning = 'gpu = "vulkan" runs on no real GPU: llvmpipe is a software device';
+    const forced = report({
+      gpuSetting: "vulkan",
+      backend: "Vulkan",
+      devices: ["llvmpipe (LLVM 15.0.6, 256 bits)"],
+      cudaLibrary: undefined,
+      nvidiaGpus: [],
+      softwareGpuWarning: warning,
+    });
+    expect(findingsOf(forced)).toEqual([{ status: "warning", message: warning }]);
   });
 
   it("says what the agent's commands run inside, and warns when it is nothing", () => {

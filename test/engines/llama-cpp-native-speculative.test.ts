@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import type { Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getSharedLlamaBackend } from "../../src/engines/llama-cpp/llama-backend.ts";
 import { loadModel, type LoadedModel } from "../../src/engines/llama-cpp/load-model.ts";
 import {
   defaultAddonPath,
@@ -89,9 +90,9 @@ describe.skipIf(notBuilt !== undefined)("native loop verify step", () => {
 
   beforeAll(async () => {
     const modelPath = await ensureTestModel({ endsTurns: true });
-    // node-llama-cpp's libllama first: the addon then shares it (see loadGenerationLoop).
+    // node-llama-cpp's backend first: the addon binds to the libllama it loaded.
     loaded = await loadModel(modelPath);
-    const choice = await openNativeLoop("native", {
+    const choice = await openNativeLoop("native", await getSharedLlamaBackend("auto"), {
       modelPath,
       contextSize: 512,
       sequences: 2,

@@ -13,12 +13,11 @@ import {
   createLlamaCppEngine,
   type LlamaCppEngine,
 } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
-import {
-  defaultAddonPath,
-  loadGenerationLoop,
-} from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { getSharedLlamaBackend } from "../../src/engines/llama-cpp/llama-backend.ts";
+import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import { NativeContext } from "../../src/engines/llama-cpp/native-loop/native-context.ts";
 import type { NativeTokens } from "../../src/engines/llama-cpp/native-loop/native-sequence.ts";
+import { findNativeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { SparkError } from "../../src/protocol/spark-error.ts";
 import { ensureTestModel } from "../support/test-model.ts";
 
@@ -175,8 +174,10 @@ describeNative("llama-cpp native loop tool calls", () => {
   });
 
   it("native jobs: a grammar overrules the model and ends the job, a stop token ends it and is named, a bad grammar is a typed error", async () => {
-    const { addon } = loadGenerationLoop();
-    if (addon === undefined) throw new Error("the addon did not load");
+    // Bound to node-llama-cpp's llama.cpp, as the engine binds it.
+    const found = findNativeLoop("native", await getSharedLlamaBackend("auto"));
+    if (found.addon === undefined) throw new Error(found.reason);
+    const { addon } = found;
     const context = await NativeContext.create(addon, {
       modelPath: await ensureTestModel({ successors: textThenCall }),
       contextSize: 256,

@@ -1,14 +1,52 @@
-// The N-API surface: `new GenerationContext()`, `load(options)` (a promise; the model loads off
-// the JS thread), `generate(options, onTokens)` returning `{abort(), draft(tokens)}` (it throws when
-// the options' grammar does not parse) and `dispose()`.
+// The N-API surface: `bindLlama(bindingPath)` (which llama.cpp to call: node-llama-cpp's loaded
+// binding; required before any load), `backendDevices()`, `new GenerationContext()`,
+// `load(options)` (a promise; the model loads off the JS thread), `generate(options, onTokens)`
+// returning `{abort(), draft(tokens)}` (it throws when the options' grammar does not parse) and
+// `dispose()`.
 #include <memory>
 #include <string>
 
 #include <napi.h>
 
 #include "generation-context.h"
+#include "llama-library.h"
 
 namespace {
+
+Napi::Array devices_array(Napi::Env env) {
+    const std::vector<LlamaBackendDevice> devices = llama_backend_devices();
+    Napi::Array array = Napi::Array::New(env, devices.size());
+    for (size_t index = 0; index < devices.size(); index++) {
+        Napi::Object device = Napi::Object::New(env);
+        device.Set("name", devices[index].name);
+        device.Set("description", devices[index].description);
+        device.Set("type", devices[index].type);
+        array.Set(static_cast<uint32_t>(index), device);
+    }
+    return array;
+}
+
+/** bindLlama(bindingPath): {llamaLibrary, ggmlLibrary, devices}; throws with the reason. */
+Napi::Value BindLlama(const Napi::CallbackInfo & info) {
+    Napi::Env env = info.Env();
+    if (!info[0].IsString()) {
+        Napi::TypeError::New(env, "bindLlama takes the path of node-llama-cpp's loaded binding").ThrowAsJavaScriptException();
+        return env.Undefined();
+    }
+    LlamaLibraryBinding binding;
+    const std::string error = bind_llama_library(info[0].As<Napi::String>().Utf8Value(), binding);
+    if (!error.empty()) {
+        Napi::Error::New(env, error).ThrowAsJavaScriptException();
+        return env.Undefined();
+    }
+    Napi::Object result = Napi::Object::New(env);
+    result.Set("llamaLibrary", binding.llama_library);
+    result.Set("ggmlLibrary", binding.ggml_library);
+    result.Set("devices", devices_array(env));
+    return result;
+}
+
+Napi::Value BackendDevices(const Napi::CallbackInfo & info) { return devices_array(info.Env()); }
 
 int32_t integer_option(const Napi::Object & options, const char * name, int32_t fallback) {
     Napi::Value value = options.Get(name);
@@ -76,6 +114,11 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
 
   private:
     Napi::Value Load(const Napi::CallbackInfo & info) {
+        // Every llama.cpp call goes through the bound library: unbound, there is nothing to call.
+        if (!llama_library_bound()) {
+            Napi::Error::New(info.Env(), "the native loop is not bound to node-llama-cpp's llama.cpp (bindLlama)").ThrowAsJavaScriptException();
+            return info.Env().Undefined();
+        }
         Napi::Object options = info[0].As<Napi::Object>();
         ContextOptions parsed;
         parsed.model_path = options.Get("modelPath").As<Napi::String>().Utf8Value();
@@ -155,6 +198,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
 };
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
+    exports.Set("bindLlama", Napi::Function::New(env, BindLlama, "bindLlama"));
+    exports.Set("backendDevices", Napi::Function::New(env, BackendDevices, "backendDevices"));
     exports.Set("GenerationContext", GenerationContextWrap::Define(env));
     return exports;
 }

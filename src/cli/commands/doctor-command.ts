@@ -2,10 +2,11 @@
 // something is: a model that cannot load or be reached, an unsupported Node, a GPU with no code).
 import type { Command } from "commander";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
+import type { LoadedConfig } from "../../config/config-types.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { buildDoctorReport } from "../doctor/doctor-report.ts";
 import { formatDoctorReport } from "../doctor/format-doctor-report.ts";
-import { probeDecodeLoop } from "../doctor/decode-loop-report.ts";
+import { probeDecodeLoop, type DecodeLoopTarget } from "../doctor/decode-loop-report.ts";
 import { probeLlamaBackend } from "../doctor/llama-backend-report.ts";
 
 export function registerDoctorCommand(program: Command): void {
@@ -19,10 +20,12 @@ export function registerDoctorCommand(program: Command): void {
     .option("--timeout <ms>", "how long to wait for each upstream", "3000")
     .action(async (flags: { json?: boolean; offline?: boolean; timeout: string }) => {
       const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
-      // The backend first: the native loop's addon then shares the libllama node-llama-cpp loaded.
-      const llama = await probeLlamaBackend();
+      // The backend first, for the model the loop is checked with: the native loop binds to it.
+      const target = decodeLoopTarget(config);
+      const llama = await probeLlamaBackend(target?.model.gpu ?? "auto");
+      const decodeLoop = await probeDecodeLoop(target);
       const commandSandbox = await resolveCommandSandbox(config.sandbox);
-      const report = await buildDoctorReport(config, llama, probeDecodeLoop(), commandSandbox, {
+      const report = await buildDoctorReport(config, llama, decodeLoop, commandSandbox, {
         offline: flags.offline === true,
         timeoutMs: Math.max(1, Number(flags.timeout) || 3000),
       });
@@ -31,4 +34,12 @@ export function registerDoctorCommand(program: Command): void {
       );
       if (report.findings.some((finding) => finding.status === "error")) process.exitCode = 1;
     });
+}
+
+/** The model the decode loop is checked with: the default one when it is embedded, else the first. */
+function decodeLoopTarget(config: LoadedConfig): DecodeLoopTarget | undefined {
+  const embedded = Object.entries(config.models).flatMap(([name, model]) =>
+    model.engine === "llama-cpp" ? [{ name, model }] : [],
+  );
+  return embedded.find(({ name }) => name === config.defaultModel) ?? embedded[0];
 }

@@ -95,12 +95,18 @@ export function findingsOf(report: Omit<DoctorReport, "findings">): Finding[] {
       message: decodeLoop.reason ?? "SPARK_DECODE_LOOP is invalid",
     });
   } else if (decodeLoop.requested === "native" && decodeLoop.loop !== "native") {
+    // Rebuilding helps only where the addon itself is missing or does not load.
+    const hint =
+      decodeLoop.addonPath === undefined && /not built|did not load/.test(decodeLoop.reason ?? "")
+        ? " `npm run build:native` builds Spark's native loop and says what failed."
+        : "";
     findings.push({
       status: "warning",
-      message:
-        `the embedded engine decodes on node-llama-cpp's loop, which costs more per token: ${decodeLoop.reason ?? "unknown"}. ` +
-        "`npm run build:native` builds Spark's native loop and says what failed.",
+      message: `the embedded engine decodes on node-llama-cpp's loop, which costs more per token: ${decodeLoop.reason ?? "unknown"}.${hint}`,
     });
+  }
+  if (llama.softwareGpuWarning !== undefined) {
+    findings.push({ status: "warning", message: llama.softwareGpuWarning });
   }
   const gpus = llama.nvidiaGpus;
   if (gpus.length > 0 && llama.backend !== "CUDA" && llama.error === undefined) {

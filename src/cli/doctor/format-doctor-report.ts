@@ -1,6 +1,7 @@
 // `spark doctor`'s report for people: runtime, backend and devices, threads, models, then the
 // problems with what to do about them.
 import { formatBytes } from "../../models/render-progress-bar.ts";
+import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { DoctorReport } from "./doctor-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
 
@@ -11,9 +12,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     `Node ${report.node.version}${report.node.supported ? "" : " (unsupported)"}`,
     nodeLlamaCppLine(report),
     ...backendLines(report.llama),
-    report.decodeLoop.loop === "native"
-      ? `decode loop: native (${report.decodeLoop.addonPath ?? ""})`
-      : `decode loop: node-llama-cpp (${report.decodeLoop.reason ?? ""})`,
+    ...decodeLoopLines(report.decodeLoop),
     `threads: ${report.threads.cpuDefault} by default on the CPU (${report.threads.availableParallelism} cores, one left to Node; a model's \`threads\` overrides it)`,
     `command sandbox: ${report.commandSandbox.description}`,
     "",
@@ -50,11 +49,17 @@ function backendLines(llama: LlamaBackendReport): string[] {
       : `, VRAM ${formatBytes(llama.vram.freeBytes)} free of ${formatBytes(llama.vram.totalBytes)}`;
   const load = llama.loadMs === undefined ? "" : ` (loaded in ${llama.loadMs} ms)`;
   const lines = [`backend: ${llama.backend}${devices}${vram}${load}`];
+  for (const refused of llama.refusedGpus) {
+    const instead = llama.backend === "CPU" ? "the CPU backend" : llama.backend;
+    lines.push(`  refused ${refused.backend} (gpu = "auto"): ${refused.reason}; using ${instead}`);
+  }
   if (llama.backend === "CPU") {
     lines.push(
-      llama.nvidiaGpus.length === 0
-        ? "  no GPU in use: none found (nvidia-smi lists none; no Vulkan or Metal device)"
-        : "  no GPU in use, although nvidia-smi lists one (see the warnings)",
+      llama.nvidiaGpus.length > 0
+        ? "  no GPU in use, although nvidia-smi lists one (see the warnings)"
+        : llama.refusedGpus.length > 0
+          ? "  no GPU in use: only software devices found (refused above)"
+          : "  no GPU in use: none found (nvidia-smi lists none; no Vulkan or Metal device)",
     );
   }
   for (const gpu of llama.nvidiaGpus) {
@@ -76,6 +81,26 @@ function backendLines(llama: LlamaBackendReport): string[] {
   const cudaArchitectures = llama.cmakeOptions.CMAKE_CUDA_ARCHITECTURES;
   if (cudaArchitectures !== undefined) {
     lines.push(`  built with CMAKE_CUDA_ARCHITECTURES=${cudaArchitectures}`);
+  }
+  return lines;
+}
+
+/** The loop that will run, what it calls and the model it was opened with, or why not native. */
+function decodeLoopLines(decodeLoop: DecodeLoopReport): string[] {
+  if (decodeLoop.loop !== "native") {
+    return [`decode loop: node-llama-cpp (${decodeLoop.reason ?? ""})`];
+  }
+  const lines = [`decode loop: native (${decodeLoop.addonPath ?? ""})`];
+  if (decodeLoop.llamaLibrary !== undefined) {
+    lines.push(`  calls ${decodeLoop.llamaLibrary}: ${decodeLoop.devices.join(", ")}`);
+  }
+  if (decodeLoop.opened !== undefined) {
+    const { model, gpuLayers } = decodeLoop.opened;
+    lines.push(
+      `  opened on model ${model} as the engine opens it (${gpuLayers === 0 ? "no layers" : `${gpuLayers} layers`} on a GPU)`,
+    );
+  } else if (decodeLoop.notOpened !== undefined) {
+    lines.push(`  not opened on a model: ${decodeLoop.notOpened}`);
   }
   return lines;
 }

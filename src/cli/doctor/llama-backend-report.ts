@@ -1,5 +1,6 @@
-// What node-llama-cpp loads on this machine: backend, devices and VRAM, the CUDA library it
-// mapped and the architectures that library carries code for, next to what nvidia-smi reports.
+// What node-llama-cpp loads on this machine: backend, devices and VRAM, the GPU backends `auto`
+// refused for computing on the CPU, the CUDA library it mapped and the architectures that library
+// carries code for, next to what nvidia-smi reports.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import {
@@ -7,12 +8,22 @@ import {
   type CudaArchitectures,
 } from "../../engines/llama-cpp/device/cuda-fatbin.ts";
 import { queryNvidiaGpus, type NvidiaGpu } from "../../engines/llama-cpp/device/nvidia-gpus.ts";
-import { getSharedLlama } from "../../engines/llama-cpp/load-model.ts";
+import {
+  getSharedLlamaBackend,
+  gpuBackendNames,
+  type GpuSetting,
+} from "../../engines/llama-cpp/llama-backend.ts";
 
 export type BackendName = "CUDA" | "Vulkan" | "Metal" | "CPU";
 
 export interface LlamaBackendReport {
+  /** The setting the backend was chosen for: the model doctor checks the loop with, else auto. */
+  gpuSetting: GpuSetting;
   backend: BackendName;
+  /** GPU backends `auto` loaded and gave up because their devices compute on the CPU. */
+  refusedGpus: { backend: BackendName; devices: string[]; reason: string }[];
+  /** An explicitly set GPU backend that runs on a software device. */
+  softwareGpuWarning: string | undefined;
   /** "prebuilt" (shipped with node-llama-cpp) or "localBuild" (`node-llama-cpp source build`). */
   buildType: "prebuilt" | "localBuild" | undefined;
   llamaCppRelease: string | undefined;
@@ -30,14 +41,14 @@ export interface LlamaBackendReport {
   error: string | undefined;
 }
 
-const backendNames = { cuda: "CUDA", vulkan: "Vulkan", metal: "Metal" } as const;
-
-export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
+export async function probeLlamaBackend(
+  gpuSetting: GpuSetting = "auto",
+): Promise<LlamaBackendReport> {
   const nvidiaGpus = queryNvidiaGpus();
   const startedAt = performance.now();
   try {
-    // The embedded engine's own backend with its default GPU setting: what a model would load on.
-    const llama = await getSharedLlama("auto");
+    // The embedded engine's own backend for the GPU setting: what a model would load on.
+    const { llama, refused, warning } = await getSharedLlamaBackend(gpuSetting);
     const loadMs = Math.round(performance.now() - startedAt);
     const gpu = llama.gpu;
     const [devices, vram] =
@@ -46,7 +57,14 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
         : await Promise.all([llama.getGpuDeviceNames(), llama.getVramState()]);
     const cudaLibraryPath = gpu === "cuda" ? await mappedLibrary("libggml-cuda") : undefined;
     return {
-      backend: gpu === false ? "CPU" : backendNames[gpu],
+      gpuSetting,
+      backend: gpu === false ? "CPU" : gpuBackendNames[gpu],
+      refusedGpus: refused.map((refusal) => ({
+        backend: gpuBackendNames[refusal.gpu],
+        devices: refusal.devices,
+        reason: refusal.reason,
+      })),
+      softwareGpuWarning: warning,
       buildType: llama.buildType,
       llamaCppRelease: llama.llamaCppRelease.release,
       cmakeOptions: { ...llama.cmakeOptions },
@@ -66,7 +84,10 @@ export async function probeLlamaBackend(): Promise<LlamaBackendReport> {
     };
   } catch (error) {
     return {
+      gpuSetting,
       backend: "CPU",
+      refusedGpus: [],
+      softwareGpuWarning: undefined,
       buildType: undefined,
       llamaCppRelease: undefined,
       cmakeOptions: {},

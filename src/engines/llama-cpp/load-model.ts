@@ -1,10 +1,11 @@
 // Loads a GGUF file into node-llama-cpp with typed errors for the ways a model file goes wrong.
 import { open, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { getLlama, LlamaLogLevel, type Llama, type LlamaModel } from "node-llama-cpp";
+import type { Llama, LlamaModel } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { getSharedLlamaBackend, type GpuSetting, type LlamaBackend } from "./llama-backend.ts";
 
-export type GpuSetting = "auto" | false | "cuda" | "vulkan" | "metal";
+export type { GpuSetting };
 
 export interface LoadedModel {
   llama: Llama;
@@ -52,27 +53,20 @@ export async function checkModelFile(modelPath: string): Promise<void> {
   }
 }
 
-let sharedLlama: Promise<Llama> | undefined;
-let sharedLlamaGpu: GpuSetting | undefined;
-
-/** One native backend per process: loading it twice costs seconds and memory. */
+/** One native backend per process (see getSharedLlamaBackend: `auto` refuses software GPUs). */
 export async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
-  if (sharedLlama === undefined || sharedLlamaGpu !== gpu) {
-    sharedLlamaGpu = gpu;
-    sharedLlama = getLlama({
-      gpu,
-      logLevel: LlamaLogLevel.error,
-      progressLogs: false,
-      build: "never",
-    });
-  }
-  return sharedLlama;
+  return (await getSharedLlamaBackend(gpu)).llama;
 }
 
 /** The shared backend, with a typed error when it cannot start. */
 export async function startLlama(gpu: GpuSetting): Promise<Llama> {
+  return (await startLlamaBackend(gpu)).llama;
+}
+
+/** startLlama with what the native loop binds to and what `auto` refused. */
+export async function startLlamaBackend(gpu: GpuSetting): Promise<LlamaBackend> {
   try {
-    return await getSharedLlama(gpu);
+    return await getSharedLlamaBackend(gpu);
   } catch (error) {
     throw new SparkError("model_load_failed", `Could not start llama.cpp: ${String(error)}`, {
       cause: error,

@@ -8,7 +8,7 @@ import { resolveChatWrapper, type ChatWrapper, type LlamaContext } from "node-ll
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
-import { defaultCpuThreads, loadModel, startLlama, type LoadedModel } from "./load-model.ts";
+import { defaultCpuThreads, loadModel, startLlamaBackend, type LoadedModel } from "./load-model.ts";
 import { NativeContext } from "./native-loop/native-context.ts";
 import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
 import { SequencePool } from "./sequence-pool.ts";
@@ -67,10 +67,10 @@ export async function openEngineParts(
       vocabularyOnly,
     });
   // Whether the native loop can hold the weights is known before they load, so they load once.
-  // node-llama-cpp's backend first: the addon then shares its libllama (loadGenerationLoop).
+  // node-llama-cpp's backend first: the addon binds to the libllama it loaded (findNativeLoop).
   const requested = requestedDecodeLoop(options.decodeLoop);
-  if (requested === "native") await startLlama(gpu);
-  const found = findNativeLoop(requested, options.nativeLoopAddonPath);
+  const backend = requested === "native" ? await startLlamaBackend(gpu) : undefined;
+  const found = findNativeLoop(requested, backend, options.nativeLoopAddonPath);
   const addon = found.addon;
   let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;
   let loaded = await load(addon !== undefined);

@@ -79,7 +79,30 @@ export interface AddonGenerationContext {
   dispose(): void;
 }
 
+/** A device in the bound libggml's backend registry. */
+export interface AddonBackendDevice {
+  name: string;
+  description: string;
+  type: "cpu" | "gpu" | "igpu" | "accel";
+}
+
+/** The llama.cpp libraries the addon calls, as bindLlama resolved them. */
+export interface AddonLlamaBinding {
+  llamaLibrary: string;
+  ggmlLibrary: string;
+  devices: AddonBackendDevice[];
+}
+
 export interface GenerationLoopAddon {
+  /**
+   * Resolves llama.cpp's functions through node-llama-cpp's loaded binding (its path), so the loop
+   * calls the libllama node-llama-cpp loaded, whichever package it came from. Required before
+   * load(); throws when the binding is not loaded, lacks a function, or the addon is already bound
+   * to other libraries in this process.
+   */
+  bindLlama(bindingPath: string): AddonLlamaBinding;
+  /** The bound registry's devices now (empty before bindLlama). */
+  backendDevices(): AddonBackendDevice[];
   GenerationContext: new () => AddonGenerationContext;
 }
 
@@ -94,8 +117,8 @@ export const defaultAddonPath = resolve(
 const loaded = new Map<string, GenerationLoopLoad>();
 
 /**
- * Loads the addon once per path. Call it after node-llama-cpp loaded its binaries: the addon then
- * shares that very libllama (same soname) instead of loading the one it was linked against.
+ * Loads the addon once per path. It links no llama.cpp library, so it loads before or after
+ * node-llama-cpp; it can run only once bound to node-llama-cpp's (findNativeLoop).
  */
 export function loadGenerationLoop(path = defaultAddonPath): GenerationLoopLoad {
   let result = loaded.get(path);

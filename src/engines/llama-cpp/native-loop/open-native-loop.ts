@@ -1,11 +1,13 @@
-// Chooses the embedded engine's decode loop for plain text: Spark's native loop when it is built
-// and loads (the default), node-llama-cpp's otherwise, with the reason kept (the engine's
-// decodeLoopFallbackReason). SPARK_DECODE_LOOP=node-llama-cpp forces the fallback.
+// Chooses the embedded engine's decode loop for plain text: Spark's native loop when it is built,
+// loads and binds to node-llama-cpp's llama.cpp (the default), node-llama-cpp's otherwise, with the
+// reason kept (the engine's decodeLoopFallbackReason). SPARK_DECODE_LOOP=node-llama-cpp forces it.
 import { SparkError } from "../../../protocol/spark-error.ts";
+import type { LlamaBackend } from "../llama-backend.ts";
 import {
   loadGenerationLoop,
   type AddonContextOptions,
-  type GenerationLoopLoad,
+  type AddonLlamaBinding,
+  type GenerationLoopAddon,
 } from "./generation-loop-addon.ts";
 import { NativeContext } from "./native-context.ts";
 
@@ -29,24 +31,53 @@ export function requestedDecodeLoop(option: DecodeLoop | undefined): DecodeLoop 
   );
 }
 
+export type NativeLoopFound =
+  | { addon: GenerationLoopAddon; path: string; binding: AddonLlamaBinding; reason?: undefined }
+  | { addon?: undefined; reason: string };
+
 /**
- * The native loop's addon when the loop asked for is native and the addon loads, else why not.
- * Call after node-llama-cpp loaded its backend (see loadGenerationLoop).
+ * The native loop's addon, bound to the llama.cpp behind node-llama-cpp's `backend`, when the loop
+ * asked for is native and both work; else why not. The engine and `spark doctor` both come here.
  */
-export function findNativeLoop(requested: DecodeLoop, addonPath?: string): GenerationLoopLoad {
+export function findNativeLoop(
+  requested: DecodeLoop,
+  backend: Pick<LlamaBackend, "bindingPath"> | undefined,
+  addonPath?: string,
+): NativeLoopFound {
   if (requested === "node-llama-cpp") return { reason: "node-llama-cpp's loop was requested" };
-  return loadGenerationLoop(addonPath);
+  const loaded = loadGenerationLoop(addonPath);
+  if (loaded.addon === undefined) return { reason: loaded.reason };
+  if (backend?.bindingPath === undefined) {
+    return {
+      reason:
+        "it could not tell which llama.cpp node-llama-cpp loaded (no llama-addon.node was seen loading)",
+    };
+  }
+  let binding: AddonLlamaBinding;
+  try {
+    binding = loaded.addon.bindLlama(backend.bindingPath);
+  } catch (error) {
+    return {
+      reason: `it cannot call node-llama-cpp's llama.cpp: ${SparkError.from(error).message}`,
+    };
+  }
+  // The failure this binding exists to prevent: a libllama whose registry has no backend.
+  if (binding.devices.length === 0) {
+    return { reason: `llama.cpp in ${binding.ggmlLibrary} has no backend loaded` };
+  }
+  return { addon: loaded.addon, path: loaded.path, binding };
 }
 
 export async function openNativeLoop(
   requested: DecodeLoop,
+  backend: Pick<LlamaBackend, "bindingPath"> | undefined,
   settings: AddonContextOptions,
   addonPath?: string,
 ): Promise<NativeLoopChoice> {
-  const loaded = findNativeLoop(requested, addonPath);
-  if (loaded.addon === undefined) return { reason: loaded.reason };
+  const found = findNativeLoop(requested, backend, addonPath);
+  if (found.addon === undefined) return { reason: found.reason };
   try {
-    return { native: await NativeContext.create(loaded.addon, settings) };
+    return { native: await NativeContext.create(found.addon, settings) };
   } catch (error) {
     return { reason: SparkError.from(error).message };
   }

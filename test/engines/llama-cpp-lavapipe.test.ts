@@ -1,0 +1,183 @@
+// Issue 23's first two findings on Mesa's lavapipe, a Vulkan device that computes on the CPU, each
+// case in a child process shown only lavapipe (the test runner never loads Vulkan): `gpu: auto`
+// refuses it and decodes on the CPU; a forced `gpu = "vulkan"` runs Spark's native loop on it,
+// calling node-llama-cpp's libllama.vulkan (before, the addon mapped the CPU package's libllama,
+// whose registry was empty, and fell back), with the CPU backend's greedy text; `spark doctor`
+// reports both.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DoctorReport } from "../../src/cli/doctor/doctor-report.ts";
+import { formatDoctorReport } from "../../src/cli/doctor/format-doctor-report.ts";
+import type { Timings } from "../../src/engines/engine.ts";
+import type { RefusedGpu } from "../../src/engines/llama-cpp/llama-backend.ts";
+import type { AddonBackendDevice } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { runSpark } from "../cli/support/run-spark-cli.ts";
+import {
+  findLavapipeIcd,
+  lavapipeEnvironment,
+  lavapipeMissingReason,
+} from "../support/lavapipe.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+
+const CHILD = fileURLToPath(new URL("./support/engine-backend-child.ts", import.meta.url));
+
+interface ChildReport {
+  gpu: string | false;
+  gpuDevices: string[];
+  refused: RefusedGpu[];
+  warning: string | undefined;
+  decodeLoop: "native" | "node-llama-cpp";
+  fallbackReason: string | undefined;
+  gpuLayers: number;
+  llamaLibrary: string | undefined;
+  devices: AddonBackendDevice[];
+  text: string;
+  outputTokens: number | undefined;
+  timings: Timings | undefined;
+}
+
+function runChild(modelPath: string, gpu: string, env: NodeJS.ProcessEnv): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", CHILD, modelPath, gpu],
+      { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const line = stdout.trim().split("\n").at(-1) ?? "";
+        if (error !== null || !line.startsWith("{")) {
+          const why = error?.message ?? "no report";
+          reject(new Error(`child (gpu ${gpu}) failed: ${why}\n${stderr.slice(-4000)}`));
+          return;
+        }
+        resolve(JSON.parse(line) as ChildReport);
+      },
+    );
+  });
+}
+
+const missing = lavapipeMissingReason();
+const notBuilt = existsSync(defaultAddonPath) ? undefined : "the native loop is not built";
+if (notBuilt !== undefined && missing === undefined) console.warn(`Skipping: ${notBuilt}.`);
+
+/** The CPU package's libllama (libllama.v0.5.0.so), not a GPU package's (libllama.vulkan.…). */
+const CPU_LIBLLAMA = /\/libllama(\.v[\d.]+)?\.(so|dylib)$/;
+
+describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on lavapipe", () => {
+  const icd = findLavapipeIcd() ?? "";
+  let modelPath: string;
+  let cpu: ChildReport;
+  let home: string;
+
+  beforeAll(async () => {
+    modelPath = await ensureTestModel();
+    home = await mkdtemp(join(tmpdir(), "spark-lavapipe-"));
+    // The reference: the CPU backend, never shown a Vulkan device.
+    const environment = { ...process.env };
+    delete environment.VK_ICD_FILENAMES;
+    cpu = await runChild(modelPath, "false", environment);
+  }, 200_000);
+  afterAll(async () => {
+    if (home !== undefined) await rm(home, { recursive: true, force: true });
+  });
+
+  it("the CPU reference runs the native loop on the CPU package's libllama", () => {
+    expect(cpu).toMatchObject({ gpu: false, refused: [], decodeLoop: "native", gpuLayers: 0 });
+    expect(cpu.llamaLibrary).toMatch(CPU_LIBLLAMA);
+    expect(cpu.text.length).toBeGreaterThan(0);
+    expect(cpu.timings?.decodeLoop).toBe("native");
+  });
+
+  it.each([
+    { visible: false, reason: /the Vulkan backend found no GPU device/ },
+    { visible: true, reason: /llvmpipe.* is a software device that runs on the CPU/ },
+  ])(
+    "gpu: auto refuses Vulkan on lavapipe (ggml shown it: $visible) and decodes natively on the CPU",
+    async ({ visible, reason }) => {
+      const auto = await runChild(modelPath, "auto", lavapipeEnvironment(icd, visible));
+      expect(auto.gpu).toBe(false);
+      expect(auto.refused).toHaveLength(1);
+      expect(auto.refused[0]?.gpu).toBe("vulkan");
+      expect(auto.refused[0]?.reason).toMatch(reason);
+      expect(auto.warning).toBeUndefined();
+      expect(auto.decodeLoop).toBe("native");
+      expect(auto.llamaLibrary).toMatch(CPU_LIBLLAMA);
+      expect(auto.gpuLayers).toBe(0);
+      expect(auto.text).toBe(cpu.text);
+    },
+    200_000,
+  );
+
+  it("a forced gpu = vulkan runs the native loop on lavapipe, calling libllama.vulkan, with the CPU's greedy text", async () => {
+    const vulkan = await runChild(modelPath, "vulkan", lavapipeEnvironment(icd, true));
+    expect(vulkan.gpu).toBe("vulkan");
+    expect(vulkan.gpuDevices).toEqual([expect.stringMatching(/llvmpipe/)]);
+    expect(vulkan.warning).toMatch(/^gpu = "vulkan" runs on no real GPU: llvmpipe/);
+    expect(vulkan.fallbackReason).toBeUndefined();
+    expect(vulkan.decodeLoop).toBe("native");
+    expect(vulkan.timings?.decodeLoop).toBe("native");
+    expect(vulkan.llamaLibrary).toMatch(/\/libllama\.vulkan\.v[\d.]+\.so$/);
+    expect(vulkan.devices.map((device) => device.description)).toContainEqual(
+      expect.stringMatching(/llvmpipe/),
+    );
+    expect(vulkan.gpuLayers).toBeGreaterThan(0);
+    expect(vulkan.outputTokens).toBe(cpu.outputTokens);
+    expect(vulkan.text).toBe(cpu.text);
+  }, 200_000);
+
+  it("spark doctor: auto reports the refused device and no problem; forced vulkan, the loop on it and a warning", async () => {
+    const configure = (gpu: string): Promise<void> =>
+      writeFile(
+        join(home, "config.toml"),
+        `default_model = "local"\n[models.local]\nengine = "llama-cpp"\npath = "${modelPath}"\ngpu = ${gpu}\n`,
+      );
+    // ggml shown lavapipe, so that a forced Vulkan has a device to run on.
+    const doctor = async (): Promise<{ report: DoctorReport; text: string }> => {
+      const env = { SPARK_HOME: home, VK_ICD_FILENAMES: icd, GGML_VK_VISIBLE_DEVICES: "0" };
+      const json = await runSpark(["doctor", "--offline", "--json"], env, home);
+      expect(json.code, json.stderr).toBe(0);
+      // JSON leaves out undefined fields; the text is what the same report prints.
+      const report = JSON.parse(json.stdout) as DoctorReport;
+      return { report, text: formatDoctorReport(report) };
+    };
+
+    await configure('"auto"');
+    const auto = await doctor();
+    expect(auto.report.llama.backend).toBe("CPU");
+    expect(auto.report.llama.softwareGpuWarning).toBeUndefined();
+    expect(auto.report.llama.refusedGpus).toEqual([
+      expect.objectContaining({ backend: "Vulkan", devices: [expect.stringMatching(/llvmpipe/)] }),
+    ]);
+    expect(auto.report.decodeLoop).toMatchObject({
+      loop: "native",
+      opened: { model: "local", gpuLayers: 0 },
+    });
+    expect(auto.report.decodeLoop.llamaLibrary).toMatch(CPU_LIBLLAMA);
+    expect(auto.report.findings).toEqual([]);
+    expect(auto.text).toMatch(
+      /^ {2}refused Vulkan \(gpu = "auto"\): llvmpipe.*; using the CPU backend$/m,
+    );
+    expect(auto.text).toContain("No problems found.");
+
+    await configure('"vulkan"');
+    const vulkan = await doctor();
+    expect(vulkan.report.llama.backend).toBe("Vulkan");
+    expect(vulkan.report.llama.devices).toEqual([expect.stringMatching(/llvmpipe/)]);
+    expect(vulkan.report.decodeLoop.loop).toBe("native");
+    expect(vulkan.report.decodeLoop.llamaLibrary).toMatch(/libllama\.vulkan\./);
+    expect(vulkan.report.decodeLoop.opened?.gpuLayers).toBeGreaterThan(0);
+    expect(vulkan.report.findings.map((finding) => finding.status)).toEqual(["warning"]);
+    expect(vulkan.report.findings[0]?.message).toMatch(
+      /^gpu = "vulkan" runs on no real GPU: llvmpipe/,
+    );
+    expect(vulkan.text).toMatch(
+      /^decode loop: native \(.*\)\n {2}calls .*libllama\.vulkan\.v[\d.]+\.so: .*llvmpipe/m,
+    );
+    expect(vulkan.text).toMatch(/^warning: gpu = "vulkan" runs on no real GPU/m);
+  }, 200_000);
+});

@@ -1,0 +1,53 @@
+// Run in a child process by llama-cpp-lavapipe.test.ts (so the test runner never loads Vulkan):
+// opens the embedded engine on `modelPath` with `gpu` as a user's config would, generates greedily,
+// and prints one JSON line: the backend node-llama-cpp ended on, what `auto` refused, the decode
+// loop with the library it calls, and the text with its timings.
+import { collectStream } from "../../../src/engines/collect-stream.ts";
+import {
+  getSharedLlamaBackend,
+  type GpuSetting,
+} from "../../../src/engines/llama-cpp/llama-backend.ts";
+import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import { findNativeLoop } from "../../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+
+const [modelPath, gpuArgument, prompt = "hello", maxTokens = "24"] = process.argv.slice(2);
+if (modelPath === undefined || gpuArgument === undefined) {
+  throw new Error(
+    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens]",
+  );
+}
+const gpu = (gpuArgument === "false" ? false : gpuArgument) as GpuSetting;
+const engine = await createLlamaCppEngine({
+  modelPath,
+  gpu,
+  threads: 1,
+  sequences: 1,
+  contextSize: 512,
+});
+try {
+  const backend = await getSharedLlamaBackend(gpu);
+  const found = findNativeLoop("native", backend);
+  const result = await collectStream(
+    engine.stream({
+      messages: [{ role: "user", content: prompt }],
+      sampling: { temperature: 0, maxOutputTokens: Number(maxTokens) },
+    }),
+  );
+  const report = {
+    gpu: backend.llama.gpu,
+    gpuDevices: await backend.llama.getGpuDeviceNames(),
+    refused: backend.refused,
+    warning: backend.warning,
+    decodeLoop: engine.decodeLoop,
+    fallbackReason: engine.decodeLoopFallbackReason,
+    gpuLayers: engine.gpuLayers,
+    llamaLibrary: found.addon === undefined ? undefined : found.binding.llamaLibrary,
+    devices: found.addon === undefined ? [] : found.binding.devices,
+    text: result.text,
+    outputTokens: result.usage?.outputTokens,
+    timings: result.timings,
+  };
+  process.stdout.write(JSON.stringify(report) + "\n");
+} finally {
+  await engine.dispose();
+}
