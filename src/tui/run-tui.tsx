@@ -11,6 +11,7 @@ import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-clien
 import { SparkError } from "../protocol/spark-error.ts";
 import { App } from "./app.tsx";
 import { connectInProcess, connectRemote, type AgentConnection } from "./connect-agent.ts";
+import type { TypeAhead } from "./type-ahead.ts";
 
 export interface TuiFlags {
   model?: string;
@@ -25,7 +26,7 @@ export const EXIT_USAGE = 2;
 export const NOT_A_TERMINAL_MESSAGE =
   'spark: the terminal UI needs a terminal (stdin and stdout are not a TTY); for scripts and pipes use `spark exec "<instruction>"`.\n';
 
-export async function runTui(flags: TuiFlags): Promise<number> {
+export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<number> {
   if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
     process.stderr.write(NOT_A_TERMINAL_MESSAGE);
     return EXIT_USAGE;
@@ -44,6 +45,8 @@ export async function runTui(flags: TuiFlags): Promise<number> {
   const { connection, startupNotices } = await connect(flags, model);
   try {
     const sessionId = await openSession(connection.client, flags, model);
+    // What was typed while loading is the prompt's first input.
+    typeAhead?.handOver();
     const instance = render(
       <App
         client={connection.client}

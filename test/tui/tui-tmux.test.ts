@@ -3,46 +3,23 @@
 // edit it), a steer lands mid-stream and changes the next model call,
 // the agent edits a file, Esc interrupts a second answer mid-stream, /undo restores the file on
 // disk, and Ctrl+C twice quits. capture-pane shows (and the log prints) each step.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "../agent/support/agent-workspace.ts";
+import { hasTmux, SPARK, tmuxServer } from "./support/tmux-pane.ts";
 
-const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const inCi = process.env.CI === "true";
 if (!hasTmux && !inCi)
   console.log(
     "Skipping the terminal UI's tmux test: tmux is not installed (apt-get install tmux).",
   );
 
-/** A tmux server of this test's own, so it never touches a user's sessions. */
-const socket = `spark-tui-test-${process.pid}`;
-const tmux = (...args: string[]): string =>
-  execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-
-/** The whole pane, scrollback included. */
-const capture = (): string => tmux("capture-pane", "-p", "-J", "-S", "-500", "-t", "tui");
-
-async function waitForPane(
-  step: string,
-  predicate: (pane: string) => boolean,
-  timeoutMs = 20_000,
-): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let pane = "";
-  while (Date.now() < deadline) {
-    pane = capture();
-    if (predicate(pane)) {
-      console.log(`--- ${step} ---\n${pane.trimEnd()}\n`);
-      return pane;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Timed out waiting for: ${step}\n--- the pane ---\n${pane}`);
-}
+const server = tmuxServer("spark-tui-test");
+const tmux = (...args: string[]): string => server.run(...args);
+const waitForPane = (step: string, predicate: (pane: string) => boolean): Promise<string> =>
+  server.waitForPane("tui", step, predicate);
 
 const count = (text: string, pattern: RegExp): number => text.match(pattern)?.length ?? 0;
 
@@ -86,7 +63,7 @@ describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) in tmux", () => {
   });
 
   afterAll(() => {
-    if (hasTmux) spawnSync("tmux", ["-L", socket, "kill-server"]);
+    if (hasTmux) server.kill();
     workspace?.remove();
   });
 

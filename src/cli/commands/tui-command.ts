@@ -1,6 +1,7 @@
 // `spark` with no command (or `spark tui`): the interactive terminal UI. Exit codes: 0 after
 // /quit or Ctrl+C twice, 1 error, 2 usage (including "not a terminal").
 import type { Command } from "commander";
+import { holdTypeAhead } from "../../tui/type-ahead.ts";
 import { exitWithUsageCodes } from "./exec-command.ts";
 
 interface TuiCommandFlags {
@@ -22,9 +23,15 @@ export function registerTuiCommand(program: Command): void {
     .option("--allow-commands", "let the agent run any shell command without asking")
     .exitOverride(exitWithUsageCodes)
     .action(async (flags: TuiCommandFlags) => {
-      // Loaded here so other commands never pay for React and Ink.
-      const { runTui } = await importInteractiveRenderer(() => import("../../tui/run-tui.tsx"));
-      process.exitCode = await runTui(flags);
+      // Raw mode before anything slow loads: what is typed meanwhile waits for the prompt.
+      const typeAhead = holdTypeAhead(process.stdin, () => process.exit(130));
+      try {
+        // Loaded here so other commands never pay for React and Ink.
+        const { runTui } = await importInteractiveRenderer(() => import("../../tui/run-tui.tsx"));
+        process.exitCode = await runTui(flags, typeAhead);
+      } finally {
+        typeAhead.cancel();
+      }
     });
 }
 
