@@ -106,6 +106,7 @@ async function run(
       body: record.body,
       apiKey: host.apiKey,
       tenant: owner,
+      cacheReplica: undefined,
       receivedAt: performance.now(),
     };
     context.log.store(`${live.id} continued here: its replica's lease lapsed`);

@@ -62,6 +62,10 @@ export class GatewayMetrics {
     "spark_gateway_decode_loop_responses_total",
     "Responses the embedded engine decoded, by loop: native (Spark's) or node-llama-cpp (the fallback).",
   );
+  private readonly affinity = new Counter(
+    "spark_gateway_chain_affinity_total",
+    "Chained turns by where they ran: on the replica that served the previous turn (and holds its cache), or on another.",
+  );
   private readonly merged = new Counter(
     "spark_gateway_merged_deltas_total",
     "Deltas merged into an earlier one because a client was not keeping up.",
@@ -84,6 +88,11 @@ export class GatewayMetrics {
 
   countError(code: string): void {
     this.errors.add({ code });
+  }
+
+  /** A turn chained from a response another replica may have served (shared store only). */
+  countChainAffinity(sameReplica: boolean): void {
+    this.affinity.add({ replica: sameReplica ? "same" : "other" });
   }
 
   countMergedDelta(): void {
@@ -120,6 +129,7 @@ export class GatewayMetrics {
       this.closes.render(),
       this.decodeLoops.render(),
       this.merged.render(),
+      this.affinity.render(),
       gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
       gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),
     ].join("");

@@ -43,6 +43,8 @@ export interface PreparedTurn {
   apiKey: string | undefined;
   /** The caller's tenant (tenant.ts): what the store scopes its responses to. */
   tenant: string;
+  /** The replica that served the previous response, so holds the chain's cache: a preference. */
+  cacheReplica: string | undefined;
   receivedAt: number;
 }
 
@@ -151,6 +153,7 @@ export async function prepareTurn(
     body,
     apiKey: source.apiKey,
     tenant,
+    cacheReplica: previous?.replica,
     receivedAt: source.receivedAt,
   };
 }

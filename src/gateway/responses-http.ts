@@ -36,6 +36,13 @@ export async function handleResponsesPost(
     },
   );
 
+  // Which replica served it, and which one holds the chain's cache when that is another: a load
+  // balancer (or a client) may send the next turn there; nothing requires it.
+  if (context.store.shared) {
+    response.setHeader("x-spark-replica", context.store.replicaId);
+    if (turn.cacheReplica !== undefined && turn.cacheReplica !== context.store.replicaId)
+      response.setHeader("x-spark-cache-replica", turn.cacheReplica);
+  }
   const controller = new AbortController();
   // A client that hangs up frees the engine: HTTP has no resume.
   response.on("close", () => {

@@ -29,6 +29,9 @@ export async function executeTurn(
   execution: TurnExecution,
 ): Promise<ResponseRunResult> {
   const release = await context.limiter.acquire(turn.apiKey);
+  // Any replica serves a chain; how often it is not the one holding its cache is worth seeing.
+  if (context.store.shared && turn.cacheReplica !== undefined)
+    context.metrics.countChainAffinity(turn.cacheReplica === context.store.replicaId);
   if (turn.droppedTools.length > 0) context.log.droppedTools(turn.droppedTools);
   const startedAt = performance.now();
   context.metrics.streamStarted();

@@ -59,13 +59,22 @@ describe.skipIf(redisMissing !== undefined)("spark serve replicas sharing Redis"
 
   it("continues a chain on whichever replica gets the next turn, over HTTP and ResponsesWS", async () => {
     const [a, b, c] = replicas as [ServeReplica, ServeReplica, ServeReplica];
-    const first = await client(a).responses.create({ model: "script", input: "Hello." });
-    const second = await client(b).responses.create({
-      model: "script",
-      input: "And then?",
-      previous_response_id: first.id,
-    });
+    const { data: first, response: firstHttp } = await client(a)
+      .responses.create({ model: "script", input: "Hello." })
+      .withResponse();
+    const { data: second, response: secondHttp } = await client(b)
+      .responses.create({ model: "script", input: "And then?", previous_response_id: first.id })
+      .withResponse();
     expect(second.previous_response_id).toBe(first.id);
+    // Affinity is a preference: b served the turn, and says a holds the chain's cache.
+    const replicaA = firstHttp.headers.get("x-spark-replica");
+    expect(replicaA).toBeTruthy();
+    expect(secondHttp.headers.get("x-spark-replica")).not.toBe(replicaA);
+    expect(secondHttp.headers.get("x-spark-cache-replica")).toBe(replicaA);
+    const metrics = await fetch(`${b.url}/metrics`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(await metrics.text()).toContain('spark_gateway_chain_affinity_total{replica="other"} 1');
     // The stored conversation came from Redis: the second turn's input holds the first turn.
     expect(second.usage?.input_tokens).toBeGreaterThan(first.usage?.input_tokens ?? 0);
 
