@@ -129,6 +129,37 @@ describe("the terminal UI", () => {
     expect(frame).toContain("Enter send");
   });
 
+  it("renders an answer's Markdown and leaves long lines whole for the terminal to wrap (issue 27)", async () => {
+    const { server, screen, attached } = start();
+    await attached();
+    const long = `A long line: ${"wrap me ".repeat(20).trim()} end.`; // 172 columns, the terminal 100
+    const answer = [
+      "## The plan",
+      "Use **bold**, `inline code` and *emphasis*:",
+      "- first item",
+      "1. numbered",
+      "> quoted",
+      "```ts",
+      'const greeting = "hi"; // say it',
+      "```",
+      long,
+      "",
+    ].join("\n");
+    server.emit("s1", { type: "turn-started", turnId: "t1", text: "explain" });
+    for (const piece of answer.match(/.{1,7}/gs) ?? [])
+      server.emit("s1", { type: "text-delta", turnId: "t1", text: piece });
+    await vi.waitFor(() => expect(screen()).toContain("end."));
+    const frame = screen();
+    expect(frame).toContain("● The plan");
+    expect(frame).toContain("Use bold, inline code and emphasis:");
+    expect(frame).toContain("• first item");
+    expect(frame).toContain("1. numbered");
+    expect(frame).toContain("│ quoted");
+    expect(frame).toMatch(/^const greeting = "hi"; \/\/ say it$/m);
+    expect(frame).not.toMatch(/```|\*\*|`inline|## /);
+    expect(frame).toContain(long);
+  });
+
   it("sends with Enter when idle; steers with Enter and interrupts with Esc while running", async () => {
     const { server, type, press, attached } = start();
     await attached();

@@ -49,9 +49,9 @@ export function App(props: AppProps) {
   const [sessionId, setSessionId] = useState(props.sessionId);
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
+  const columns = useTerminalColumns(stdout);
   const session = useAgentSession(client, sessionId, {
     ...(props.frameMs === undefined ? {} : { frameMs: props.frameMs }),
-    columns: useTerminalColumns(stdout),
   });
   const { state } = session;
   const startupNotices = useRef(props.startupNotices);
@@ -96,6 +96,7 @@ export function App(props: AppProps) {
         finished={clearedBefore === 0 ? state.finished : state.finished.slice(clearedBefore)}
         live={state.live}
         generation={staticGeneration}
+        columns={columns}
       />
       {state.pendingApproval === undefined ? null : (
         <ApprovalPrompt approval={state.pendingApproval} />

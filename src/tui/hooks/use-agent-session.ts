@@ -22,13 +22,10 @@ export interface AgentSessionView {
 export function useAgentSession(
   client: AgentProtocolClient,
   sessionId: string,
-  options: { frameMs?: number; columns?: number } = {},
+  options: { frameMs?: number } = {},
 ): AgentSessionView {
   const frameMs = options.frameMs ?? FRAME_MS;
-  const { columns } = options;
-  const columnsRef = useRef(columns);
-  columnsRef.current = columns;
-  const [state, setState] = useState(() => initialSessionViewState(sessionId, { columns }));
+  const [state, setState] = useState(() => initialSessionViewState(sessionId));
   const queue = useRef<SessionViewAction[]>([]);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const lastFlushAt = useRef(0);
@@ -52,7 +49,7 @@ export function useAgentSession(
   );
 
   useEffect(() => {
-    setState(initialSessionViewState(sessionId, { columns: columnsRef.current }));
+    setState(initialSessionViewState(sessionId));
     const unsubscribe = client.onSessionEvent((notification) => {
       if (notification.sessionId !== sessionId) return;
       dispatch({ type: "session-event", event: notification.event, at: performance.now() });
@@ -78,10 +75,6 @@ export function useAgentSession(
       if (!client.isClosed) client.request("session/detach", { sessionId }).catch(() => undefined);
     };
   }, [client, sessionId, dispatch]);
-
-  useEffect(() => {
-    if (columns !== undefined) dispatch({ type: "resize", columns });
-  }, [columns, dispatch]);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 

@@ -5,6 +5,7 @@ import {
   reduceSessionView,
   type SessionViewState,
 } from "./session-view-state.ts";
+import { LONGEST_LIVE_LINE } from "./answer-lines.ts";
 
 function fold(events: Array<[SessionEvent, number]>): SessionViewState {
   return reduceSessionView(
@@ -101,24 +102,89 @@ describe("reduceSessionView", () => {
     expect(state.metrics.decodeTokensPerSecond).toBe(500);
   });
 
-  it("cuts a long line where the terminal would wrap it, so the live item is one row", () => {
-    const state = reduceSessionView(
-      initialSessionViewState("s1", { columns: 20 }),
-      ...["alpha beta gamma ", "delta epsilon zeta eta ", "supercalifragilisticexpialidocious"].map(
-        (text) => ({
-          type: "session-event" as const,
-          event: { type: "text-delta" as const, turnId: "t", text },
-          at: 0,
-        }),
-      ),
+  it("keeps logical lines whole for the terminal to wrap and reflow (issue 27)", () => {
+    const long = "word ".repeat(60).trim(); // 299 columns: wider than any terminal here
+    const state = fold(
+      [`${long.slice(0, 100)}`, `${long.slice(100)}\nnext`].map((text) => [
+        { type: "text-delta", turnId: "t", text },
+        0,
+      ]),
     );
-    expect(state.finished.map((item) => (item.kind === "assistant" ? item.text : ""))).toEqual([
-      "alpha beta gamma", // 18 columns: 20 less the "● " prefix
-      "delta epsilon zeta",
-      "eta",
-      "supercalifragilistic",
+    expect(state.finished).toEqual([
+      expect.objectContaining({ kind: "assistant", text: long, continued: false }),
     ]);
-    expect(state.live).toMatchObject({ text: "expialidocious", continued: true });
+    expect(state.live).toMatchObject({ text: "next", continued: true });
+  });
+
+  it("moves an endless line to the finished items in pieces, so a frame stays cheap", () => {
+    const state = fold([
+      [{ type: "text-delta", turnId: "t", text: "alpha ".repeat(LONGEST_LIVE_LINE / 3) }, 0],
+    ]);
+    const pieces = state.finished.filter((item) => item.kind === "assistant");
+    expect(pieces.length).toBeGreaterThanOrEqual(1);
+    for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(LONGEST_LIVE_LINE);
+    expect(pieces[1] ?? state.live).toMatchObject({ restOfLine: true });
+    expect(state.live?.kind === "assistant" && state.live.text.length).toBeLessThan(
+      LONGEST_LIVE_LINE,
+    );
+  });
+
+  it("marks fences and the lines of a code block, with its language, across deltas", () => {
+    const state = fold(
+      ["Here:\n```t", "s\nconst a = 1;\n\n", "```\nafter\n~~~\nx\n~~~"].map((text) => [
+        { type: "text-delta", turnId: "t", text },
+        0,
+      ]),
+    );
+    const lines = [...state.finished, ...(state.live === undefined ? [] : [state.live])];
+    expect(
+      lines.map((line) =>
+        line.kind === "assistant" ? [line.text, line.block, line.code?.language] : [],
+      ),
+    ).toEqual([
+      ["Here:", "prose", undefined],
+      ["```ts", "fence", "ts"],
+      ["const a = 1;", "code", "ts"],
+      ["", "code", "ts"],
+      ["```", "fence", "ts"],
+      ["after", "prose", undefined],
+      ["~~~", "fence", ""],
+      ["x", "code", ""],
+      // The answer ends without a newline: the live closing fence is still a fence when it ends.
+      ["~~~", "code", ""],
+    ]);
+    const ended = reduceSessionView(state, {
+      type: "session-event",
+      event: { type: "turn-finished", turnId: "t", reason: "completed", steps: 1, usage, timings },
+      at: 1,
+    });
+    expect(ended.finished.at(-1)).toMatchObject({ text: "~~~", block: "fence" });
+  });
+
+  it("strips escape sequences and control characters from what it shows (issue 27)", () => {
+    const state = fold([
+      [{ type: "turn-started", turnId: "t", text: "hi\u001b]0;owned\u0007" }, 0],
+      [
+        { type: "text-delta", turnId: "t", text: "red \u001b[31mtext\u001b[0m\u009b2J\tend\r\n" },
+        1,
+      ],
+      [
+        {
+          type: "tool-call",
+          turnId: "t",
+          callId: "c",
+          name: "run_command",
+          arguments: "{}",
+          summary: "run_command \u001b[2Jclear",
+        },
+        2,
+      ],
+    ]);
+    expect(state.finished.map((item) => ("text" in item ? item.text : ""))).toEqual([
+      "hi",
+      "red text2J  end", // the C1 CSI is gone; what followed it is only text
+    ]);
+    expect(state.live).toMatchObject({ summary: "run_command clear" });
   });
 
   it("keeps interrupted output, marks it, and gives discarded queued messages back", () => {

@@ -4,10 +4,13 @@
 // array copy, not 200.
 import type { HistoryItem } from "../../protocol/agent/agent-methods.ts";
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
-import type { NewTranscriptItem, TranscriptItem } from "./transcript-item.ts";
+import type { TranscriptItem } from "./transcript-item.ts";
 import { errorItemFields } from "./transcript-item.ts";
 import { formatTokens } from "../views/status-line.tsx";
 import { countDelta, finishRate, startTurnMetrics, type StreamMetrics } from "./stream-metrics.ts";
+import { appendAnswerText } from "./answer-lines.ts";
+import { append, finishLive, takeId } from "./transcript-draft.ts";
+import { terminalSafeData, terminalSafeText } from "./terminal-text.ts";
 
 export interface PendingApproval {
   approvalId: string;
@@ -41,8 +44,6 @@ export interface SessionViewState {
   nextItemId: number;
   /** turn-started events seen: the message queue waits for its turn to have begun. */
   turnsStarted: number;
-  /** The terminal's width: a streaming answer is cut into finished lines of at most this. */
-  columns: number;
 }
 
 export type SessionViewAction =
@@ -53,20 +54,14 @@ export type SessionViewAction =
   | { type: "summary"; model?: string; status?: SessionStatus }
   | { type: "input-returned" }
   /** /diff: the session's edits so far (not undone), each as its diff. */
-  | { type: "show-edits" }
-  | { type: "resize"; columns: number };
-
-/** The "● " that opens an answer. */
-const ANSWER_PREFIX_WIDTH = 2;
-const DEFAULT_COLUMNS = 80;
+  | { type: "show-edits" };
 
 export function initialSessionViewState(
   sessionId: string,
-  options: { model?: string; columns?: number } = {},
+  options: { model?: string } = {},
 ): SessionViewState {
   const { model } = options;
   return {
-    columns: Math.max(20, options.columns ?? DEFAULT_COLUMNS),
     sessionId,
     model,
     status: "idle",
@@ -116,7 +111,8 @@ export function foldSessionView(
 function applyAction(draft: SessionViewState, action: SessionViewAction): void {
   switch (action.type) {
     case "session-event":
-      applyEvent(draft, action.event, action.at);
+      // What the model, its tools and files wrote is shown, never obeyed by the terminal.
+      applyEvent(draft, terminalSafeData(action.event), action.at);
       return;
     case "notice":
       finishLive(draft);
@@ -126,7 +122,7 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       finishLive(draft);
       append(draft, {
         kind: "error",
-        message: action.message,
+        message: terminalSafeText(action.message),
         ...(action.code === undefined ? {} : { code: action.code }),
       });
       return;
@@ -134,7 +130,7 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       if (action.items.length > 0)
         append(draft, { kind: "notice", text: "History of this session:", tone: "info" });
       for (const item of action.items)
-        append(draft, { kind: "history", role: item.role, text: item.text });
+        append(draft, { kind: "history", role: item.role, text: terminalSafeText(item.text) });
       return;
     case "summary":
       if (action.model !== undefined) draft.model = action.model;
@@ -142,9 +138,6 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       return;
     case "input-returned":
       draft.returnedInput = undefined;
-      return;
-    case "resize":
-      draft.columns = Math.max(20, action.columns);
       return;
     case "show-edits":
       finishLive(draft);
@@ -195,7 +188,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       return;
     case "text-delta":
       countDelta(draft.metrics, at);
-      appendText(draft, event.text);
+      appendAnswerText(draft, event.text);
       return;
     case "tool-call":
       finishLive(draft);
@@ -300,25 +293,6 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
   }
 }
 
-function takeId(draft: SessionViewState): number {
-  const id = draft.nextItemId;
-  draft.nextItemId += 1;
-  return id;
-}
-
-function append(draft: SessionViewState, item: NewTranscriptItem): void {
-  draft.finished.push({ ...item, id: takeId(draft) });
-}
-
-/** Moves the live item, if any, to the finished items (an empty answer piece is dropped). */
-function finishLive(draft: SessionViewState): void {
-  const live = draft.live;
-  if (live === undefined) return;
-  draft.live = undefined;
-  if (live.kind === "assistant" && live.text === "" && !live.interrupted) return;
-  draft.finished.push(live);
-}
-
 function finishToolCall(
   draft: SessionViewState,
   callId: string,
@@ -354,43 +328,4 @@ function readCommandOutcome(output: string): { status: string; tail: string[] } 
   if (status === undefined) return undefined;
   const body = lines.slice(0, -1).filter((line) => line !== "(no output)");
   return { status, tail: body.slice(-COMMAND_TAIL_LINES) };
-}
-
-/**
- * Appends streamed text to the live answer, then moves every complete line to the finished items:
- * a line ends at a newline or where the terminal would wrap it (the last space that fits). The live
- * item is never more than one terminal line, so a frame costs the same however long the answer
- * grows (Ink measures live text character by character on every frame), and the finished lines
- * read exactly as word-wrapped text would.
- */
-function appendText(draft: SessionViewState, text: string): void {
-  let live = draft.live;
-  if (live?.kind !== "assistant") {
-    finishLive(draft);
-    live = { kind: "assistant", id: takeId(draft), text: "", continued: false, interrupted: false };
-  }
-  let rest = live.text + text;
-  let continued = live.continued;
-  let id = live.id;
-  for (;;) {
-    const available = draft.columns - (continued ? 0 : ANSWER_PREFIX_WIDTH);
-    const newline = rest.indexOf("\n");
-    let line: string;
-    if (newline >= 0 && newline <= available) {
-      line = rest.slice(0, newline);
-      rest = rest.slice(newline + 1);
-    } else if (rest.length <= available) {
-      break;
-    } else {
-      const space = rest.lastIndexOf(" ", available);
-      // A word longer than the line is cut where the terminal would cut it.
-      const cut = space > 0 ? space : available;
-      line = rest.slice(0, cut);
-      rest = rest.slice(space > 0 ? cut + 1 : cut);
-    }
-    draft.finished.push({ kind: "assistant", id, text: line, continued, interrupted: false });
-    id = takeId(draft);
-    continued = true;
-  }
-  draft.live = { kind: "assistant", id, text: rest, continued, interrupted: false };
 }

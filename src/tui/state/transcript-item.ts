@@ -3,14 +3,7 @@ import type { SparkErrorJson } from "../../protocol/spark-error.ts";
 
 export type TranscriptItem =
   | { kind: "user"; id: number; text: string; via?: "steer" | "queue" }
-  | {
-      kind: "assistant";
-      id: number;
-      text: string;
-      /** A later piece of one answer: a long answer is moved to the static area line by line. */
-      continued: boolean;
-      interrupted: boolean;
-    }
+  | AssistantLine
   | {
       kind: "tool-call";
       id: number;
@@ -43,6 +36,25 @@ export type TranscriptItem =
   | { kind: "error"; id: number; message: string; code?: string }
   | { kind: "notice"; id: number; text: string; tone: "info" | "warning" }
   | { kind: "history"; id: number; role: "user" | "assistant" | "tool"; text: string };
+
+/** One line of an answer: answers move to the static area a logical line at a time. */
+export interface AssistantLine {
+  kind: "assistant";
+  id: number;
+  text: string;
+  /** A later line of one answer (only the first is marked "● "). */
+  continued: boolean;
+  interrupted: boolean;
+  /**
+   * The line's place in the answer's Markdown: prose, a line of a fenced code block, or a fence
+   * (not shown). For the live line: whether it is inside a code block so far.
+   */
+  block: "prose" | "code" | "fence";
+  /** In a code block (or at its opening fence): its language and fence, which closes it. */
+  code?: { language: string; fence: string };
+  /** The rest of a logical line too long to stay live (not a line of its own). */
+  restOfLine?: boolean;
+}
 
 export type TranscriptItemKind = TranscriptItem["kind"];
 

@@ -2,6 +2,7 @@
 // as coloured diffs with their path, interrupts and errors in words a person can act on.
 import { Box, Text } from "ink";
 import type { TranscriptItem } from "../state/transcript-item.ts";
+import { AnswerLineView } from "./answer-line.tsx";
 import { DiffView } from "./diff-view.tsx";
 
 export function TranscriptItemView({ item }: { item: TranscriptItem }) {
@@ -16,14 +17,7 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
         </Box>
       );
     case "assistant":
-      return (
-        <Text>
-          {item.continued ? "" : "● "}
-          {/* An empty line of an answer still takes its row. */}
-          {item.text === "" && item.continued ? " " : item.text}
-          {item.interrupted ? <Text color="yellow"> ⏹</Text> : null}
-        </Text>
-      );
+      return <AnswerLineView line={item} />;
     case "tool-call":
       return (
         <Box flexDirection="column">
