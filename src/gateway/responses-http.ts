@@ -10,10 +10,10 @@ import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { GatewayClock } from "./gateway-clock.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { readJsonBody, sendError, sendJson } from "./http-io.ts";
-import { prepareTurn } from "./prepare-turn.ts";
+import { prepareTurn, type PreparedTurn } from "./prepare-turn.ts";
 import { schemaError } from "./schema-error.ts";
 import { responsesSseTransport, startEventStream } from "./sse-transport.ts";
-import { executeTurn } from "./turn-executor.ts";
+import { dropSlot, executeTurn, startSlot } from "./turn-executor.ts";
 
 export async function handleResponsesPost(
   context: GatewayContext,
@@ -27,14 +27,21 @@ export async function handleResponsesPost(
   const startedAt = performance.now();
   const body = isCommonResponseCreate(raw) ? (raw as ResponseCreateBody) : parseBody(raw);
   clock.addSince(startedAt);
-  const turn = await prepareTurn(
-    { body, apiKey, receivedAt, clock },
-    {
-      models: context.models,
-      store: context.store,
-      contextLimitTokens: context.config.contextLimitTokens,
-    },
-  );
+  const slot = startSlot(context, apiKey);
+  let turn: PreparedTurn;
+  try {
+    turn = await prepareTurn(
+      { body, apiKey, receivedAt, clock },
+      {
+        models: context.models,
+        store: context.store,
+        contextLimitTokens: context.config.contextLimitTokens,
+      },
+    );
+  } catch (error) {
+    dropSlot(slot);
+    throw error;
+  }
 
   // Which replica served it, and which one holds the chain's cache when that is another: a load
   // balancer (or a client) may send the next turn there; nothing requires it.
@@ -55,6 +62,7 @@ export async function handleResponsesPost(
       emit: () => {},
       clock,
       transport: "http",
+      slot,
     });
     if (result.error !== undefined) sendError(response, result.error);
     else sendJson(response, 200, result.response);
@@ -84,6 +92,7 @@ export async function handleResponsesPost(
     },
     clock,
     transport: "http",
+    slot,
   });
   await coalescer.drained();
   response.end();

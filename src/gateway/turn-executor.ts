@@ -20,6 +20,28 @@ export interface TurnExecution {
   resumeFrom?: WriterResumeState;
   /** False once another replica has taken the response over: it stores the result, not this one. */
   mayStore?: () => boolean;
+  /** The key's slot, asked for while the turn was prepared (startSlot); taken here otherwise. */
+  slot?: Promise<() => void>;
+}
+
+/** Asks for the key's concurrency slot at once, so a shared store's round trip overlaps the
+ * turn's preparation (its own reads of the store) rather than following it. */
+export function startSlot(
+  context: GatewayContext,
+  apiKey: string | undefined,
+): Promise<() => void> {
+  const slot = context.limiter.acquire(apiKey);
+  // Awaited by executeTurn; a turn that failed to prepare drops it (dropSlot).
+  slot.catch(() => {});
+  return slot;
+}
+
+/** Gives back a slot asked for by a turn that will not run. */
+export function dropSlot(slot: Promise<() => void>): void {
+  slot.then(
+    (release) => release(),
+    () => {},
+  );
 }
 
 /** Throws (before any event) when the key is over its concurrency limit; otherwise never throws. */
@@ -28,7 +50,7 @@ export async function executeTurn(
   turn: PreparedTurn,
   execution: TurnExecution,
 ): Promise<ResponseRunResult> {
-  const release = await context.limiter.acquire(turn.apiKey);
+  const release = await (execution.slot ?? context.limiter.acquire(turn.apiKey));
   // Any replica serves a chain; how often it is not the one holding its cache is worth seeing.
   if (context.store.shared && turn.cacheReplica !== undefined)
     context.metrics.countChainAffinity(turn.cacheReplica === context.store.replicaId);

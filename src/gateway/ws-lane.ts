@@ -16,7 +16,7 @@ import type { LiveResponseRegistry } from "./live-response-registry.ts";
 import { prepareTurn } from "./prepare-turn.ts";
 import type { ResponseRunResult } from "./response-runner.ts";
 import { resumeFromStore } from "./resume-from-store.ts";
-import { executeTurn } from "./turn-executor.ts";
+import { dropSlot, executeTurn, startSlot } from "./turn-executor.ts";
 import { WireError } from "./wire-error.ts";
 import {
   MAX_PENDING_STEERS,
@@ -251,6 +251,8 @@ export class WsLane {
     this.preparing = true;
     this.cancelWhilePreparing = false;
     let live: LiveResponse | undefined;
+    const slot = startSlot(context, apiKey);
+    let slotTaken = false;
     try {
       const turn = await prepareTurn(
         { body, apiKey, receivedAt, clock },
@@ -261,6 +263,7 @@ export class WsLane {
         },
       );
       if (this.host.closed) return;
+      slotTaken = true;
       live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
       const started = live;
       // With a shared store its events are logged there first, so another replica can resume it.
@@ -287,6 +290,7 @@ export class WsLane {
         clock,
         transport: "ws",
         mayStore: () => !started.superseded,
+        slot,
       });
       started.finish(result);
     } catch (error) {
@@ -297,6 +301,7 @@ export class WsLane {
       }
       this.host.sendError(error, this.streamId);
     } finally {
+      if (!slotTaken) dropSlot(slot);
       this.preparing = false;
       if (!this.busy) this.next();
     }

@@ -18,6 +18,8 @@ export function redisMissingReason(): string | undefined {
 
 export interface RedisServer {
   readonly port: number;
+  /** The running server's process id (benchmarks read its CPU time). */
+  readonly pid: number | undefined;
   readonly url: string;
   /** SIGKILL: the server is gone at once, as in a crash. */
   kill(): Promise<void>;
@@ -37,6 +39,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
   return {
     port,
+    get pid() {
+      return child.pid;
+    },
     url: `redis://127.0.0.1:${port}`,
     kill: () => exit("SIGKILL"),
     async restart() {
