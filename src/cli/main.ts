@@ -21,7 +21,13 @@ const packageJson = JSON.parse(
 const program = new Command()
   .name("spark")
   .description("Latency-first real-time AI coding")
-  .version(packageJson.version, "-v, --version");
+  .version(packageJson.version, "-v, --version")
+  .addHelpText(
+    "after",
+    "\nDocumentation: README.md and SECURITY.md, and docs/ in Spark's repository, one page per\n" +
+      "topic: commands, terminal-ui, browser-app, editor, serve, clients, agent, configuration,\n" +
+      "routing, eval, gpu, benchmarks, development.",
+  );
 registerPromptCommand(program);
 registerModelCommands(program);
 registerExecCommand(program);

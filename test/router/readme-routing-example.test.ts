@@ -1,5 +1,6 @@
-// The README's Routing example is real: it loads through loadConfig, and the router makes the
-// decisions the README describes from it (no upstream is contacted: deciding creates no engine).
+// The routing page's example is real (docs/routing.md): it loads through loadConfig, and the router
+// makes the decisions the page describes from it (no upstream is contacted: deciding creates no
+// engine).
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -10,14 +11,13 @@ import { ModelRegistry } from "../../src/router/model-registry.ts";
 import { Router } from "../../src/router/router.ts";
 
 function readmeRoutingExample(): string {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("## Routing"));
-  const match = /```toml\n([\s\S]*?)```/.exec(section);
-  if (match?.[1] === undefined) throw new Error("README has no TOML example under ## Routing");
+  const page = readFileSync(new URL("../../docs/routing.md", import.meta.url), "utf8");
+  const match = /```toml\n([\s\S]*?)```/.exec(page);
+  if (match?.[1] === undefined) throw new Error("docs/routing.md has no TOML example");
   return match[1];
 }
 
-it("the README's routing example loads and routes as documented", async () => {
+it("the routing page's example loads and routes as documented", async () => {
   const home = await mkdtemp(path.join(os.tmpdir(), "spark-readme-"));
   try {
     await writeFile(path.join(home, "config.toml"), readmeRoutingExample());

@@ -30,7 +30,7 @@ export interface CodexRunOptions {
   outputSchema?: Record<string, unknown>;
 }
 
-/** The config.toml a user puts in ~/.codex to use Spark (README, "Use Spark from…"). */
+/** The config.toml a user puts in ~/.codex to use Spark (docs/clients.md). */
 export function codexConfigToml(options: Omit<CodexRunOptions, "prompt">): string {
   return [
     `model = "${options.model}"`,
