@@ -210,7 +210,6 @@ export class LlamaCppEngine implements Engine {
       return yield* finish("error", SparkError.from(error));
     }
     clock.addPrefillWork(performance.now() - renderStartedAt);
-    usage.inputTokens = prompt.tokens.length;
     let lease: EngineLease;
     try {
       const pools = {
@@ -270,6 +269,8 @@ export class LlamaCppEngine implements Engine {
     const hasTools = tools.length > 0;
     const forceToolCall = hasTools && choice !== "auto";
     const promptTokens = prompt.tokens;
+    // Only once the request holds a sequence: one cancelled while it waited evaluated nothing.
+    usage.inputTokens = promptTokens.length;
     const room = contextSize - promptTokens.length;
     if (room <= 0) {
       yield* finish(
