@@ -60,6 +60,8 @@ export class AgentSession {
   readonly logPath: string;
   /** When the session first started (its log header), however often it was resumed. */
   readonly startedAt: string;
+  /** The log's length in bytes when this session was opened here: what a resume read back. */
+  readonly logLengthAtOpen: number;
   readonly workspaceRoot: string;
   private readonly listeners = new Set<AgentEventListener>();
   private readonly host: TurnHost;
@@ -80,6 +82,7 @@ export class AgentSession {
     this.id = log.id;
     this.logPath = log.path;
     this.startedAt = log.startedAt;
+    this.logLengthAtOpen = log.length;
     this.workspaceRoot = workspaceRoot;
     this.messages = transcript;
     this.host = {
@@ -175,6 +178,11 @@ export class AgentSession {
     this.host.model = model;
     if (contextWindowTokens !== undefined)
       this.host.budget = new ContextBudget({ windowTokens: contextWindowTokens });
+  }
+
+  /** The log's length in bytes now: every event emitted so far is in it. */
+  get logLength(): number {
+    return this.log.length;
   }
 
   get transcript(): readonly TranscriptMessage[] {

@@ -9,6 +9,7 @@ import type { AppServerOptions } from "./app-server-options.ts";
 import { dispatchFrame, type AgentMethodHandlers } from "./json-rpc-dispatcher.ts";
 import type { LiveSession, SessionSubscriber } from "./live-session.ts";
 import { historyFromTranscript } from "./session-history.ts";
+import { readHistoryEvents } from "./session-history-events.ts";
 import type { SessionRegistry } from "./session-registry.ts";
 import type { WorkspaceRoots } from "./workspace-roots.ts";
 import { listWorkspaceFiles } from "./workspace-files.ts";
@@ -96,12 +97,17 @@ export class ClientConnection implements SessionSubscriber {
           session,
           resumed ? session.firstSequenceAfter : lastSequence,
         );
+        if (lastSequence !== undefined && !resumed)
+          return { session: session.summary(), replayedEvents };
+        // The logged events this client gets no other way: before the resume (the replay has the
+        // rest), or all so far (taken in the same step as the attach, so none is lost or doubled).
+        const historyLength = resumed ? session.agent.logLengthAtOpen : session.agent.logLength;
+        const history = historyFromTranscript(session.agent.transcript);
         return {
           session: session.summary(),
           replayedEvents,
-          ...(lastSequence === undefined || resumed
-            ? { history: historyFromTranscript(session.agent.transcript) }
-            : {}),
+          history,
+          historyEvents: await readHistoryEvents(session.agent.logPath, historyLength),
         };
       },
       "session/detach": ({ sessionId }) => {

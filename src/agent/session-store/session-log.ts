@@ -1,6 +1,6 @@
 // Appends a session's records to its JSONL file as they happen, through one kept-open handle, so
 // a crash loses nothing already shown. Synchronous writes keep lines whole and in order.
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -8,6 +8,8 @@ import { SESSION_LOG_VERSION, type SessionHeader, type SessionRecord } from "./s
 
 export class SessionLog {
   private descriptor: number | undefined;
+  /** Bytes in the file: what a reader may take as written so far (appends are synchronous). */
+  private bytes: number;
 
   private constructor(
     readonly id: string,
@@ -17,6 +19,11 @@ export class SessionLog {
     descriptor: number,
   ) {
     this.descriptor = descriptor;
+    this.bytes = fstatSync(descriptor).size;
+  }
+
+  get length(): number {
+    return this.bytes;
   }
 
   /** Starts a new log `<directory>/<yyyy-mm-dd>-<id>.jsonl` with its header line. */
@@ -47,7 +54,8 @@ export class SessionLog {
     if (this.descriptor === undefined) {
       throw new SparkError("internal_error", `The session log ${this.path} is closed.`);
     }
-    writeSync(this.descriptor, `${JSON.stringify({ ...record, at: new Date().toISOString() })}\n`);
+    const line = `${JSON.stringify({ ...record, at: new Date().toISOString() })}\n`;
+    this.bytes += writeSync(this.descriptor, line);
   }
 
   close(): void {

@@ -54,6 +54,11 @@ export const agentMethods = {
       replayedEvents: z.number().int().nonnegative(),
       /** Set when the session was loaded from its log: the conversation so far, for display. */
       history: z.array(historyItemSchema).optional(),
+      /**
+       * Set with `history`: the same conversation as the session events its log holds (text
+       * deltas joined, tool output shortened), for a client to fold as it folds live events.
+       */
+      historyEvents: z.array(z.looseObject({ type: z.string() })).optional(),
     }),
   },
   "session/detach": {

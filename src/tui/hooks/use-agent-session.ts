@@ -1,8 +1,10 @@
 // Subscribes to one session through the agent protocol and keeps its view state: events are
 // queued as they arrive and folded once per frame, so a 5,000 tokens/s stream costs at most
-// ~30 renders a second. Attaching shows a resumed session's history.
+// ~30 renders a second. Attaching shows a resumed session's history, folded from its logged
+// events like live ones.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
+import type { SessionEvent } from "../../protocol/agent/session-events.ts";
 import {
   foldSessionView,
   initialSessionViewState,
@@ -50,23 +52,42 @@ export function useAgentSession(
 
   useEffect(() => {
     setState(initialSessionViewState(sessionId));
+    // Events replayed by the attach arrive before its answer, which carries the history of a
+    // resumed session: they wait for it, so the history comes first.
+    let heldUntilAttached: SessionViewAction[] | undefined = [];
     const unsubscribe = client.onSessionEvent((notification) => {
       if (notification.sessionId !== sessionId) return;
-      dispatch({ type: "session-event", event: notification.event, at: performance.now() });
+      const action: SessionViewAction = {
+        type: "session-event",
+        event: notification.event,
+        at: performance.now(),
+      };
+      if (heldUntilAttached === undefined) dispatch(action);
+      else heldUntilAttached.push(action);
     });
+    const releaseHeld = (): void => {
+      for (const action of heldUntilAttached ?? []) dispatch(action);
+      heldUntilAttached = undefined;
+    };
     // From the last event this client saw (0: all the server still holds); a session loaded from
     // its log answers with its history instead.
     client
       .request("session/attach", { sessionId, lastSequence: client.lastSequence(sessionId) })
       .then((result) => {
+        if (result.historyEvents !== undefined)
+          dispatch({ type: "history-events", events: result.historyEvents as SessionEvent[] });
+        else if (result.history !== undefined) dispatch({ type: "history", items: result.history });
+        releaseHeld();
         dispatch({
           type: "summary",
           status: result.session.status,
           ...(result.session.model === undefined ? {} : { model: result.session.model }),
         });
-        if (result.history !== undefined) dispatch({ type: "history", items: result.history });
       })
-      .catch((error: unknown) => dispatch(errorAction(error)));
+      .catch((error: unknown) => {
+        releaseHeld();
+        dispatch(errorAction(error));
+      });
     return () => {
       unsubscribe();
       clearTimeout(timer.current);

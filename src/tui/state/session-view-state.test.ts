@@ -386,6 +386,56 @@ describe("reduceSessionView", () => {
     });
   });
 
+  it("folds a resumed session's logged events like live ones, closing what the log left open", () => {
+    const state = reduceSessionView(initialSessionViewState("s1"), {
+      type: "history-events",
+      events: [
+        {
+          type: "session-started",
+          sessionId: "s1",
+          logPath: "/s1.jsonl",
+          cwd: "/repo",
+          resumed: false,
+          commandSandbox: { kind: "none", description: "none" },
+        },
+        { type: "turn-started", turnId: "t", text: "go" },
+        { type: "text-delta", turnId: "t", text: "Working." },
+        {
+          type: "interrupted",
+          turnId: "t",
+          reason: "interrupt",
+          partialText: "Working.",
+          discardedQueue: ["old queued text"],
+        },
+        { type: "turn-started", turnId: "t2", text: "again" },
+        {
+          type: "tool-call",
+          turnId: "t2",
+          callId: "c",
+          name: "run_command",
+          arguments: "{}",
+          summary: "run_command make",
+        },
+      ],
+    });
+    expect(state.finished.map((item) => item.kind)).toEqual([
+      "notice",
+      "user",
+      "assistant",
+      "interrupted",
+      "user",
+      "tool-call",
+    ]);
+    expect(state.finished.at(-1)).toMatchObject({
+      status: "failed",
+      errorLine: "not finished: the session ended first",
+    });
+    expect(state.live).toBeUndefined();
+    // An old interrupt's queue stays in the past; so do its timings.
+    expect(state.returnedInput).toBeUndefined();
+    expect(state.metrics.turnStartedAt).toBeNull();
+  });
+
   it("shows errors, history and notices as finished items; ignores unknown event types", () => {
     const state = reduceSessionView(
       initialSessionViewState("s1"),

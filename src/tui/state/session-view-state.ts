@@ -51,6 +51,8 @@ export type SessionViewAction =
   | { type: "notice"; text: string; tone?: "info" | "warning" }
   | { type: "error"; message: string; code?: string }
   | { type: "history"; items: HistoryItem[] }
+  /** A resumed session's logged events: shown as they were live, before anything new. */
+  | { type: "history-events"; events: SessionEvent[] }
   | { type: "summary"; model?: string; status?: SessionStatus }
   | { type: "input-returned" }
   /** /diff: the session's edits so far (not undone), each as its diff. */
@@ -132,6 +134,9 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       for (const item of action.items)
         append(draft, { kind: "history", role: item.role, text: terminalSafeText(item.text) });
       return;
+    case "history-events":
+      foldHistoryEvents(draft, action.events);
+      return;
     case "summary":
       if (action.model !== undefined) draft.model = action.model;
       if (action.status !== undefined) draft.status = action.status;
@@ -154,6 +159,32 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
     default:
       action satisfies never;
   }
+}
+
+function foldHistoryEvents(draft: SessionViewState, events: readonly SessionEvent[]): void {
+  if (events.length === 0) return;
+  append(draft, { kind: "notice", text: "History of this session:", tone: "info" });
+  const returnedInput = draft.returnedInput;
+  for (const event of events) {
+    // Each start of the session is in its log; only this one (replayed after) is news.
+    if (event.type !== "session-started") applyEvent(draft, terminalSafeData(event), 0);
+  }
+  const live = draft.live;
+  if (live?.kind === "tool-call" && live.status === "running") {
+    // The log ends inside the call: the session stopped before its result.
+    draft.live = { ...live, status: "failed", errorLine: "not finished: the session ended first" };
+  }
+  finishLive(draft);
+  // Past turns say nothing of this one's speed, and what an old interrupt gave back is gone.
+  Object.assign(draft.metrics, {
+    timeToFirstTokenMs: null,
+    decodeTokensPerSecond: null,
+    turnStartedAt: null,
+    firstDeltaAt: null,
+    lastDeltaAt: null,
+    deltaCount: 0,
+  });
+  draft.returnedInput = returnedInput;
 }
 
 const DECISION_WORDS = {
