@@ -1,18 +1,24 @@
 // Scenario 1: a 20-turn conversation growing to ~32k tokens through the gateway to the embedded
-// engine, once over one WebSocket with previous_response_id and once over stateless HTTP/SSE that
-// resends the whole conversation; per turn: bytes sent, serving-path overhead, time to first token.
+// engine, over one WebSocket with previous_response_id and over stateless HTTP/SSE that resends the
+// whole conversation (with and without prompt_cache_key), turns alternated between the variants;
+// per turn: bytes sent, serving-path overhead, time to first token, cached prompt tokens.
 import { BenchServer } from "../lib/bench-server.ts";
 import { readCorpus, userMessages } from "../lib/conversation-corpus.ts";
 import { ensureLongContextTestModel } from "../lib/long-context-test-model.ts";
 import type { ProbeRecord } from "../lib/probe-engine.ts";
-import { runConversation, type ConversationTransport } from "../lib/run-conversation.ts";
+import { ConversationPlayer, type ConversationTransport } from "../lib/run-conversation.ts";
 import type { Scenario } from "../lib/scenario.ts";
 import { figure, type ResultChart, type ScenarioResult } from "../lib/scenario-result.ts";
 import { reduction, round } from "../lib/stats.ts";
 import { measureTransportFloor, type TransportFloor } from "../lib/transport-floor.ts";
 import { timeToFirstDelta, type TurnRecord } from "../lib/turn-record.ts";
 import { warmUpServer } from "../lib/warm-up-server.ts";
-import { sessionTables, type TurnMeasurement } from "./session-tables.ts";
+import {
+  cacheReuseTable,
+  medianTurnTimeRatio,
+  sessionTables,
+  type TurnMeasurement,
+} from "./session-tables.ts";
 
 interface Variant {
   id: string;
@@ -57,10 +63,16 @@ export const sessionVsStateless: Scenario = {
     let messages: string[] | undefined;
     const measurements: TurnMeasurement[] = [];
     const floors = new Map<string, TransportFloor>();
-    for (const variant of variants) {
-      settings.log(`  ${variant.label}: starting the server`);
-      const server = await BenchServer.start({ engine, probe: true }, settings.signal);
-      try {
+    // Every variant's server at once and their turns alternated (which variant goes first rotates
+    // each turn): on a shared machine the load then drifts over all variants alike, where one
+    // variant after the other measured the load of its own minute (turn-time ratios of 0.7–2× for
+    // the same engine work).
+    const runs: Array<{ variant: Variant; server: BenchServer }> = [];
+    try {
+      for (const variant of variants) {
+        settings.log(`  ${variant.label}: starting the server`);
+        const server = await BenchServer.start({ engine, probe: true }, settings.signal);
+        runs.push({ variant, server });
         if (messages === undefined) {
           // A real model may hold less than asked (its trained context caps the engine's).
           const room = (server.contextLength ?? contextSize) - 2048;
@@ -80,22 +92,39 @@ export const sessionVsStateless: Scenario = {
           await warmUpServer(server, settings.signal);
         }
         await server.probeRecords(true);
-        const records = await runConversation({
-          baseUrl: server.url,
-          model: server.model,
-          transport: variant.transport,
-          userMessages: messages,
-          maxOutputTokens: outputTokens,
-          signal: settings.signal,
-          onTurn: (turn, record) =>
-            settings.log(
-              `  ${variant.label} turn ${turn}: ${record.inputTokens ?? "?"} tokens, ` +
-                `first token ${round(timeToFirstDelta(record) ?? Number.NaN, 1)} ms`,
-            ),
-        });
+      }
+      const conversation = messages ?? [];
+      const players = await Promise.all(
+        runs.map(({ variant, server }) =>
+          ConversationPlayer.open({
+            baseUrl: server.url,
+            model: server.model,
+            transport: variant.transport,
+            userMessages: conversation,
+            maxOutputTokens: outputTokens,
+            signal: settings.signal,
+            onTurn: (turn, record) =>
+              settings.log(
+                `  ${variant.label} turn ${turn}: ${record.inputTokens ?? "?"} tokens, ` +
+                  `first token ${round(timeToFirstDelta(record) ?? Number.NaN, 1)} ms`,
+              ),
+          }),
+        ),
+      );
+      try {
+        for (let turn = 0; turn < conversation.length; turn += 1) {
+          for (let offset = 0; offset < players.length; offset += 1) {
+            await players[(turn + offset) % players.length]?.playTurn();
+          }
+        }
+      } finally {
+        await Promise.all(players.map((player) => player.close()));
+      }
+      for (const [index, { variant, server }] of runs.entries()) {
+        const records = players[index]?.records ?? [];
         const probes = await server.probeRecords(true);
-        records.forEach((record, index) =>
-          measurements.push(measure(variant.id, index + 1, record, probes[index])),
+        records.forEach((record, turn) =>
+          measurements.push(measure(variant.id, turn + 1, record, probes[turn])),
         );
         // After the turns, so it cannot warm them: the same connection kind and request size.
         const followUps = records.slice(1);
@@ -105,9 +134,9 @@ export const sessionVsStateless: Scenario = {
         );
         const kind = variant.transport.kind === "ws-session" ? "ws" : "http";
         floors.set(variant.id, await measureTransportFloor(server.echoUrl, kind, requestBytes));
-      } finally {
-        await server.close();
       }
+    } finally {
+      await Promise.all(runs.map(({ server }) => server.close()));
     }
 
     return buildResult(measurements, floors, {
@@ -175,6 +204,8 @@ function buildResult(
   const stateless = followUps("sse-stateless");
   const keyed = followUps("sse-stateless-cache-key");
   const overhead = (entry: TurnMeasurement): number => entry.overheadMs;
+  const cachedShare = (entries: TurnMeasurement[]): number =>
+    mean(entries, (entry) => entry.cachedTokens) / mean(entries, (entry) => entry.contextTokens);
   const ttft = (entry: TurnMeasurement): number => entry.timeToFirstTokenMs;
   const bytes = (entry: TurnMeasurement): number => entry.bytesSent;
   const floorOf = (variant: string): number => floors.get(variant)?.meanMs ?? Number.NaN;
@@ -242,6 +273,22 @@ function buildResult(
         "%",
       ),
       figure(
+        "stateless without a key ÷ with prompt_cache_key, turn time, follow-up turns (median per turn)",
+        round(medianTurnTimeRatio(measurements, "sse-stateless", "sse-stateless-cache-key"), 3),
+        "×",
+        { comparison: "<=", value: 1.2 },
+      ),
+      figure(
+        "cached share of the prompt, stateless without a key, follow-up turns",
+        round(cachedShare(stateless) * 100, 1),
+        "%",
+      ),
+      figure(
+        "cached share of the prompt, stateless + prompt_cache_key, follow-up turns",
+        round(cachedShare(keyed) * 100, 1),
+        "%",
+      ),
+      figure(
         "overhead reduction vs stateless + prompt_cache_key",
         round(reduction(mean(keyed, overhead), mean(session, overhead)) * 100, 1),
         "%",
@@ -254,6 +301,7 @@ function buildResult(
     ],
     tables: [
       ...sessionTables(measurements, variants),
+      cacheReuseTable(measurements, variants, "sse-stateless-cache-key"),
       {
         title:
           "Transport floor: the serving process's bare echo endpoint, same connection kind and request size, back to back",
@@ -304,7 +352,8 @@ function buildResult(
       "Overhead per turn = client-observed turn time (request sent → final event received) − the engine's own prefill time − its decode time, both as the engine reported them in its `timings` event (prefill: sequence acquired → first token, which includes tokenizing the prompt; decode: first → last token). Recorded in the serving process by a pass-through probe around the engine.",
       "The spark_timings formula (turn time − (time_to_first_token_ms − queue_ms) − (output tokens − 1) / decode_tokens_per_second) is in the JSON as overheadFromSparkTimingsMs; it reads lower for stateless turns because spark_timings' time to first token starts when the gateway received the request, so parsing the resent conversation counts as prefill there.",
       `Follow-up turns are turns 2..${String(run.configuration.turns)}. Reductions compare means over them: 1 − session / stateless.`,
-      "The embedded engine reuses whatever prefix a sequence still holds, for stateless requests too. With 4 sequences (spark serve's default), a stateless client that sends no prompt_cache_key lands on a fresh or least-recently-used sequence, so most of its conversation is prefilled again; the TTFT ratio against it measures that. Against stateless + prompt_cache_key (same sequence, prefix reused) the engine work is the same and the ratios isolate the transport: resending, re-parsing and rebuilding the conversation.",
+      "Each variant has its own server (same engine settings), all three running; turns alternate between them, the first of each round rotating, so load on the machine falls on every variant alike.",
+      "The embedded engine gives a request without a session of its own the sequence whose last prompt its prompt continues (llama-server's slot choice by common prefix), so a stateless client that sends no prompt_cache_key, each of its turns under a fresh key, reuses its conversation like one that sends a key: the engine work is the same in both stateless variants and the ratios against them isolate the transport (resending, re-parsing and rebuilding the conversation). 'stateless without a key ÷ with prompt_cache_key' checks that (target ≤ 1.2×); before the prefix choice it was the TTFT of a fully prefilled conversation.",
       "Transport floor: after each variant's turns, 60 round trips (the first 10 left out) to a bare echo endpoint in the same serving process, over the connection kind the variant uses (one WebSocket; undici keep-alive HTTP) with a request of the variant's mean follow-up size and a 200-byte reply, no parsing and no gateway code. A turn needs at least one such round trip (request in, final event out); 'above the floor' is the follow-up overhead minus its mean, what the gateway and the client's event handling add.",
       "Bytes sent are request payloads (the WebSocket message or the HTTP body); HTTP headers (~150 B) and WebSocket frame headers (2–14 B) are excluded.",
     ],
