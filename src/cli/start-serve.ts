@@ -7,6 +7,7 @@ import { createGateway, type Gateway } from "../gateway/index.ts";
 import type { LogWriter } from "../gateway/request-log.ts";
 import { resolveServeConfig, type ServeConfig } from "../gateway/serve-config.ts";
 import { openGatewayStore } from "../gateway/store/open-gateway-store.ts";
+import type { WorkerChannel } from "../gateway/store/workers-store.ts";
 import { AGENT_PROTOCOL_PATH } from "../protocol/agent/agent-methods.ts";
 import { gatewayModelsFromRouter } from "../router/router-gateway-models.ts";
 import type { HostContext } from "../host/host-context.ts";
@@ -25,6 +26,8 @@ export interface ServeOptions {
   instructions?: string;
   /** The operator log (spark serve: stderr); none when absent. */
   log?: LogWriter;
+  /** In a `--workers` worker: the line to the primary, which holds the store when there is no Redis. */
+  workerChannel?: WorkerChannel;
 }
 
 export interface RunningServe {
@@ -42,6 +45,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const store = await openGatewayStore({
     config: resolveServeConfig(serve),
     ...(options.log === undefined ? {} : { onStatus: options.log }),
+    ...(options.workerChannel === undefined ? {} : { workerChannel: options.workerChannel }),
   });
   const appServer = await createLocalAppServer({
     context: options.context,

@@ -94,6 +94,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxPayload: config.maxFrameBytes * HARD_FRAME_FACTOR,
   });
   let server: Server | undefined;
+  // Which replica a socket landed on (a load balancer spreads them): resume can go anywhere, but
+  // a client or an operator may want to know.
+  if (store.shared) {
+    webSockets.on("headers", (headers: string[]) =>
+      headers.push(`x-spark-replica: ${store.replicaId}`),
+    );
+  }
 
   return {
     config,

@@ -13,6 +13,11 @@ import type {
 import { MemoryReplicaStore } from "../../src/gateway/store/memory-replica-store.ts";
 import { MemoryStoreCore } from "../../src/gateway/store/memory-store-core.ts";
 import { openRedisGatewayStore } from "../../src/gateway/store/redis-gateway-store.ts";
+import {
+  answerStoreCall,
+  WorkersGatewayStore,
+  type StoreCall,
+} from "../../src/gateway/store/workers-store.ts";
 import { redisMissingReason, startRedisServer, type RedisServer } from "../support/redis-server.ts";
 
 const LEASE_MS = 300;
@@ -168,6 +173,24 @@ runStoreContract("in-machine memory (--workers)", async (limits = LIMITS) => {
     b: new MemoryReplicaStore(core, "replica-b", LEASE_MS),
     close: async () => {},
   };
+});
+
+runStoreContract("workers over IPC (JSON, as node:cluster sends it)", async (limits = LIMITS) => {
+  const core = new MemoryStoreCore({ responses: limits, leaseMs: LEASE_MS, liveGraceMs: 5000 });
+  const worker = (replica: string): WorkersGatewayStore => {
+    let receive: (message: unknown) => void = () => {};
+    const channel = {
+      send: (message: StoreCall) => {
+        const reply = answerStoreCall(core, JSON.parse(JSON.stringify(message)) as StoreCall);
+        setImmediate(() => receive(JSON.parse(JSON.stringify(reply))));
+      },
+      onMessage: (handler: (message: unknown) => void) => {
+        receive = handler;
+      },
+    };
+    return new WorkersGatewayStore(channel, replica, LEASE_MS);
+  };
+  return { a: worker("worker-a"), b: worker("worker-b"), close: async () => {} };
 });
 
 let redis: RedisServer | undefined;

@@ -4,10 +4,14 @@ import path from "node:path";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import type { Command } from "commander";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
+import cluster from "node:cluster";
+import { resolveServeConfig } from "../../gateway/serve-config.ts";
 import { describeStore } from "../../gateway/store/open-gateway-store.ts";
+import type { WorkerChannel } from "../../gateway/store/workers-store.ts";
 import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createHostContext } from "../../host/host-context.ts";
 import { openBrowser } from "../open-browser.ts";
+import { isServeWorker, parseWorkers, runServePrimary } from "../serve-workers.ts";
 import { startServe } from "../start-serve.ts";
 
 interface ServeFlags {
@@ -16,6 +20,7 @@ interface ServeFlags {
   port?: string;
   threads?: string;
   store?: string;
+  workers?: string;
   workspaceRoot: string[];
   open?: boolean;
 }
@@ -35,6 +40,10 @@ export function registerServeCommand(program: Command): void {
       "share stored responses, limits and responses in flight with other replicas: redis://host:port[/db]",
     )
     .option(
+      "--workers <n>",
+      'gateway processes on this one port (node cluster), or "auto" for one per core; they share the store',
+    )
+    .option(
       "--workspace-root <dir>",
       "a directory agent sessions may work in (repeatable; default: [agent] workspace_roots, else the current directory)",
       (value: string, previous: string[]) => [...previous, value],
@@ -50,9 +59,21 @@ export function registerServeCommand(program: Command): void {
         ...(flags.store === undefined ? {} : { store: flags.store }),
       });
       const { config, registry } = context;
+      const workers = parseWorkers(flags.workers);
+      if (workers > 1 && !isServeWorker()) {
+        // The primary only forks and holds the store; each worker runs everything below.
+        return runServePrimary(workers, resolveServeConfig(config.serve), (line) =>
+          process.stderr.write(`${line}\n`),
+        );
+      }
+      // A worker's banner would repeat N times: the first one's stands for all.
+      const quiet = isServeWorker() && cluster.worker?.id !== 1;
+      const write = (line: string): void => {
+        if (!quiet) process.stderr.write(line);
+      };
       // Logged first: every session this server runs uses what a repository's own config chose.
       for (const line of projectConfigAnnouncements(config, process.cwd()))
-        process.stderr.write(`spark: ${line}\n`);
+        write(`spark: ${line}\n`);
       const defaultModel = registry.defaultModelName;
       const workspaceRoots =
         flags.workspaceRoot.length > 0
@@ -65,24 +86,24 @@ export function registerServeCommand(program: Command): void {
         workspaceRoots,
         ...(flags.model === undefined ? {} : { defaultModel: flags.model }),
         log: (line) => process.stderr.write(`${line}\n`),
+        ...(isServeWorker() ? { workerChannel: processWorkerChannel() } : {}),
       });
       const { url } = server;
       // Load the default route's first model now so the first request does not pay for it.
       if (defaultModel !== undefined) await context.router.load(defaultModel);
       const webSocketUrl = url.replace(/^http/, "ws");
-      process.stderr.write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
-      process.stderr.write(`  WebSocket ${webSocketUrl}/v1/responses, HTTP ${url}/v1\n`);
-      process.stderr.write(
+      write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
+      write(`  WebSocket ${webSocketUrl}/v1/responses, HTTP ${url}/v1\n`);
+      write(
         `  Agent protocol ${webSocketUrl}${AGENT_PROTOCOL_PATH} (workspace roots: ${workspaceRoots.join(", ")})\n`,
       );
-      process.stderr.write(`  Browser app ${url}/\n`);
-      process.stderr.write(
-        `  Store: ${describeStore(server.gateway.store, server.gateway.config)}\n`,
-      );
+      write(`  Browser app ${url}/\n`);
+      write(`  Store: ${describeStore(server.gateway.store, server.gateway.config)}\n`);
       // Detection is cached per process: this is the sandbox the agent sessions got.
       const commandSandbox = await resolveCommandSandbox(config.sandbox);
-      process.stderr.write(`  Command sandbox: ${commandSandbox.description}\n`);
-      if (flags.open === true) openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
+      write(`  Command sandbox: ${commandSandbox.description}\n`);
+      if (flags.open === true && !isServeWorker())
+        openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const stop = (): void => resolve();
         process.once("SIGINT", stop);
@@ -91,4 +112,12 @@ export function registerServeCommand(program: Command): void {
       await server.close();
       await registry.dispose();
     });
+}
+
+/** A worker's IPC line to the primary (node:cluster's channel). */
+function processWorkerChannel(): WorkerChannel {
+  return {
+    send: (message) => process.send?.(message),
+    onMessage: (handler) => process.on("message", handler),
+  };
 }

@@ -6,6 +6,7 @@ import type { ServeConfig } from "../serve-config.ts";
 import type { GatewayStore } from "./gateway-store.ts";
 import { MemoryGatewayStore } from "./memory-gateway-store.ts";
 import { describeRedisUrl, openRedisGatewayStore } from "./redis-gateway-store.ts";
+import { WorkersGatewayStore, type WorkerChannel } from "./workers-store.ts";
 
 export interface OpenStoreOptions {
   config: ServeConfig;
@@ -13,6 +14,8 @@ export interface OpenStoreOptions {
   replicaId?: string;
   /** Told when the store goes away and comes back. */
   onStatus?: (line: string) => void;
+  /** A `spark serve --workers` worker's line to its primary, which holds the store without Redis. */
+  workerChannel?: WorkerChannel;
 }
 
 export async function openGatewayStore(options: OpenStoreOptions): Promise<GatewayStore> {
@@ -23,6 +26,10 @@ export async function openGatewayStore(options: OpenStoreOptions): Promise<Gatew
     ttlMs: config.responseStoreTtlSeconds * 1000,
   };
   const liveGraceMs = config.resumeGraceSeconds * 1000;
+  if (config.store === undefined && options.workerChannel !== undefined) {
+    const replicaId = options.replicaId ?? newReplicaId();
+    return new WorkersGatewayStore(options.workerChannel, replicaId, config.replicaLeaseMs);
+  }
   if (config.store === undefined) return new MemoryGatewayStore({ responses, liveGraceMs });
   return openRedisGatewayStore({
     url: config.store,

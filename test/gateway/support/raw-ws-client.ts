@@ -8,6 +8,8 @@ export class RawWsClient {
   readonly events: ServerEvent[] = [];
   /** Each event's wire text as it arrived, for tests that check the bytes. */
   readonly frames: string[] = [];
+  /** The handshake response's headers (x-spark-replica: which replica the socket landed on). */
+  upgradeHeaders: Record<string, string | string[] | undefined> = {};
   closeCode: number | undefined;
   closeReason = "";
   private waiters: Array<() => void> = [];
@@ -28,11 +30,15 @@ export class RawWsClient {
 
   static async connect(url: string, headers: Record<string, string> = {}): Promise<RawWsClient> {
     const socket = new WebSocket(`${url.replace(/^http/, "ws")}/v1/responses`, { headers });
+    let upgradeHeaders: RawWsClient["upgradeHeaders"] = {};
+    socket.once("upgrade", (response) => (upgradeHeaders = response.headers));
     await new Promise<void>((resolve, reject) => {
       socket.once("open", () => resolve());
       socket.once("error", reject);
     });
-    return new RawWsClient(socket);
+    const client = new RawWsClient(socket);
+    client.upgradeHeaders = upgradeHeaders;
+    return client;
   }
 
   send(event: unknown): void {

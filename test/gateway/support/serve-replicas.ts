@@ -65,8 +65,12 @@ function startReplica(home: string, args: string[]): Promise<ServeReplica> {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       log += chunk;
       const match = /spark serve listening on (http:\/\/\S+)/.exec(log);
-      // The banner's last line: everything before it has been opened.
-      if (match?.[1] !== undefined && log.includes("Store:")) {
+      // The banner's store line: everything before it has been opened (with --workers, the
+      // primary's line once every worker listens).
+      const ready = args.includes("--workers")
+        ? /(^|\n) {2}Workers: /.test(log)
+        : log.includes("Store:");
+      if (match?.[1] !== undefined && ready) {
         resolve({
           url: match[1],
           get log() {
@@ -78,5 +82,10 @@ function startReplica(home: string, args: string[]): Promise<ServeReplica> {
       }
     });
     void exited.then((code) => reject(new Error(`spark serve exited (${code}):\n${log}`)));
+    // A start that hangs fails with what it printed, before the test's own timeout.
+    setTimeout(
+      () => reject(new Error(`spark serve did not start in 100 s:\n${log}`)),
+      100_000,
+    ).unref();
   });
 }
