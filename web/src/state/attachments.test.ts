@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkUpload, composeMessage, MAX_UPLOAD_BYTES } from "./attachments.ts";
+import {
+  checkUpload,
+  composeMessage,
+  MAX_UPLOAD_BYTES,
+  parseComposedMessage,
+} from "./attachments.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -38,6 +43,41 @@ describe("attachments", () => {
       "Review these\n\nFiles from the workspace to look at:\n- @src/a.ts\n\n" +
         "Uploaded file `snippet.md` (not in the workspace):\n````md\n```js\nx\n```\n````",
     );
+  });
+
+  it("reads a composed message back into what was typed, the files and the uploads", () => {
+    const uploads = [
+      { name: "snippet.md", text: "```js\nx\n```", bytes: 12 },
+      { name: "empty.txt", text: "", bytes: 0 },
+      { name: "two.txt", text: "a\n\nUploaded file `x` (not in the workspace):\n", bytes: 9 },
+    ];
+    const cases: [string, string[], typeof uploads][] = [
+      ["Review these\n\nwith a blank line", ["src/a.ts", ".gitignore"], uploads],
+      ["Only text", [], []],
+      ["", ["src/a.ts"], []],
+      ["", [], uploads.slice(0, 1)],
+      ["Text and an upload", [], uploads.slice(2)],
+    ];
+    for (const [text, files, attached] of cases) {
+      const parts = parseComposedMessage(composeMessage(text, files, attached));
+      expect(parts.text).toBe(text);
+      expect(parts.files).toEqual(files);
+      expect(parts.uploads.map((upload) => upload.name)).toEqual(attached.map((file) => file.name));
+      for (const [index, upload] of parts.uploads.entries()) {
+        const original = attached[index]?.text ?? "";
+        expect(upload.text).toBe(original.endsWith("\n") ? original : `${original}\n`);
+      }
+    }
+  });
+
+  it("leaves typed text that merely looks like the wrapper alone", () => {
+    for (const typed of [
+      "Here is code:\n```ts\nconst a = 1;\n```",
+      "Files from the workspace to look at: none",
+      "Uploaded file `a.txt` (not in the workspace):\n```\nx\n``` and more",
+    ]) {
+      expect(parseComposedMessage(typed)).toEqual({ text: typed, files: [], uploads: [] });
+    }
   });
 
   it("keeps control characters and backticks out of a file's name", () => {

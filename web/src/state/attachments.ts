@@ -42,6 +42,17 @@ export function checkUpload(name: string, data: Uint8Array, existingBytes = 0): 
   return { ok: true, upload: { name: label, text, bytes: data.byteLength } };
 }
 
+/** A message as the user put it together: what they typed, the files named, the uploads. */
+export interface MessageParts {
+  text: string;
+  files: readonly string[];
+  uploads: readonly { name: string; text: string }[];
+}
+
+const FILES_HEADING = "Files from the workspace to look at:";
+const FILE_LIST = /(?:^|\n\n)Files from the workspace to look at:\n((?:- @[^\n]+\n)*- @[^\n]+)$/;
+const UPLOAD_HEADING = /(?:^|\n\n)Uploaded file `([^`\n]*)` \(not in the workspace\):$/;
+
 /** The text sent as the message: what was typed, then the named files, then each upload fenced. */
 export function composeMessage(
   text: string,
@@ -51,9 +62,7 @@ export function composeMessage(
   const parts: string[] = [];
   if (text.trim() !== "") parts.push(text.trim());
   if (workspaceFiles.length > 0) {
-    parts.push(
-      `Files from the workspace to look at:\n${workspaceFiles.map((file) => `- @${file}`).join("\n")}`,
-    );
+    parts.push(`${FILES_HEADING}\n${workspaceFiles.map((file) => `- @${file}`).join("\n")}`);
   }
   for (const upload of uploads) {
     const fence = "`".repeat(Math.max(3, longestBacktickRun(upload.text) + 1));
@@ -63,6 +72,69 @@ export function composeMessage(
     );
   }
   return parts.join("\n\n");
+}
+
+/**
+ * Messages this page sent, with the parts they were put together from, so their chips need no
+ * parsing (the newest few; older ones are parsed like everyone else's).
+ */
+export class SentMessages {
+  private readonly parts = new Map<string, MessageParts>();
+
+  constructor(private readonly capacity = 50) {}
+
+  remember(message: string, parts: MessageParts): void {
+    this.parts.delete(message);
+    this.parts.set(message, parts);
+    const oldest = this.parts.keys().next().value;
+    if (this.parts.size > this.capacity && oldest !== undefined) this.parts.delete(oldest);
+  }
+
+  read(message: string): MessageParts {
+    return this.parts.get(message) ?? parseComposedMessage(message);
+  }
+}
+
+/**
+ * composeMessage read backwards, for messages this tab did not send (a reload, another tab, the
+ * terminal): uploads from the end (each fence is longer than any backtick run inside it), then
+ * the file list. Text that only looks like the wrapper somewhere else stays text.
+ */
+export function parseComposedMessage(message: string): MessageParts {
+  let rest = message;
+  const uploads: { name: string; text: string }[] = [];
+  for (;;) {
+    const upload = takeLastUpload(rest);
+    if (upload === undefined) break;
+    uploads.unshift(upload.upload);
+    rest = upload.rest;
+  }
+  let files: string[] = [];
+  const fileList = FILE_LIST.exec(rest);
+  if (fileList !== null) {
+    files = (fileList[1] ?? "").split("\n").map((line) => line.slice(3));
+    rest = rest.slice(0, fileList.index);
+  }
+  return { text: rest, files, uploads };
+}
+
+function takeLastUpload(
+  message: string,
+): { upload: { name: string; text: string }; rest: string } | undefined {
+  const closing = /\n(`{3,})$/.exec(message);
+  const fence = closing?.[1];
+  if (closing === null || fence === undefined) return undefined;
+  // The opening fence is the only other run of this length: the body's runs are all shorter.
+  const opening = message.lastIndexOf(`\n${fence}`, closing.index - 1);
+  if (opening < 0 || message[opening + 1 + fence.length] === "`") return undefined;
+  const heading = UPLOAD_HEADING.exec(message.slice(0, opening));
+  const bodyStart = message.indexOf("\n", opening + 1) + 1;
+  if (heading === null || bodyStart <= 0 || bodyStart > closing.index + 1) return undefined;
+  const body = message.slice(bodyStart, closing.index + 1);
+  return {
+    upload: { name: heading[1] ?? "", text: body },
+    rest: message.slice(0, heading.index),
+  };
 }
 
 export function formatBytes(bytes: number): string {

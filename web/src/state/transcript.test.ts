@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/protocol/agent/index.ts";
+import { composeMessage } from "./attachments.ts";
 import { applyLiveStats, emptyLiveStats } from "./live-stats.ts";
 import {
   applySessionEvent,
@@ -110,6 +111,98 @@ describe("transcript", () => {
     expect(state.items[1]).toMatchObject({ interrupted: true, streaming: false });
     expect(state.items[3]).toMatchObject({ via: "steer", text: "no, keep the old name" });
     expect(state.items[4]).toMatchObject({ command: "npm test", decision: "approve" });
+  });
+
+  it("puts the approval card above the command it asks about, before its output", () => {
+    const state = fold([
+      { type: "turn-started", turnId: "t1", text: "Go" },
+      {
+        type: "tool-call",
+        turnId: "t1",
+        callId: "c1",
+        name: "run_command",
+        arguments: '{"command":"npm test"}',
+        summary: "run_command npm test",
+      },
+      { type: "approval-requested", approvalId: "ap1", command: "npm test", cwd: "/w" },
+      { type: "approval-resolved", approvalId: "ap1", decision: "approve" },
+      {
+        type: "tool-result",
+        turnId: "t1",
+        callId: "c1",
+        name: "run_command",
+        output: "ok\n[exit code 0]",
+        isError: false,
+        durationMs: 40,
+      },
+    ]);
+    expect(state.items.map((item) => item.kind)).toEqual(["user", "approval", "tool"]);
+    expect(state.items[2]).toMatchObject({ output: "ok\n[exit code 0]" });
+  });
+
+  it("marks an interrupt once: on the cut reply, or as a notice when none was streaming", () => {
+    const interrupted: SessionEvent = {
+      type: "interrupted",
+      turnId: "t1",
+      reason: "interrupt",
+      partialText: "Part",
+      discardedQueue: [],
+    };
+    const midReply = fold([
+      { type: "turn-started", turnId: "t1", text: "Go" },
+      { type: "text-delta", turnId: "t1", text: "Part" },
+      interrupted,
+      {
+        type: "turn-finished",
+        turnId: "t1",
+        reason: "interrupted",
+        steps: 1,
+        usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 },
+        timings: {
+          totalMs: 1,
+          modelMs: 1,
+          toolMs: 0,
+          timeToFirstTokenMs: 1,
+          decodeMs: 0,
+          decodeTokens: 0,
+        },
+      },
+    ]);
+    expect(midReply.items.map((item) => item.kind)).toEqual(["user", "assistant"]);
+    expect(midReply.items[1]).toMatchObject({ interrupted: true });
+    const midCommand = fold([
+      { type: "turn-started", turnId: "t1", text: "Go" },
+      {
+        type: "tool-call",
+        turnId: "t1",
+        callId: "c1",
+        name: "run_command",
+        arguments: "{}",
+        summary: "run_command sleep 9",
+      },
+      interrupted,
+    ]);
+    expect(midCommand.items.filter((item) => item.kind === "notice")).toEqual([
+      { kind: "notice", id: "notice-3", text: "Interrupted.", tone: "info" },
+    ]);
+  });
+
+  it("shows a sent message's files and uploads apart from what was typed", () => {
+    const message = composeMessage(
+      "Review these",
+      ["src/a.ts", ".gitignore"],
+      [{ name: "notes.txt", text: "remember\n", bytes: 9 }],
+    );
+    const state = fold([{ type: "turn-started", turnId: "t1", text: message }]);
+    expect(state.items).toEqual([
+      {
+        kind: "user",
+        id: "user-1",
+        text: "Review these",
+        files: ["src/a.ts", ".gitignore"],
+        uploads: [{ name: "notes.txt", text: "remember\n" }],
+      },
+    ]);
   });
 
   it("tracks which edits undo reaches and marks undone ones", () => {

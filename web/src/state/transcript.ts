@@ -7,10 +7,19 @@ import type {
   SessionStatus,
   ApprovalDecision,
 } from "../../../src/protocol/agent/index.ts";
+import { parseComposedMessage, type MessageParts } from "./attachments.ts";
 import { formatTokens } from "./live-stats.ts";
 
 export type TranscriptItem =
-  | { kind: "user"; id: string; text: string; via?: "steer" | "queue" }
+  | {
+      kind: "user";
+      id: string;
+      /** What the user typed; named files and uploads are apart, shown as chips. */
+      text: string;
+      via?: "steer" | "queue";
+      files?: readonly string[];
+      uploads?: MessageParts["uploads"];
+    }
   | { kind: "assistant"; id: string; text: string; streaming: boolean; interrupted: boolean }
   | {
       kind: "tool";
@@ -58,10 +67,16 @@ export const emptyTranscript: TranscriptState = {
   model: undefined,
 };
 
-export function transcriptFromHistory(history: readonly HistoryItem[]): TranscriptState {
+/** How a sent message splits into its parts: parsed, unless the store knows them already. */
+export type ReadMessage = (message: string) => MessageParts;
+
+export function transcriptFromHistory(
+  history: readonly HistoryItem[],
+  readMessage: ReadMessage = parseComposedMessage,
+): TranscriptState {
   const items = history.map((entry, index): TranscriptItem => {
     const id = `history-${index}`;
-    if (entry.role === "user") return { kind: "user", id, text: entry.text };
+    if (entry.role === "user") return userItem(id, entry.text, readMessage);
     if (entry.role === "assistant") {
       return { kind: "assistant", id, text: entry.text, streaming: false, interrupted: false };
     }
@@ -83,6 +98,7 @@ export function applySessionEvent(
   state: TranscriptState,
   event: SessionEvent,
   sequence: number,
+  readMessage: ReadMessage = parseComposedMessage,
 ): TranscriptState {
   switch (event.type) {
     case "session-started": {
@@ -96,14 +112,14 @@ export function applySessionEvent(
       return {
         ...state,
         activeTurnId: event.turnId,
-        items: [...state.items, { kind: "user", id: `user-${sequence}`, text: event.text }],
+        items: [...state.items, userItem(`user-${sequence}`, event.text, readMessage)],
       };
     case "user-message":
       return {
         ...state,
         items: [
           ...closeAssistant(state.items),
-          { kind: "user", id: `user-${sequence}`, text: event.text, via: event.via },
+          { ...userItem(`user-${sequence}`, event.text, readMessage), via: event.via },
         ],
       };
     case "text-delta":
@@ -166,6 +182,8 @@ export function applySessionEvent(
       return { ...state, items: [...items, notice(sequence, `Undone: ${paths}`, "info")] };
     }
     case "interrupted": {
+      // One marker: the cut reply's badge, or a notice when no reply was streaming.
+      const marked = state.items.some((item) => item.kind === "assistant" && item.streaming);
       const items = state.items.map((item) =>
         item.kind === "assistant" && item.streaming
           ? { ...item, streaming: false, interrupted: true }
@@ -174,8 +192,14 @@ export function applySessionEvent(
       const dropped =
         event.discardedQueue.length === 0
           ? ""
-          : ` Dropped ${event.discardedQueue.length} queued message(s).`;
-      const text = event.reason === "steer" ? "Steered." : `Interrupted.${dropped}`;
+          : `Dropped ${event.discardedQueue.length} queued message(s).`;
+      const text =
+        event.reason === "steer"
+          ? "Steered."
+          : marked
+            ? dropped
+            : `Interrupted.${dropped === "" ? "" : ` ${dropped}`}`;
+      if (text === "") return { ...state, items };
       return { ...state, items: [...items, notice(sequence, text, "info")] };
     }
     case "turn-finished": {
@@ -191,14 +215,24 @@ export function applySessionEvent(
         ...state,
         items: [...closeAssistant(state.items), notice(sequence, event.error.message, "error")],
       };
-    case "approval-requested":
+    case "approval-requested": {
+      // Asked before the command runs: the card goes above the command's row and its output.
+      const items = closeAssistant(state.items);
+      const approval: TranscriptItem = {
+        kind: "approval",
+        id: event.approvalId,
+        command: event.command,
+        cwd: event.cwd,
+      };
+      const waiting = items.findLastIndex(
+        (item) => item.kind === "tool" && item.output === undefined,
+      );
+      if (waiting < 0) return { ...state, items: [...items, approval] };
       return {
         ...state,
-        items: [
-          ...closeAssistant(state.items),
-          { kind: "approval", id: event.approvalId, command: event.command, cwd: event.cwd },
-        ],
+        items: [...items.slice(0, waiting), approval, ...items.slice(waiting)],
       };
+    }
     case "approval-resolved":
       return {
         ...state,
@@ -239,6 +273,12 @@ export function latestUndoableEdit(items: readonly TranscriptItem[]): string | u
   return undefined;
 }
 
+/** The approval a y / a / n answers: the newest one still waiting. */
+export function pendingApproval(items: readonly TranscriptItem[]): string | undefined {
+  const waiting = items.findLast((item) => item.kind === "approval" && item.decision === undefined);
+  return waiting?.id;
+}
+
 /** How many undo steps reach this entry (edit/undo always undoes the newest first). */
 export function undoStepsTo(items: readonly TranscriptItem[], undoEntryId: string): number {
   const pending: string[] = [];
@@ -274,6 +314,21 @@ function closeAssistant(items: readonly TranscriptItem[]): readonly TranscriptIt
   const next = items.slice();
   next[next.length - 1] = { ...last, streaming: false };
   return next;
+}
+
+function userItem(
+  id: string,
+  message: string,
+  readMessage: ReadMessage,
+): Extract<TranscriptItem, { kind: "user" }> {
+  const parts = readMessage(message);
+  return {
+    kind: "user",
+    id,
+    text: parts.text,
+    ...(parts.files.length === 0 ? {} : { files: parts.files }),
+    ...(parts.uploads.length === 0 ? {} : { uploads: parts.uploads }),
+  };
 }
 
 function replaceItem(
