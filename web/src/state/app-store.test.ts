@@ -1,120 +1,15 @@
 // The store against a scripted peer on the in-memory transport: what it asks the server, and how
 // it folds what comes back (the real server is driven from the browser tests in test/web/).
 import { describe, expect, it } from "vitest";
-import {
-  createInMemoryTransportPair,
-  type MessageTransport,
-  type SessionEvent,
-} from "../../../src/protocol/agent/index.ts";
 import { AppStore } from "./app-store.ts";
-import type { StorageLike } from "./view-storage.ts";
-
-interface Request {
-  id: number;
-  method: string;
-  params: Record<string, unknown>;
-}
-
-const session = (sessionId: string, status = "idle") => ({
-  sessionId,
-  cwd: "/work",
-  live: true,
-  status,
-  model: "script",
-});
-
-/** A peer that answers every method with `answers[method]` and records the requests. */
-class FakeServer {
-  readonly requests: Request[] = [];
-  readonly ends: MessageTransport[] = [];
-  answers: Record<string, (params: Record<string, unknown>) => unknown> = {
-    "session/list": () => ({ sessions: [session("s1"), session("s2", "running")] }),
-    "model/list": () => ({ models: [{ id: "script" }], defaultModel: "script" }),
-    "session/attach": (params) => ({
-      session: session(String(params.sessionId)),
-      replayedEvents: 0,
-    }),
-    "session/detach": () => ({ detached: true }),
-    "workspace/files": () => ({ files: ["src/a.ts"], truncated: false }),
-    "turn/start": () => ({ started: true }),
-    "turn/steer": () => ({ delivery: "steered" }),
-    "turn/queue": () => ({ delivery: "queued" }),
-    "edit/undo": () => ({ undoEntryId: "u1", files: [] }),
-  };
-
-  /** Methods answered with a JSON-RPC error instead, by string code. */
-  failures: Record<string, (params: Record<string, unknown>) => string | undefined> = {};
-
-  open = async (): Promise<MessageTransport> => {
-    const [client, server] = createInMemoryTransportPair();
-    this.ends.push(server);
-    server.onMessage((text) => {
-      const request = JSON.parse(text) as Request;
-      this.requests.push(request);
-      const failure = this.failures[request.method]?.(request.params);
-      if (failure !== undefined) {
-        server.send(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: request.id,
-            error: { code: -32004, message: "gap", data: { code: failure } },
-          }),
-        );
-        return;
-      }
-      const answer = this.answers[request.method];
-      server.send(
-        JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer?.(request.params) ?? {} }),
-      );
-    });
-    return client;
-  };
-
-  emit(sessionId: string, sequence: number, event: SessionEvent): void {
-    this.ends.at(-1)?.send(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        method: "session/event",
-        params: { sessionId, sequence, event },
-      }),
-    );
-  }
-
-  calls(method: string): Record<string, unknown>[] {
-    return this.requests
-      .filter((request) => request.method === method)
-      .map((request) => request.params);
-  }
-}
-
-function memoryStorage(): StorageLike & { map: Map<string, string> } {
-  const map = new Map<string, string>();
-  return {
-    map,
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, value),
-    removeItem: (key) => void map.delete(key),
-  };
-}
-
-const settle = async (): Promise<void> => {
-  for (let round = 0; round < 20; round += 1)
-    await new Promise((resolve) => setTimeout(resolve, 0));
-};
-
-function createStore(server: FakeServer, storage: StorageLike, frames: (() => void)[] = []) {
-  let route: string | undefined;
-  const store = new AppStore({
-    openTransport: server.open,
-    storage,
-    scheduleFrame: (callback) => frames.push(callback),
-    route: { read: () => route, write: (id) => void (route = id) },
-    setTimer: (callback) => setTimeout(callback, 0),
-  });
-  return store;
-}
-
-const textDelta = (text: string): SessionEvent => ({ type: "text-delta", turnId: "t1", text });
+import {
+  createStore,
+  FakeServer,
+  memoryStorage,
+  session,
+  settle,
+  textDelta,
+} from "./app-store-test-support.ts";
 
 describe("AppStore", () => {
   it("lists sessions, attaches the one opened and folds its events", async () => {
@@ -207,27 +102,55 @@ describe("AppStore", () => {
     ).toEqual(["Hello", "Hi there"]);
   });
 
-  it("starts a turn when idle, steers while running, queues on request, with attachments in the text", async () => {
+  it("clears the not-connected banner once the connection is back", async () => {
     const server = new FakeServer();
-    const store = createStore(server, memoryStorage());
+    const retries: (() => void)[] = [];
+    const store = new AppStore({
+      openTransport: server.open,
+      scheduleFrame: (callback) => callback(),
+      setTimer: (callback) => retries.push(callback),
+    });
     store.start();
     await store.openSession("s1");
     await settle();
-    store.toggleAttachedFile("src/a.ts");
-    expect(await store.send("Read it")).toBe(true);
-    expect(server.calls("turn/start")).toEqual([
-      { sessionId: "s1", text: "Read it\n\nFiles from the workspace to look at:\n- @src/a.ts" },
-    ]);
-    expect(store.getState().attachedFiles).toEqual([]);
-    server.emit("s1", 1, { type: "status-changed", status: "running" });
+    server.ends[0]?.close(1006, "network");
     await settle();
-    await store.send("no, the other one");
-    await store.send("then run the tests", "queue");
-    expect(server.calls("turn/steer")).toEqual([{ sessionId: "s1", text: "no, the other one" }]);
-    expect(server.calls("turn/queue")).toEqual([{ sessionId: "s1", text: "then run the tests" }]);
-    expect(store.getState().sessions.find((entry) => entry.sessionId === "s1")?.status).toBe(
-      "running",
-    );
+    expect(store.getState().connection).toBe("reconnecting");
+    // Sent in the gap before the reconnect: refused, with the banner.
+    expect(await store.send("hello?")).toBe(false);
+    expect(store.getState().flash?.text).toContain("Not connected");
+    retries.splice(0).forEach((retry) => retry());
+    await settle();
+    expect(store.getState().connection).toBe("open");
+    expect(store.getState().flash).toBeUndefined();
+  });
+
+  it("after a reload, times nothing from events replayed or from the old page's clock", async () => {
+    const server = new FakeServer();
+    const storage = memoryStorage();
+    let clock = 10_000;
+    const first = createStore(server, storage, [], () => clock);
+    first.start();
+    await first.openSession("s1");
+    await settle();
+    server.emit("s1", 1, { type: "turn-started", turnId: "t1", text: "Hello" });
+    await settle();
+    first.saveSnapshot();
+    first.stop();
+    // The reloaded page's clock starts again near zero; the server replays what it missed first.
+    clock = 50;
+    server.answers["session/attach"] = (params) => {
+      server.emit("s1", 2, textDelta("Hi"));
+      return { session: session(String(params.sessionId), "running"), replayedEvents: 1 };
+    };
+    const reloaded = createStore(server, storage, [], () => clock);
+    reloaded.start();
+    await settle();
+    clock = 80;
+    server.emit("s1", 3, textDelta(" there"));
+    await settle();
+    expect(reloaded.getState().view.stats.timeToFirstTokenMs).toBeUndefined();
+    expect(reloaded.getState().view.transcript.items.at(-1)).toMatchObject({ text: "Hi there" });
   });
 
   it("undoes later edits first to reach an older one, and reports a refused upload", async () => {

@@ -1,102 +1,68 @@
 // The page's state and every action a component can take: plain TypeScript over the agent
 // protocol client, with the browser's pieces (socket, storage, animation frames, the URL) passed
-// in, so it runs under vitest without a DOM. Listeners hear at most one change per frame.
+// in, so it runs under vitest without a DOM.
 import {
   AgentProtocolError,
   type AgentProtocolClient,
   type ApprovalDecision,
-  type MessageTransport,
   type SessionEventNotification,
-  type SessionSummary,
 } from "../../../src/protocol/agent/index.ts";
-import { checkUpload, composeMessage, type Upload } from "./attachments.ts";
-import { Connection, type ConnectionPhase } from "./connection.ts";
-import { applyLiveStats, emptyLiveStats } from "./live-stats.ts";
+import { emptyView, initialAppState, type AppState, type AppStoreOptions } from "./app-state.ts";
+import { checkUpload, composeMessage, SentMessages, type MessageParts } from "./attachments.ts";
+import { Connection } from "./connection.ts";
+import { applyLiveStats, forgetClock } from "./live-stats.ts";
+import { FrameStore } from "./frame-store.ts";
+import { QueuedTurns } from "./message-queue.ts";
 import { mergeSession, sortSessions } from "./session-list.ts";
 import {
   applySessionEvent,
-  emptyTranscript,
   transcriptFromHistory,
   undoStepsTo,
   latestUndoableEdit,
 } from "./transcript.ts";
-import { ViewStorage, type SessionView, type StorageLike } from "./view-storage.ts";
+import { ViewStorage, type SessionView } from "./view-storage.ts";
 
-export interface AppState {
-  connection: ConnectionPhase;
-  connectionDetail: string | undefined;
-  sessions: readonly SessionSummary[];
-  models: readonly string[];
-  defaultModel: string | undefined;
-  currentSessionId: string | undefined;
-  view: SessionView;
-  files: { paths: readonly string[]; truncated: boolean; query: string };
-  attachedFiles: readonly string[];
-  uploads: readonly Upload[];
-  /** The last thing that went wrong (or a refusal), shown until the next action. */
-  flash: { text: string; tone: "error" | "info" } | undefined;
-  helpOpen: boolean;
-}
+export type { AppState, AppStoreOptions, Flash } from "./app-state.ts";
 
-export interface AppStoreOptions {
-  openTransport: () => Promise<MessageTransport>;
-  storage?: StorageLike;
-  /** requestAnimationFrame in the page. */
-  scheduleFrame: (callback: () => void) => void;
-  now?: () => number;
-  /** The session named in the page's URL, and how to name a new one there. */
-  route?: { read(): string | undefined; write(sessionId: string): void };
-  setTimer?: (callback: () => void, delayMs: number) => unknown;
-}
-
-const emptyView = (): SessionView => ({
-  transcript: emptyTranscript,
-  stats: emptyLiveStats,
-  lastSequence: 0,
-});
 const SNAPSHOT_INTERVAL_MS = 1000;
 
-export class AppStore {
-  private state: AppState = {
-    connection: "connecting",
-    connectionDetail: undefined,
-    sessions: [],
-    models: [],
-    defaultModel: undefined,
-    currentSessionId: undefined,
-    view: emptyView(),
-    files: { paths: [], truncated: false, query: "" },
-    attachedFiles: [],
-    uploads: [],
-    flash: undefined,
-    helpOpen: false,
-  };
+export class AppStore extends FrameStore<AppState> {
   private readonly views = new Map<string, SessionView>();
-  private readonly listeners = new Set<() => void>();
+  private readonly queues: QueuedTurns;
+  private readonly sentMessages = new SentMessages();
+  /** Sessions whose attach is replaying missed events now (they time nothing). */
+  private readonly replaying = new Set<string>();
   private readonly connection: Connection;
   private readonly storage: ViewStorage;
   private readonly now: () => number;
-  private frameScheduled = false;
   private lastSnapshotAt = 0;
 
   constructor(private readonly options: AppStoreOptions) {
+    super(initialAppState(), options.scheduleFrame);
     this.storage = new ViewStorage(options.storage);
     this.now = options.now ?? (() => Date.now());
+    this.queues = new QueuedTurns({
+      client: () => this.connection.current,
+      onChange: (sessionId, queue) => {
+        if (this.state.currentSessionId === sessionId) this.update({ queue });
+      },
+      onError: (error) => this.reportError(error),
+      now: this.now,
+    });
     this.connection = new Connection({
       openTransport: options.openTransport,
       onOpen: (client) => this.handleOpen(client),
-      onPhase: (phase, detail) => this.update({ connection: phase, connectionDetail: detail }),
+      onPhase: (phase, detail) =>
+        this.update({
+          connection: phase,
+          connectionDetail: detail,
+          // The banner said "not connected": once connected it is no longer true.
+          ...(phase === "open" && this.state.flash?.cause === "disconnected"
+            ? { flash: undefined }
+            : {}),
+        }),
       ...(options.setTimer === undefined ? {} : { setTimer: options.setTimer }),
     });
-  }
-
-  getState(): AppState {
-    return this.state;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   start(): void {
@@ -119,6 +85,7 @@ export class AppStore {
 
   async openSession(sessionId: string): Promise<void> {
     const previous = this.state.currentSessionId;
+    if (this.state.sidebarOpen) this.update({ sidebarOpen: false });
     if (previous === sessionId) return;
     this.saveSnapshot();
     this.showSession(sessionId);
@@ -141,16 +108,27 @@ export class AppStore {
     });
   }
 
-  /** Enter: starts a turn when idle, steers the running one otherwise. */
+  /**
+   * Enter: starts a turn when idle, steers the running one otherwise. Queue: waits in this page
+   * until the turn ends, then starts the next turn (the server's own queue would join the
+   * running turn between two steps).
+   */
   async send(text: string, mode: "send" | "queue" = "send"): Promise<boolean> {
-    const message = composeMessage(text, this.state.attachedFiles, this.state.uploads);
+    const { attachedFiles, uploads } = this.state;
+    const message = composeMessage(text, attachedFiles, uploads);
     if (message.trim() === "") return false;
+    const parts: MessageParts = {
+      text: text.trim(),
+      files: attachedFiles,
+      uploads: uploads.map(({ name, text: content }) => ({ name, text: content })),
+    };
     return this.withClient(async (client) => {
       if (this.state.currentSessionId === undefined) await this.newSession("", "");
       const sessionId = this.state.currentSessionId;
       if (sessionId === undefined) return false;
       const idle = this.state.view.transcript.status === "idle";
-      if (mode === "queue") await client.request("turn/queue", { sessionId, text: message });
+      this.sentMessages.remember(message, parts);
+      if (mode === "queue" && !idle) this.queues.add(sessionId, message, parts);
       else if (idle) await client.request("turn/start", { sessionId, text: message });
       else await client.request("turn/steer", { sessionId, text: message });
       this.update({ attachedFiles: [], uploads: [], flash: undefined });
@@ -158,10 +136,26 @@ export class AppStore {
     }).then((sent) => sent === true);
   }
 
+  removeQueued(id: string): void {
+    const sessionId = this.state.currentSessionId;
+    if (sessionId !== undefined) this.queues.remove(sessionId, id);
+  }
+
+  /** Sends the held queue on: now if the session is idle, else when its turn ends. */
+  resumeQueue(): void {
+    const sessionId = this.state.currentSessionId;
+    if (sessionId === undefined) return;
+    this.queues.resume(sessionId);
+    if (this.views.get(sessionId)?.transcript.status === "idle") {
+      void this.queues.sendNext(sessionId);
+    }
+  }
+
   async interrupt(): Promise<void> {
     const sessionId = this.state.currentSessionId;
     // Not gated on the status this page saw: Esc may land before `status-changed` arrives.
     if (sessionId === undefined) return;
+    this.queues.hold(sessionId);
     await this.withClient((client) => client.request("turn/interrupt", { sessionId }));
   }
 
@@ -226,6 +220,31 @@ export class AppStore {
     this.update({ uploads: this.state.uploads.filter((_, position) => position !== index) });
   }
 
+  /** Workspace files matching an `@` mention (no flash on failure: the list just stays empty). */
+  async findFiles(query: string, limit = 50): Promise<readonly string[]> {
+    const sessionId = this.state.currentSessionId;
+    const client = this.connection.current;
+    if (sessionId === undefined || client === undefined) return [];
+    try {
+      const result = await client.request("workspace/files", { sessionId, query, limit });
+      return result.files;
+    } catch {
+      return [];
+    }
+  }
+
+  showPreview(title: string, text: string): void {
+    this.update({ preview: { title, text } });
+  }
+
+  closePreview(): void {
+    this.update({ preview: undefined });
+  }
+
+  setSidebarOpen(open: boolean): void {
+    this.update({ sidebarOpen: open });
+  }
+
   setHelpOpen(open: boolean): void {
     this.update({ helpOpen: open });
   }
@@ -235,13 +254,17 @@ export class AppStore {
   }
 
   private showSession(sessionId: string): void {
-    const view = this.views.get(sessionId) ?? this.storage.loadView(sessionId) ?? emptyView();
+    const stored = this.views.has(sessionId) ? undefined : this.storage.loadView(sessionId);
+    const view =
+      this.views.get(sessionId) ??
+      (stored === undefined ? emptyView() : { ...stored, stats: forgetClock(stored.stats) });
     this.views.set(sessionId, view);
     this.storage.saveCurrentSession(sessionId);
     this.options.route?.write(sessionId);
     this.update({
       currentSessionId: sessionId,
       view,
+      queue: this.queues.of(sessionId),
       files: { paths: [], truncated: false, query: "" },
       attachedFiles: [],
     });
@@ -276,21 +299,27 @@ export class AppStore {
     const view = this.views.get(sessionId) ?? emptyView();
     // Events this client already delivered count too (a re-attach on the same connection).
     const lastSequence = Math.max(view.lastSequence, client.lastSequence(sessionId));
+    // Events replayed before the answer arrive first; they are history, not timing.
+    this.replaying.add(sessionId);
     try {
       const result = await client.request(
         "session/attach",
         fromHistory ? { sessionId } : { sessionId, lastSequence },
       );
+      this.replaying.delete(sessionId);
       const current = this.views.get(sessionId) ?? emptyView();
+      const readMessage = (text: string): MessageParts => this.sentMessages.read(text);
       const transcript =
         current.transcript.items.length === 0 && result.history !== undefined
-          ? { ...transcriptFromHistory(result.history), status: result.session.status }
+          ? { ...transcriptFromHistory(result.history, readMessage), status: result.session.status }
           : { ...current.transcript, status: result.session.status };
       const model = transcript.model ?? result.session.model;
       this.setView(sessionId, { ...current, transcript: { ...transcript, model } });
       this.update({ sessions: mergeSession(this.state.sessions, result.session) });
       if (this.state.currentSessionId === sessionId) void this.loadFiles("");
+      if (result.session.status === "idle") void this.queues.sendNext(sessionId);
     } catch (error) {
+      this.replaying.delete(sessionId);
       if (error instanceof AgentProtocolError && error.code === "replay_gap" && !fromHistory) {
         // The server no longer holds what we missed: start the view over from the session's
         // history. Later events carry higher sequences, so this client's dedup keeps them.
@@ -306,12 +335,21 @@ export class AppStore {
     const { sessionId, sequence, event } = notification;
     const view = this.views.get(sessionId) ?? emptyView();
     if (sequence <= view.lastSequence) return; // Already folded in before a reload.
-    const transcript = applySessionEvent(view.transcript, event, sequence);
+    const replayed = this.replaying.has(sessionId);
+    const transcript = applySessionEvent(view.transcript, event, sequence, (text) =>
+      this.sentMessages.read(text),
+    );
     this.setView(sessionId, {
       transcript,
-      stats: applyLiveStats(view.stats, event, this.now()),
+      stats: applyLiveStats(view.stats, event, replayed ? undefined : this.now()),
       lastSequence: sequence,
     });
+    if (event.type === "interrupted" && event.reason === "interrupt" && !replayed) {
+      this.queues.hold(sessionId);
+    }
+    if (event.type === "status-changed" && event.status === "idle" && !replayed) {
+      void this.queues.sendNext(sessionId);
+    }
     if (event.type === "status-changed") {
       const summary = this.state.sessions.find((session) => session.sessionId === sessionId);
       if (summary !== undefined) {
@@ -335,7 +373,11 @@ export class AppStore {
     const client = this.connection.current;
     if (client === undefined) {
       this.update({
-        flash: { text: "Not connected to the Spark server; reconnecting…", tone: "error" },
+        flash: {
+          text: "Not connected to the Spark server; reconnecting…",
+          tone: "error",
+          cause: "disconnected",
+        },
       });
       return undefined;
     }
@@ -350,15 +392,5 @@ export class AppStore {
   private reportError(error: unknown): void {
     const text = error instanceof Error ? error.message : String(error);
     this.update({ flash: { text, tone: "error" } });
-  }
-
-  private update(change: Partial<AppState>): void {
-    this.state = { ...this.state, ...change };
-    if (this.frameScheduled) return;
-    this.frameScheduled = true;
-    this.options.scheduleFrame(() => {
-      this.frameScheduled = false;
-      for (const listener of this.listeners) listener();
-    });
   }
 }

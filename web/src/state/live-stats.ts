@@ -26,8 +26,16 @@ export const emptyLiveStats: LiveStats = {
   deltasThisTurn: 0,
 };
 
-/** `now` is when the event arrived (ms); replayed events skew the live numbers, not the final ones. */
-export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: number): LiveStats {
+/**
+ * `now` is when the event arrived (ms), or undefined for a replayed event (after a reload or a
+ * reconnect): its arrival time says nothing about the turn, so it times nothing; the engine's
+ * own numbers still come with turn-finished.
+ */
+export function applyLiveStats(
+  stats: LiveStats,
+  event: SessionEvent,
+  now: number | undefined,
+): LiveStats {
   switch (event.type) {
     case "turn-started":
       return {
@@ -39,6 +47,7 @@ export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: numbe
         tokensPerSecond: undefined,
       };
     case "text-delta": {
+      if (now === undefined) return stats;
       const firstDeltaAt = stats.firstDeltaAt ?? now;
       const deltas = stats.deltasThisTurn + 1;
       const elapsedSeconds = (now - firstDeltaAt) / 1000;
@@ -83,6 +92,11 @@ export function applyLiveStats(stats: LiveStats, event: SessionEvent, now: numbe
     default:
       return stats;
   }
+}
+
+/** A view loaded from storage: its clock readings came from the page before the reload. */
+export function forgetClock(stats: LiveStats): LiveStats {
+  return { ...stats, turnStartedAt: undefined, firstDeltaAt: undefined };
 }
 
 export function formatTokens(count: number | undefined): string {
