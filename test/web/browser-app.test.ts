@@ -1,88 +1,30 @@
 // The browser app end to end: Debian's chromium (playwright-core) against a real `spark serve`
 // with the scripted engine. Each case starts its own server (the script plays its lines in
 // order) and a fresh browser context; screenshots of the main views go to test-results/web/.
-import { execFileSync } from "node:child_process";
+// The narrow layout, the light theme and following the stream: browser-app-layout.test.ts;
+// tabs, reloads and reconnects: browser-app-sessions.test.ts.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "../agent/support/agent-workspace.ts";
 import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "./support/chromium.ts";
-import { startDroppableProxy } from "./support/droppable-proxy.ts";
-import {
-  SPARK_BIN,
-  startSparkServe,
-  writeScript,
-  type SparkServeProcess,
-} from "./support/spark-serve-process.ts";
+  distanceFromEnd,
+  lastReply,
+  send,
+  shoot,
+  slowText,
+  useBrowserApp,
+  waitForIdle,
+} from "./support/browser-app-harness.ts";
+import { chromiumMissingReason } from "./support/chromium.ts";
+import { startSparkServe } from "./support/spark-serve-process.ts";
 
-const SCREENSHOTS = fileURLToPath(new URL("../../test-results/web/", import.meta.url));
 const missing = chromiumMissingReason();
 if (missing !== undefined) console.warn(`Skipping the browser app tests: ${missing}.`);
 
-const slowText = (words: number): string =>
-  Array.from({ length: words }, (_, index) => `word${index}`).join(" ");
-
 describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
-  let chromium: LaunchedChromium;
-  let server: SparkServeProcess | undefined;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    chromium = await launchChromium();
-  });
-  afterAll(() => chromium?.close());
-  afterEach(async () => {
-    for (const page of chromium.context.pages()) await page.close();
-    await server?.close();
-    server = undefined;
-    expect(pageErrors.splice(0)).toEqual([]);
-  });
-
-  async function open(turns: unknown[], hash = ""): Promise<Page> {
-    server = await startSparkServe(turns);
-    return newPage(hash);
-  }
-
-  async function newPage(hash = ""): Promise<Page> {
-    if (server === undefined) throw new Error("start a server first");
-    const page = await chromium.context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(`${server.url}/${hash}`);
-    await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
-    return page;
-  }
-
-  async function send(page: Page, text: string, key = "Enter"): Promise<void> {
-    const input = page.locator("#composer-input");
-    await input.fill(text);
-    await input.press(key);
-    await page.waitForFunction(
-      () => (document.querySelector("#composer-input") as HTMLTextAreaElement).value === "",
-    );
-  }
-
-  const lastReply = (page: Page) => page.getByTestId("assistant-message").last();
-  const waitForIdle = (page: Page) =>
-    page.waitForFunction(() => {
-      const app = (
-        window as unknown as {
-          sparkApp: {
-            getState(): { view: { transcript: { status: string; activeTurnId?: string } } };
-          };
-        }
-      ).sparkApp;
-      const transcript = app.getState().view.transcript;
-      return transcript.status === "idle" && transcript.activeTurnId === undefined;
-    });
-  const shoot = (page: Page, name: string) =>
-    page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  const harness = useBrowserApp();
+  const { open, newPage } = harness;
 
   it("starts a session, streams Markdown with a highlighted code block, and shows HTML as text", async () => {
     const reply =
@@ -98,6 +40,18 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
       "const",
     );
     expect(await transcript.locator(".code-block .token-comment").textContent()).toBe("// renamed");
+    // Copy puts the code, exactly as written, on the clipboard.
+    await harness.chromium.context.grantPermissions(["clipboard-read", "clipboard-write"], {
+      origin: harness.server?.url ?? "",
+    });
+    await transcript.getByRole("button", { name: "Copy code" }).click();
+    await transcript
+      .getByRole("button", { name: "Copy code" })
+      .filter({ hasText: "Copied" })
+      .waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      "const user = await fetchUser(id); // renamed",
+    );
     expect(await lastReply(page).textContent()).toContain(
       '<img src=x onerror="window.sparkXss = 1">',
     );
@@ -152,6 +106,8 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     // The badge is drawn on the next animation frame after the status: wait for it, then count.
     await lastReply(page).locator(".badge", { hasText: "interrupted" }).waitFor();
     expect(await page.locator(".assistant .badge", { hasText: "interrupted" }).count()).toBe(2);
+    // One marker per interrupt: the badge on the cut reply, no "Interrupted." line besides.
+    expect(await page.locator(".notice", { hasText: "Interrupted" }).count()).toBe(0);
   });
 
   it("steers: Enter while the model streams reaches the running turn", async () => {
@@ -169,7 +125,7 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     expect(await lastReply(page).textContent()).toContain("Keeping the old name.");
   });
 
-  it("queues: the Queue button sends the message after the running turn", async () => {
+  it("queues: shown until sent, removable, and sent as the next turn once this one ends", async () => {
     const page = await open([
       // Long enough (3 s) that a loaded machine still clicks Queue while it runs.
       { text: slowText(150), delayMs: 20 },
@@ -181,11 +137,27 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     );
     await page.locator("#composer-input").fill("then the queued task");
     await page.getByRole("button", { name: "Queue" }).click();
+    await send(page, "and a second thought", "Alt+Enter");
+    const queued = page.getByTestId("queued-message");
+    await queued.filter({ hasText: "then the queued task" }).waitFor();
+    await expect.poll(() => queued.count()).toBe(2);
+    await queued
+      .filter({ hasText: "a second thought" })
+      .getByRole("button", { name: "Remove queued message" })
+      .click();
+    // The list is drawn on the next animation frame: wait for it.
+    await expect.poll(() => queued.count()).toBe(1);
+    await shoot(page, "queue");
+    // Still pending while the first reply streams: nothing joined the running turn.
+    expect(await page.getByTestId("user-message").count()).toBe(1);
     await page.locator(".transcript", { hasText: "Queued one done." }).waitFor();
     await waitForIdle(page);
-    // The first reply ran to its end: queueing did not interrupt it.
+    await queued.first().waitFor({ state: "detached" });
+    // The first reply ran to its end, then the queued message started a turn of its own.
     expect(await page.getByTestId("assistant-message").first().textContent()).toContain("word149");
     expect(await page.locator(".assistant .badge", { hasText: "interrupted" }).count()).toBe(0);
+    const users = await page.getByTestId("user-message").allTextContents();
+    expect(users).toEqual(["YouFirst task", "Youthen the queued task"]);
     // A new session in the workspace root appears in the list and opens empty.
     await page.locator("#new-session-button").click();
     await page.locator("#session-list .session").nth(1).waitFor();
@@ -197,29 +169,47 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     );
   });
 
-  it("asks before running a command and runs it once approved", async () => {
+  it("asks before running a command, above its output; y approves; the time is the command's", async () => {
+    const command = "touch approved.txt && echo approved-ok";
     const page = await open([
+      { text: "Running it.", toolCalls: [{ name: "run_command", arguments: { command } }] },
       {
-        text: "Running it.",
-        toolCalls: [{ name: "run_command", arguments: { command: "echo approved-ok" } }],
+        text: `It printed approved-ok.\n\n${slowText(400)}\n\nThe end of the answer.`,
+        expect: { lastMessageIncludes: "approved-ok" },
       },
-      { text: "It printed approved-ok.", expect: { lastMessageIncludes: "approved-ok" } },
     ]);
+    await page.setViewportSize({ width: 1280, height: 500 });
     await send(page, "Run the echo");
     const approval = page.getByTestId("approval");
     await approval.getByRole("button", { name: "Approve" }).waitFor();
-    expect(await approval.textContent()).toContain("echo approved-ok");
+    expect(await approval.textContent()).toContain(command);
     await page
       .locator("#session-list [data-testid=session-status]", { hasText: "waiting for approval" })
       .waitFor();
     await shoot(page, "approval");
-    await approval.getByRole("button", { name: "Approve" }).click();
+    // The user takes a while to answer; the focus is in the (empty) message box, where y answers.
+    await page.waitForTimeout(1500);
+    await page.locator("#composer-input").focus();
+    await page.keyboard.press("y");
     await waitForIdle(page);
     await approval.locator(".badge", { hasText: "approved" }).waitFor();
-    expect(await lastReply(page).textContent()).toContain("It printed approved-ok.");
-    // The tool call is one line; its output opens on demand.
+    expect(await page.locator("#composer-input").inputValue()).toBe("");
+    expect(await lastReply(page).textContent()).toContain("The end of the answer.");
+    expect(harness.server?.workspace.read("approved.txt")).toBe("");
+    // The card comes before the command's row, whose output opens on demand.
+    const order = await page
+      .locator("[data-testid=approval], [data-testid=tool-call]")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-testid")));
+    expect(order).toEqual(["approval", "tool-call"]);
     const tool = page.getByTestId("tool-call").last();
     expect(await tool.locator(".tool-output").count()).toBe(0);
+    // The duration is the command's own, without the 1.5 s the approval waited.
+    const duration = Number(
+      (await tool.locator(".tool-duration").textContent())?.replace(" ms", ""),
+    );
+    expect(duration).toBeLessThan(1500);
+    // The view followed the answer after Approve: its end is in view.
+    await expect.poll(() => distanceFromEnd(page)).toBeLessThan(40);
     await tool.locator(".tool-line").click();
     expect(await tool.locator(".tool-output").textContent()).toContain("approved-ok");
   });
@@ -231,8 +221,9 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
       { text: "Reading.", toolCalls: [{ name: "read_file", arguments: { path: "src/greet.ts" } }] },
       { text: "Patching.", toolCalls: [{ name: "apply_patch", arguments: { patch } }] },
       { text: "Done: the greeting is now hi." },
+      { text: "They match.", expect: { lastMessageIncludes: "- @src/greet.ts" } },
     ];
-    server = await startSparkServe(turns, {
+    harness.server = await startSparkServe(turns, {
       workspace: workspaceWith({ "src/greet.ts": 'export const greeting = "hello";\n' }),
     });
     const page = await newPage();
@@ -243,15 +234,31 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     expect(await edit.locator(".diff-removed").textContent()).toBe(
       '-export const greeting = "hello";',
     );
-    expect(server.workspace.read("src/greet.ts")).toBe('export const greeting = "hi";\n');
+    expect(harness.server.workspace.read("src/greet.ts")).toBe('export const greeting = "hi";\n');
     await shoot(page, "edit");
     await edit.getByRole("button", { name: "Undo" }).click();
     await edit.locator(".badge", { hasText: "undone" }).waitFor();
-    expect(server.workspace.read("src/greet.ts")).toBe('export const greeting = "hello";\n');
+    expect(harness.server.workspace.read("src/greet.ts")).toBe(
+      'export const greeting = "hello";\n',
+    );
     // The workspace tree: open src/, tick the file, and it is attached to the next message.
     await page.locator(".file-tree button.folder", { hasText: "src/" }).click();
     await page.locator('input[data-path="src/greet.ts"]').check();
-    await page.locator(".chips .chip", { hasText: "@src/greet.ts" }).waitFor();
+    await page.locator(".composer .chip", { hasText: "@src/greet.ts" }).waitFor();
+    // `@` in the message box completes workspace files; Enter takes the highlighted one.
+    const input = page.locator("#composer-input");
+    await input.fill("");
+    await input.pressSequentially("compare with @gre");
+    await page.getByRole("option", { name: "src/greet.ts" }).waitFor();
+    await input.press("Enter");
+    expect(await input.inputValue()).toBe("compare with @src/greet.ts ");
+    await input.press("Enter");
+    await lastReply(page).filter({ hasText: "They match." }).waitFor();
+    // The sent message shows what was typed, and the ticked file as a chip, not the wrapper.
+    const message = page.getByTestId("user-message").last();
+    expect(await message.locator(".user-text").textContent()).toBe("compare with @src/greet.ts");
+    expect(await message.getByTestId("file-chip").textContent()).toBe("@src/greet.ts");
+    expect(await message.textContent()).not.toContain("Files from the workspace");
   });
 
   it("uploads a text file into the message, refuses one past the cap, writes nothing", async () => {
@@ -261,7 +268,7 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
         expect: { lastMessageIncludes: "remember-the-milk" },
       },
     ]);
-    const uploads = path.join(server?.home ?? "", "uploads");
+    const uploads = path.join(harness.server?.home ?? "", "uploads");
     mkdirSync(uploads, { recursive: true });
     writeFileSync(path.join(uploads, "notes.txt"), "TODO: remember-the-milk\n");
     writeFileSync(path.join(uploads, "huge.log"), "x".repeat(300 * 1024));
@@ -272,102 +279,29 @@ describe.skipIf(missing !== undefined)("the browser app in chromium", () => {
     await send(page, "What do my notes say?");
     await waitForIdle(page);
     expect(await lastReply(page).textContent()).toContain("remember-the-milk");
-    expect(existsSync(path.join(server?.workspace.root ?? "", "notes.txt"))).toBe(false);
-  });
-
-  it("keeps two pages on one session in step, either one may steer", async () => {
-    const first = await open([
-      { text: slowText(200), delayMs: 20 },
-      { text: "Second answer.", expect: { lastMessageIncludes: "from the second page" } },
-    ]);
-    await send(first, "Start something long");
-    await first.waitForFunction(() =>
-      (document.querySelector(".assistant")?.textContent ?? "").includes("word2"),
+    // The sent message shows the upload as a chip; a click shows its text, as text.
+    const message = page.getByTestId("user-message").last();
+    expect(await message.textContent()).not.toContain("Uploaded file");
+    await message
+      .getByTestId("upload-chip")
+      .getByRole("button", { name: /notes\.txt/ })
+      .click();
+    expect(await page.getByTestId("preview").locator("pre").textContent()).toBe(
+      "TODO: remember-the-milk\n",
     );
-    const sessionId = new URL(first.url()).hash.replace("#session=", "");
-    const second = await newPage(`#session=${sessionId}`);
-    await second.waitForFunction(() =>
-      (document.querySelector(".assistant")?.textContent ?? "").includes("word5"),
-    );
-    await send(second, "now from the second page");
-    // The first page is a background tab now: it renders on a (throttled) timer, not per frame.
-    for (const page of [first, second]) {
-      await waitForIdle(page);
-      await page.locator(".transcript", { hasText: "Second answer." }).waitFor();
-    }
-    const transcriptOf = (page: Page) => page.locator(".transcript").innerText();
-    const [firstText, secondText] = [await transcriptOf(first), await transcriptOf(second)];
-    if (firstText !== secondText) console.log(JSON.stringify({ firstText, secondText }));
-    expect(secondText).toBe(firstText);
-    expect(await transcriptOf(first)).toContain("Second answer.");
-    await shoot(second, "second-page");
-  });
-
-  it("reload mid-stream resumes from the last sequence: nothing lost, nothing twice", async () => {
-    const words = slowText(150);
-    const page = await open([{ text: words, delayMs: 20 }]);
-    await send(page, "Stream for a while");
-    await page.waitForFunction(() =>
-      (document.querySelector(".assistant")?.textContent ?? "").includes("word20"),
-    );
-    await page.reload();
-    await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
-    await waitForIdle(page);
-    expect(await page.getByTestId("user-message").count()).toBe(1);
-    expect((await lastReply(page).textContent())?.trim()).toBe(words);
-  });
-
-  it("a dropped network reconnects and replays what was missed, nothing twice", async () => {
-    const words = slowText(150);
-    server = await startSparkServe([{ text: words, delayMs: 20 }]);
-    const proxy = await startDroppableProxy(server.url);
-    try {
-      const page = await chromium.context.newPage();
-      page.on("pageerror", (error) => pageErrors.push(error.message));
-      await page.goto(`${proxy.url}/`);
-      await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
-      await send(page, "Stream through a flaky network");
-      await page.waitForFunction(() =>
-        (document.querySelector(".assistant")?.textContent ?? "").includes("word20"),
-      );
-      proxy.dropAll();
-      await page.getByTestId("connection").filter({ hasText: "reconnecting" }).waitFor();
-      await page.getByTestId("connection").filter({ hasText: "connected" }).waitFor();
-      await waitForIdle(page);
-      expect((await lastReply(page).textContent())?.trim()).toBe(words);
-      expect(await page.getByTestId("user-message").count()).toBe(1);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it("resumes a session `spark exec` started, showing its history", async () => {
-    server = await startSparkServe([{ text: "Served reply." }]);
-    const script = writeScript(server.workspace, "exec.jsonl", [{ text: "Exec reply here." }]);
-    execFileSync(
-      process.execPath,
-      [SPARK_BIN, "exec", "--model", `script:${script}`, "Task from exec"],
-      {
-        cwd: server.workspace.root,
-        env: { ...process.env, SPARK_HOME: server.home },
-        stdio: "ignore",
-      },
-    );
-    const page = await newPage();
-    await page.getByRole("button", { name: /Task from exec/ }).click();
-    await page.locator(".transcript", { hasText: "Exec reply here." }).waitFor();
-    expect(await page.getByTestId("user-message").first().textContent()).toContain(
-      "Task from exec",
-    );
+    await shoot(page, "upload-preview");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("preview").waitFor({ state: "detached" });
+    expect(existsSync(path.join(harness.server?.workspace.root ?? "", "notes.txt"))).toBe(false);
   });
 
   it("asks for the api key when the server has keys, refuses a wrong one, connects with the right one", async () => {
-    server = await startSparkServe([{ text: "Keyed reply." }], {
+    harness.server = await startSparkServe([{ text: "Keyed reply." }], {
       configToml: '[serve]\napi_keys = ["web-test-key-1"]\n',
     });
-    const page = await chromium.context.newPage();
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    await page.goto(`${server.url}/`);
+    const page = await harness.chromium.context.newPage();
+    page.on("pageerror", (error) => harness.pageErrors.push(error.message));
+    await page.goto(`${harness.server.url}/`);
     const keyInput = page.locator("#api-key-input");
     await keyInput.fill("wrong-key");
     await keyInput.press("Enter");

@@ -6,13 +6,20 @@ export interface DroppableProxy {
   url: string;
   /** Destroys every open connection; new ones are still accepted. */
   dropAll(): void;
+  /** While on, new connections are cut at once: the network stays down. */
+  refuseNew(refuse: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startDroppableProxy(target: string): Promise<DroppableProxy> {
   const { hostname, port } = new URL(target);
   const sockets = new Set<net.Socket>();
+  let refusing = false;
   const server = net.createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(Number(port), hostname);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -28,6 +35,9 @@ export async function startDroppableProxy(target: string): Promise<DroppableProx
   const address = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${address.port}`,
+    refuseNew(refuse) {
+      refusing = refuse;
+    },
     dropAll() {
       for (const socket of sockets) socket.destroy();
     },

@@ -1,21 +1,18 @@
-// The message box: Enter sends (steers while the model streams), Alt+Enter or Queue queues,
-// Stop or Esc interrupts. Attached workspace files and uploads show as removable chips.
-import { useRef, useState } from "preact/hooks";
+// The message box: Enter sends (steers while the model streams), Alt+Enter or Queue queues it
+// for after the turn, Stop or Esc interrupts; `@` completes workspace files. Queued messages,
+// attached files and uploads show above it.
+import { useRef } from "preact/hooks";
 import type { AppState, AppStore } from "../state/app-store.ts";
 import { formatBytes, MAX_UPLOAD_BYTES } from "../state/attachments.ts";
+import { AttachmentChips } from "./attachment-chips.tsx";
+import { QueueList } from "./queue-list.tsx";
+import { useComposer } from "./use-composer.ts";
 
 export function Composer({ store, state }: { store: AppStore; state: AppState }) {
-  const [text, setText] = useState("");
+  const composer = useComposer(store);
   const picker = useRef<HTMLInputElement>(null);
   const running = state.view.transcript.status !== "idle";
-  const submit = async (mode: "send" | "queue"): Promise<void> => {
-    if (await store.send(text, mode)) setText("");
-  };
-  const onKeyDown = (event: KeyboardEvent): void => {
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
-    event.preventDefault();
-    void submit(event.altKey ? "queue" : "send");
-  };
+  const { suggestions, selected } = composer.mention;
   const onPick = async (event: Event): Promise<void> => {
     const input = event.currentTarget as HTMLInputElement;
     for (const file of Array.from(input.files ?? [])) await addFile(store, file);
@@ -26,57 +23,65 @@ export function Composer({ store, state }: { store: AppStore; state: AppState })
       class="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        void submit("send");
+        void composer.submit("send");
       }}
     >
-      {state.attachedFiles.length + state.uploads.length > 0 ? (
-        <ul class="chips" aria-label="Attachments">
-          {state.attachedFiles.map((path) => (
-            <li key={`file-${path}`} class="chip">
-              @{path}
-              <button
-                type="button"
-                aria-label={`Remove ${path}`}
-                onClick={() => store.toggleAttachedFile(path)}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-          {state.uploads.map((upload, index) => (
-            <li key={`upload-${index}`} class="chip upload" data-testid="upload-chip">
-              {upload.name} ({formatBytes(upload.bytes)})
-              <button
-                type="button"
-                aria-label={`Remove ${upload.name}`}
-                onClick={() => store.removeUpload(index)}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <textarea
-        id="composer-input"
-        value={text}
-        rows={3}
-        aria-label="Message"
-        placeholder={
-          running
-            ? "The model is working: type and press Enter to steer it, Alt+Enter to queue"
-            : "Ask Spark to do something (Enter sends, Shift+Enter for a new line)"
-        }
-        onInput={(event) => setText(event.currentTarget.value)}
-        onKeyDown={onKeyDown}
+      <QueueList store={store} queue={state.queue} />
+      <AttachmentChips
+        store={store}
+        files={state.attachedFiles}
+        uploads={state.uploads}
+        onRemoveFile={(path) => store.toggleAttachedFile(path)}
+        onRemoveUpload={(index) => store.removeUpload(index)}
       />
+      <div class="composer-input">
+        {suggestions.length === 0 ? null : (
+          <ul class="mentions" id="mention-list" role="listbox" aria-label="Workspace files">
+            {suggestions.map((path, index) => (
+              <li
+                key={path}
+                id={`mention-${index}`}
+                role="option"
+                aria-selected={index === selected}
+                class={index === selected ? "selected" : undefined}
+                // mousedown, not click: the message box keeps the focus.
+                onMouseDown={(event) => {
+                  event.preventDefault();
+                  composer.acceptMention(path);
+                }}
+              >
+                {path}
+              </li>
+            ))}
+          </ul>
+        )}
+        <textarea
+          id="composer-input"
+          ref={composer.input}
+          value={composer.text}
+          rows={3}
+          aria-label="Message"
+          aria-autocomplete="list"
+          aria-controls="mention-list"
+          aria-expanded={suggestions.length > 0}
+          aria-activedescendant={suggestions.length > 0 ? `mention-${selected}` : undefined}
+          placeholder={
+            running
+              ? "The model is working: Enter steers it, Alt+Enter queues for after the turn"
+              : "Ask Spark to do something (Enter sends, Shift+Enter new line, @ names a file)"
+          }
+          onInput={composer.onInput}
+          onSelect={composer.onSelect}
+          onKeyDown={composer.onKeyDown}
+        />
+      </div>
       <div class="composer-buttons">
         <button type="submit" class="primary">
           {running ? "Steer" : "Send"}
         </button>
         <button
           type="button"
-          onClick={() => void submit("queue")}
+          onClick={() => void composer.submit("queue")}
           title="Send after the current turn (Alt+Enter)"
         >
           Queue

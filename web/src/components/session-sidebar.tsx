@@ -1,12 +1,13 @@
 // The session list with live status, and the form that starts a session in a workspace root.
 import { useState } from "preact/hooks";
 import type { AppState, AppStore } from "../state/app-store.ts";
-import { sessionTitle, statusLabel } from "../state/session-list.ts";
+import { sessionTitle, startTimesForSameTitles, statusLabel } from "../state/session-list.ts";
 
 export function SessionSidebar({ store, state }: { store: AppStore; state: AppState }) {
   const [cwd, setCwd] = useState("");
   const [model, setModel] = useState("");
   const roots = [...new Set(state.sessions.map((session) => session.cwd))];
+  const startTimes = startTimesForSameTitles(state.sessions);
   return (
     <nav class="sessions" aria-label="Sessions">
       <form
@@ -65,7 +66,12 @@ export function SessionSidebar({ store, state }: { store: AppStore; state: AppSt
               >
                 {statusLabel(session)}
               </span>
-              <span class="session-cwd">{session.cwd}</span>
+              <span class="session-cwd">
+                {startTimes.has(session.sessionId) ? (
+                  <span class="session-time">{startTimes.get(session.sessionId)} · </span>
+                ) : null}
+                {session.cwd}
+              </span>
             </button>
           </li>
         ))}

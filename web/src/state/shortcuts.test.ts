@@ -39,6 +39,20 @@ describe("shortcuts", () => {
     expect(resolveShortcut(press({ key: "c", ctrlKey: true }))).toBeUndefined();
   });
 
+  it("y, a and n answer a waiting approval, but never while a message is being typed", () => {
+    const waiting = { approvalPending: true };
+    expect(resolveShortcut(press({ key: "y", ...waiting }))).toBe("approve");
+    expect(resolveShortcut(press({ key: "a", ...waiting }))).toBe("approve-always");
+    expect(resolveShortcut(press({ key: "n", ...waiting }))).toBe("deny");
+    const emptyBox = { inTextField: true, inComposer: true, composerEmpty: true };
+    expect(resolveShortcut(press({ key: "y", ...waiting, ...emptyBox }))).toBe("approve");
+    expect(
+      resolveShortcut(press({ key: "y", ...waiting, ...emptyBox, composerEmpty: false })),
+    ).toBeUndefined();
+    expect(resolveShortcut(press({ key: "y", ...waiting, inTextField: true }))).toBeUndefined();
+    expect(resolveShortcut(press({ key: "y" }))).toBeUndefined();
+  });
+
   it("lists every action it resolves", () => {
     const listed = new Set(SHORTCUTS.map((shortcut) => shortcut.action));
     for (const action of [
@@ -51,6 +65,9 @@ describe("shortcuts", () => {
       "focus-files",
       "new-session",
       "undo-last-edit",
+      "approve",
+      "approve-always",
+      "deny",
     ]) {
       expect(listed.has(action as never)).toBe(true);
     }

@@ -10,7 +10,10 @@ export type ShortcutAction =
   | "focus-sessions"
   | "focus-files"
   | "new-session"
-  | "undo-last-edit";
+  | "undo-last-edit"
+  | "approve"
+  | "approve-always"
+  | "deny";
 
 export interface Shortcut {
   keys: string;
@@ -76,7 +79,26 @@ export const SHORTCUTS: readonly Shortcut[] = [
     description: "Undo the session's last edit",
     inTextFields: true,
   },
+  {
+    keys: "y",
+    action: "approve",
+    description: "Approve the command waiting for approval (also from an empty message box)",
+    inTextFields: false,
+  },
+  {
+    keys: "a",
+    action: "approve-always",
+    description: "Approve it, and that command always in this session",
+    inTextFields: false,
+  },
+  { keys: "n", action: "deny", description: "Deny the command", inTextFields: false },
 ];
+
+const APPROVAL_KEYS: Readonly<Record<string, ShortcutAction>> = {
+  y: "approve",
+  a: "approve-always",
+  n: "deny",
+};
 
 export interface KeyPress {
   key: string;
@@ -89,6 +111,9 @@ export interface KeyPress {
   inTextField: boolean;
   /** The focus is in the message box itself (Enter there sends). */
   inComposer: boolean;
+  /** A command waits for approval, and the message box holds no text (y/n/a answer it). */
+  approvalPending?: boolean;
+  composerEmpty?: boolean;
 }
 
 export function resolveShortcut(press: KeyPress): ShortcutAction | undefined {
@@ -109,6 +134,11 @@ export function resolveShortcut(press: KeyPress): ShortcutAction | undefined {
     if (letter === "n") return "new-session";
     if (letter === "u") return "undo-last-edit";
     return undefined;
+  }
+  const answer = APPROVAL_KEYS[press.key];
+  if (answer !== undefined && press.approvalPending === true && !press.shiftKey) {
+    // Typing into a message is never an answer; the first key in an empty box may be.
+    if (!press.inTextField || (press.inComposer && press.composerEmpty === true)) return answer;
   }
   if (press.inTextField) return undefined;
   if (press.key === "?") return "toggle-help";
