@@ -11,6 +11,8 @@ const SPARK = fileURLToPath(new URL("../../../bin/spark.js", import.meta.url));
 
 export interface ServeReplica {
   url: string;
+  /** The spark serve process (with --workers, the primary). */
+  pid: number;
   /** Everything it wrote to stderr so far (its log). */
   readonly log: string;
   readonly exited: Promise<number | null>;
@@ -73,6 +75,7 @@ function startReplica(home: string, args: string[]): Promise<ServeReplica> {
       if (match?.[1] !== undefined && ready) {
         resolve({
           url: match[1],
+          pid: child.pid ?? 0,
           get log() {
             return log;
           },
