@@ -37,4 +37,9 @@ describe("AdaptiveDebounce", () => {
     const short = new AdaptiveDebounce({ minimumMs: 1, maximumMs: 1 });
     await expect(short.wait(new AbortController().signal)).resolves.toBe(true);
   });
+
+  it("waits only what is left after the time already waited since the keystroke", async () => {
+    const debounce = new AdaptiveDebounce({ minimumMs: 60_000, maximumMs: 60_000 });
+    await expect(debounce.wait(new AbortController().signal, 60_000)).resolves.toBe(true);
+  });
 });

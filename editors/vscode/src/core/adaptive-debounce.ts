@@ -47,9 +47,14 @@ export class AdaptiveDebounce {
     return Math.round(Math.min(this.maximumMs, Math.max(this.minimumMs, wanted)));
   }
 
-  /** Waits the current pause; resolves false (without waiting further) when the signal aborts. */
-  wait(signal: AbortSignal): Promise<boolean> {
+  /**
+   * Waits what is left of the current pause after `alreadyWaitedMs` (the time since the keystroke);
+   * resolves false (without waiting further) when the signal aborts.
+   */
+  wait(signal: AbortSignal, alreadyWaitedMs = 0): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
+    const remainingMs = this.delayMs() - Math.max(0, alreadyWaitedMs);
+    if (remainingMs <= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const onAbort = (): void => {
         clearTimeout(timer);
@@ -58,7 +63,7 @@ export class AdaptiveDebounce {
       const timer = setTimeout(() => {
         signal.removeEventListener("abort", onAbort);
         resolve(true);
-      }, this.delayMs());
+      }, remainingMs);
       signal.addEventListener("abort", onAbort, { once: true });
     });
   }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { buildCompletionRequest, isAtEmptyBlock } from "./completion-request.ts";
+import {
+  buildCompletionRequest,
+  completionAllowedAt,
+  isAtEmptyBlock,
+} from "./completion-request.ts";
 
 function at(textWithCursor: string) {
   const offset = textWithCursor.indexOf("|");
@@ -49,5 +53,20 @@ describe("isAtEmptyBlock", () => {
     expect(isAtEmptyBlock("function f() {\n  return ", "1;\n}")).toBe(false);
     expect(isAtEmptyBlock("function f() {\n  ", "\n  return 1;\n}")).toBe(false);
     expect(isAtEmptyBlock("const a = 1;\n", "\n")).toBe(false);
+  });
+});
+
+describe("completionAllowedAt", () => {
+  it("allows the end of a line and a cursor before closing brackets, quotes or spaces", () => {
+    expect(completionAllowedAt(at("const a = |\nnext"))).toBe(true);
+    expect(completionAllowedAt(at("call(|)"))).toBe(true);
+    expect(completionAllowedAt(at('log("|");'))).toBe(false);
+    expect(completionAllowedAt(at('log("|")'))).toBe(true);
+    expect(completionAllowedAt(at("items[|]  \n"))).toBe(true);
+  });
+
+  it("refuses the middle of a line with code after the cursor", () => {
+    expect(completionAllowedAt(at("const sum = add(|x);"))).toBe(false);
+    expect(completionAllowedAt(at("ret|urn a;"))).toBe(false);
   });
 });

@@ -9,6 +9,11 @@ export interface CompletionContext {
   /** A stable id for the document (its URI); the server reuses the cached prefix per document. */
   documentId: string;
   languageId: string;
+  /**
+   * When the text last changed, on the engine's clock: the pause before a request runs from the
+   * keystroke, so time the editor already waited (VS Code's own 50 ms) is not waited twice.
+   */
+  changedAt?: number;
 }
 
 export interface CompletionRequest {
@@ -50,6 +55,20 @@ export function buildCompletionRequest(
       : (options.singleLineMaxTokens ?? 64),
   };
 }
+
+/**
+ * Ghost text only where it can continue the line: at its end, or before closing brackets, closing
+ * quotes and whitespace (which editors insert in pairs as the user types the opener). In the
+ * middle of `foo(|bar)` a completion would have to be inserted into text the user wrote.
+ */
+export function completionAllowedAt(context: CompletionContext): boolean {
+  const offset = Math.max(0, Math.min(context.offset, context.text.length));
+  const lineEnd = context.text.indexOf("\n", offset);
+  const afterCursor = context.text.slice(offset, lineEnd === -1 ? undefined : lineEnd);
+  return ALLOWED_AFTER_CURSOR.test(afterCursor);
+}
+
+const ALLOWED_AFTER_CURSOR = /^[\s)\]}>"'`]*$/;
 
 /**
  * The prefix window starts at a line start: a stable start keeps the server's cached prefix

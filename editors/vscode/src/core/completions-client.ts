@@ -8,11 +8,17 @@ export interface CompletionStreamOptions {
   signal: AbortSignal;
 }
 
+export interface CompletionDelta {
+  text: string;
+  /** The model that answered, as the server names it. */
+  model: string | undefined;
+}
+
 export async function* streamCompletion(
   server: SparkServer,
   request: CompletionRequest,
   options: CompletionStreamOptions,
-): AsyncGenerator<string> {
+): AsyncGenerator<CompletionDelta> {
   const body = {
     ...(options.model ? { model: options.model } : {}),
     prompt: request.prefix,
@@ -27,6 +33,7 @@ export async function* streamCompletion(
     const choices = chunk.choices;
     if (!Array.isArray(choices)) continue;
     const first = choices[0] as { text?: unknown } | undefined;
-    if (typeof first?.text === "string" && first.text !== "") yield first.text;
+    if (typeof first?.text === "string" && first.text !== "")
+      yield { text: first.text, model: typeof chunk.model === "string" ? chunk.model : undefined };
   }
 }

@@ -15,8 +15,11 @@ interface Received {
 let server: Server;
 let baseUrl: string;
 let received: Received[];
-/** The chunks the next request streams; `hold` keeps the response open after them. */
-let script: { chunks: string[]; hold?: boolean };
+/**
+ * The chunks the next request streams; `hold` keeps the response open after them; `status` other
+ * than 200 answers with that status and an error body instead.
+ */
+let script: { chunks: string[]; hold?: boolean; status?: number };
 
 beforeEach(async () => {
   received = [];
@@ -34,11 +37,16 @@ beforeEach(async () => {
       response.on("close", () => {
         if (!response.writableFinished) entry.closedEarly = true;
       });
+      const { chunks, hold, status } = script;
+      if (status !== undefined && status !== 200) {
+        response.writeHead(status, { "content-type": "application/json" });
+        response.end(JSON.stringify({ error: { message: "Invalid API key." } }));
+        return;
+      }
       response.writeHead(200, { "content-type": "text/event-stream" });
-      const { chunks, hold } = script;
       for (const text of chunks)
         response.write(
-          `data: ${JSON.stringify({ object: "text_completion", choices: [{ index: 0, text }] })}\n\n`,
+          `data: ${JSON.stringify({ object: "text_completion", model: "tiny-fim", choices: [{ index: 0, text }] })}\n\n`,
         );
       if (!hold) response.end("data: [DONE]\n\n");
     });
@@ -90,6 +98,8 @@ describe("InlineCompletionEngine", () => {
     });
     expect(outcomes[0]?.source).toBe("network");
     expect(outcomes[0]?.latencyMs).toBeGreaterThanOrEqual(0);
+    // The status bar names the model that answered.
+    expect(outcomes[0]?.model).toBe("tiny-fim");
 
     const again = await completions.complete(context("const sum = "), new AbortController().signal);
     expect(again).toBe("add(1, 2);");
@@ -126,6 +136,58 @@ describe("InlineCompletionEngine", () => {
     await waitFor(() => received[0]?.closedEarly === true);
     expect(completions.requestsCancelled).toBe(1);
     expect(completions.requestsSent).toBe(2);
+  });
+
+  it("offers nothing mid-line, without a request, but does before closing brackets", async () => {
+    script = { chunks: ["1)"] };
+    const completions = engine();
+    const signal = new AbortController().signal;
+    const text = "const sum = add(|x);\n";
+    const midLine = {
+      text: text.replace("|", ""),
+      offset: text.indexOf("|"),
+      documentId: "file:///work/a.ts",
+      languageId: "typescript",
+    };
+    await expect(completions.complete(midLine, signal)).resolves.toBeUndefined();
+    expect(received).toHaveLength(0);
+    const beforeBracket = { ...midLine, text: "const sum = add()\n", offset: 16 };
+    await expect(completions.complete(beforeBracket, signal)).resolves.toBe("1)");
+    expect(received).toHaveLength(1);
+  });
+
+  it("backs off while the server refuses the key: four keystrokes, one 401", async () => {
+    script = { chunks: [], status: 401 };
+    const errors: unknown[] = [];
+    const completions = engine([], errors);
+    for (const typed of ["a", "ab", "abc", "abcd"])
+      await completions.complete(context(`const ${typed} = `), new AbortController().signal);
+    expect(received).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as SparkClientError).code).toBe("unauthorized");
+    // A new key (or new settings) may ask at once, and a success ends the backoff.
+    script = { chunks: ["1;"] };
+    completions.resetBackoff();
+    await expect(
+      completions.complete(context("const e = "), new AbortController().signal),
+    ).resolves.toBe("1;");
+    expect(received).toHaveLength(2);
+  });
+
+  it("counts the pause from the keystroke: time the editor already waited is not waited again", async () => {
+    script = { chunks: ["2;"] };
+    const completions = new InlineCompletionEngine({
+      server: () => ({ baseUrl }),
+      // A pause far longer than the test may take: only the keystroke's age can cover it.
+      debounce: new AdaptiveDebounce({ minimumMs: 60_000, maximumMs: 60_000 }),
+      now: () => 100_000,
+    });
+    await expect(
+      completions.complete(
+        { ...context("const b = "), changedAt: 100_000 - 60_000 },
+        new AbortController().signal,
+      ),
+    ).resolves.toBe("2;");
   });
 
   it("reports a typed error when no server answers", async () => {

@@ -1,9 +1,12 @@
 // The inline-completion pipeline without VS Code: cache, reuse of the completion in flight,
 // adaptive debounce, one request at a time (a new keystroke aborts an unrelated one), stream
-// filters, latency measurement. The extension's provider only converts positions and items.
+// filters, latency measurement, backoff while the server fails. The extension's provider only
+// converts positions and items.
 import { AdaptiveDebounce } from "./adaptive-debounce.ts";
+import { FailureBackoff } from "./failure-backoff.ts";
 import {
   buildCompletionRequest,
+  completionAllowedAt,
   type CompletionContext,
   type CompletionRequest,
   type CompletionWindowOptions,
@@ -21,12 +24,15 @@ export interface CompletionOutcome {
   source: CompletionSource;
   /** Request to first token, for network completions. */
   latencyMs?: number;
+  /** The model that answered (network completions). */
+  model?: string;
 }
 
 export interface InlineCompletionEngineOptions {
   server: () => SparkServer;
   model?: () => string | undefined;
   debounce?: AdaptiveDebounce;
+  backoff?: FailureBackoff;
   cacheSize?: number;
   window?: CompletionWindowOptions;
   now?: () => number;
@@ -47,6 +53,7 @@ interface Flight {
 export class InlineCompletionEngine {
   private readonly cache: LruCache<string, string>;
   private readonly debounce: AdaptiveDebounce;
+  private readonly backoff: FailureBackoff;
   private readonly now: () => number;
   private flight: Flight | undefined;
   requestsSent = 0;
@@ -55,6 +62,7 @@ export class InlineCompletionEngine {
   constructor(private readonly options: InlineCompletionEngineOptions) {
     this.cache = new LruCache(options.cacheSize ?? 200);
     this.debounce = options.debounce ?? new AdaptiveDebounce();
+    this.backoff = options.backoff ?? new FailureBackoff();
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -64,6 +72,7 @@ export class InlineCompletionEngine {
 
   /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
   async complete(context: CompletionContext, signal: AbortSignal): Promise<string | undefined> {
+    if (!completionAllowedAt(context)) return undefined;
     const request = buildCompletionRequest(context, this.options.window);
     const key = cacheKey(request);
     const cached = this.cache.get(key);
@@ -73,7 +82,10 @@ export class InlineCompletionEngine {
     if (reused !== undefined) return this.report({ text: reused, source: "reuse" });
     if (signal.aborted) return undefined;
 
-    if (!(await this.debounce.wait(signal))) return undefined;
+    // While the server fails, keystrokes do not each repeat the failing request.
+    if (this.backoff.remainingMs(this.now()) > 0) return undefined;
+    const waited = context.changedAt === undefined ? 0 : this.now() - context.changedAt;
+    if (!(await this.debounce.wait(signal, waited))) return undefined;
     const flight = this.startFlight(request);
     await Promise.race([flight.done, abortedPromise(signal)]);
     if (signal.aborted || !flight.finished) return undefined;
@@ -85,6 +97,11 @@ export class InlineCompletionEngine {
   /** Aborts whatever is in flight (the extension calls this on dispose). */
   cancel(): void {
     this.abortFlight();
+  }
+
+  /** The next keystroke may ask at once: new settings, a new key, a server just started. */
+  resetBackoff(): void {
+    this.backoff.reset();
   }
 
   private async reuseFlight(
@@ -134,6 +151,7 @@ export class InlineCompletionEngine {
   private async runFlight(flight: Flight): Promise<void> {
     const started = this.now();
     let latencyMs: number | undefined;
+    let model: string | undefined;
     let raw = "";
     try {
       const stream = streamCompletion(this.options.server(), flight.request, {
@@ -145,20 +163,26 @@ export class InlineCompletionEngine {
           latencyMs = this.now() - started;
           this.debounce.recordLatency(latencyMs);
         }
-        raw += delta;
+        model ??= delta.model;
+        raw += delta.text;
         const filtered = filterCompletion(raw, flight.request);
         flight.text = filtered.text;
         if (filtered.stopped) break;
       }
       if (flight.request.multiline) flight.text = flight.text.replace(/\s+$/, "");
       flight.finished = true;
+      this.backoff.reset();
       this.report({
         text: flight.text,
         source: "network",
         latencyMs: latencyMs ?? this.now() - started,
+        ...(model === undefined ? {} : { model }),
       });
     } catch (error) {
-      if (!flight.controller.signal.aborted) this.options.onError?.(error);
+      if (!flight.controller.signal.aborted) {
+        this.backoff.failed(this.now());
+        this.options.onError?.(error);
+      }
     } finally {
       if (!flight.finished) flight.text = "";
       flight.settled = true;
