@@ -2,7 +2,12 @@
 // says what to do.
 
 export type SparkClientErrorCode =
-  "server_unreachable" | "unauthorized" | "http_error" | "invalid_response" | "server_error";
+  | "server_unreachable"
+  | "unauthorized"
+  | "timeout"
+  | "http_error"
+  | "invalid_response"
+  | "server_error";
 
 export class SparkClientError extends Error {
   override readonly name = "SparkClientError";
