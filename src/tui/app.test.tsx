@@ -65,6 +65,9 @@ describe("the terminal UI", () => {
       method: "session/attach",
       params: { sessionId: "s1", lastSequence: 0 },
     });
+    // The header names the workspace the agent works in (issue 27).
+    await vi.waitFor(() => expect(screen()).toContain("✻ Spark  new session s1"));
+    expect(screen()).toMatch(/workspace \/repo/);
     server.emit("s1", { type: "status-changed", status: "running" });
     server.emit("s1", { type: "turn-started", turnId: "t1", text: "rename greet" });
     server.emit("s1", { type: "text-delta", turnId: "t1", text: "Looking at " });
@@ -158,6 +161,35 @@ describe("the terminal UI", () => {
     expect(frame).toMatch(/^const greeting = "hi"; \/\/ say it$/m);
     expect(frame).not.toMatch(/```|\*\*|`inline|## /);
     expect(frame).toContain(long);
+  });
+
+  it("shows how long the running turn has taken, and counts its last answer into the context", async () => {
+    const { server, screen, attached } = start();
+    await attached();
+    server.emit("s1", { type: "status-changed", status: "running" });
+    server.emit("s1", { type: "turn-started", turnId: "t1", text: "think" });
+    server.emit("s1", {
+      type: "budget",
+      turnId: "t1",
+      usedTokens: 1200,
+      limitTokens: 9000,
+      windowTokens: 10_000,
+      truncatedToolOutputs: 0,
+      compacted: false,
+    });
+    await vi.waitFor(() => expect(screen()).toMatch(/running 0s ·.*ctx 1\.2k\/10k/));
+    await vi.waitFor(() => expect(screen()).toContain("running 1s"), { timeout: 3000 });
+    server.emit("s1", {
+      type: "turn-finished",
+      turnId: "t1",
+      reason: "completed",
+      steps: 1,
+      usage: { ...usage, outputTokens: 2000 },
+      timings,
+    });
+    server.emit("s1", { type: "status-changed", status: "idle" });
+    await vi.waitFor(() => expect(screen()).toMatch(/idle ·.*ctx 3\.2k\/10k/));
+    expect(screen()).not.toMatch(/idle \d/);
   });
 
   it("sends with Enter when idle; steers with Enter and interrupts with Esc while running", async () => {

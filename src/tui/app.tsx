@@ -4,6 +4,7 @@ import { Box, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { useAgentSession } from "./hooks/use-agent-session.ts";
+import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
@@ -22,8 +23,8 @@ export interface AppProps {
   cwd: string | undefined;
   /** Shown as warnings before anything else, once (e.g. a project config that chose the model). */
   startupNotices?: readonly string[];
-  /** Called after /quit or a second Ctrl+C (Ink's own exit happens first). */
-  onQuit?: () => void;
+  /** Called after /quit or a second Ctrl+C (Ink's own exit happens first), with the session. */
+  onQuit?: (sessionId: string) => void;
   frameMs?: number;
 }
 
@@ -76,8 +77,8 @@ export function App(props: AppProps) {
   }, [stdout, finishedCount]);
   const quit = useCallback(() => {
     exit();
-    props.onQuit?.();
-  }, [exit, props]);
+    props.onQuit?.(sessionId);
+  }, [exit, props, sessionId]);
 
   const prompt = usePromptController({
     client,
@@ -88,6 +89,7 @@ export function App(props: AppProps) {
     clearScreen,
     quit,
   });
+  const elapsedMs = useElapsedMs(state.metrics.turnStartedAt, prompt.running);
   const showSuggestions = prompt.picker === undefined && state.pendingApproval === undefined;
 
   return (
@@ -128,6 +130,7 @@ export function App(props: AppProps) {
         status={state.status}
         metrics={state.metrics}
         sessionId={sessionId}
+        elapsedMs={elapsedMs}
       />
     </Box>
   );

@@ -47,6 +47,7 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
     const sessionId = await openSession(connection.client, flags, model);
     // What was typed while loading is the prompt's first input.
     typeAhead?.handOver();
+    let quitSessionId: string | undefined;
     const instance = render(
       <App
         client={connection.client}
@@ -54,6 +55,9 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
         route={connection.route}
         cwd={flags.server === undefined ? process.cwd() : undefined}
         startupNotices={startupNotices}
+        onQuit={(current) => {
+          quitSessionId = current;
+        }}
       />,
       { exitOnCtrlC: false },
     );
@@ -67,10 +71,17 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
       );
     });
     await instance.waitUntilExit();
+    if (quitSessionId !== undefined) process.stdout.write(resumeHint(quitSessionId, flags.server));
     return 0;
   } finally {
     await connection.close();
   }
+}
+
+/** The last line spark leaves: how to come back to the session (its log keeps it). */
+export function resumeHint(sessionId: string, server: string | undefined): string {
+  const serverFlag = server === undefined ? "" : ` --server ${server}`;
+  return `\nResume this session with: spark${serverFlag} --session ${sessionId}\n`;
 }
 
 /** The connection, and what the loaded config makes worth saying before the first turn. */

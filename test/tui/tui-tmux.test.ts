@@ -2,7 +2,8 @@
 // repository; a burst with Ctrl+U runs only /help, send-keys types a task (Delete and Backspace
 // edit it), a steer lands mid-stream and changes the next model call,
 // the agent edits a file, Esc interrupts a second answer mid-stream, /undo restores the file on
-// disk, and Ctrl+C twice quits. capture-pane shows (and the log prints) each step.
+// disk, and Ctrl+C twice quits, saying how to resume. capture-pane shows (and the log prints)
+// each step.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -68,7 +69,10 @@ describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) in tmux", () => {
   });
 
   it("streams, steers, edits, interrupts, undoes and quits", async () => {
-    await waitForPane("started", (pane) => pane.includes("idle ·") && pane.includes("›"));
+    // The session opens with a header naming its workspace (issue 27).
+    const started = await waitForPane("started", (pane) => pane.includes("✻ Spark"));
+    expect(started).toMatch(/new session [0-9a-f]{8}/);
+    expect(started).toMatch(/workspace \/\S+/);
 
     // One burst with a Ctrl+U inside: each key applies in order, so only /help runs (issue 27).
     tmux("send-keys", "-t", "tui", "zz", "C-u", "/help", "Enter");
@@ -113,6 +117,8 @@ describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) in tmux", () => {
     tmux("send-keys", "-t", "tui", "C-c");
     await waitForPane("first Ctrl+C", (pane) => pane.includes("Press Ctrl+C again to quit."));
     tmux("send-keys", "-t", "tui", "C-c");
-    await waitForPane("quit", (pane) => pane.includes("spark exited with 0"));
+    const quit = await waitForPane("quit", (pane) => pane.includes("spark exited with 0"));
+    // The way back to this session (issue 27).
+    expect(quit).toMatch(/Resume this session with: spark --session [0-9a-f]{8}\n/);
   });
 });

@@ -74,6 +74,14 @@ export function useAgentSession(
     client
       .request("session/attach", { sessionId, lastSequence: client.lastSequence(sessionId) })
       .then((result) => {
+        const resumed = result.historyEvents !== undefined || result.history !== undefined;
+        // A session this UI just started has only its session-started event so far.
+        const isNew = !resumed && (result.session.lastSequence ?? 0) <= 1;
+        dispatch({
+          type: "attached",
+          session: result.session,
+          how: resumed ? "resumed" : isNew ? "new" : "joined",
+        });
         if (result.historyEvents !== undefined)
           dispatch({ type: "history-events", events: result.historyEvents as SessionEvent[] });
         else if (result.history !== undefined) dispatch({ type: "history", items: result.history });

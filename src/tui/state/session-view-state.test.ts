@@ -25,6 +25,23 @@ const timings = {
 };
 
 describe("reduceSessionView", () => {
+  it("opens with a header naming the workspace when attached", () => {
+    const state = reduceSessionView(initialSessionViewState("s1"), {
+      type: "attached",
+      session: { sessionId: "s1", cwd: "/repo", model: "m", live: true, status: "idle" },
+      how: "resumed",
+    });
+    expect(state.finished).toEqual([
+      expect.objectContaining({
+        kind: "session-header",
+        sessionId: "s1",
+        cwd: "/repo",
+        model: "m",
+        how: "resumed",
+      }),
+    ]);
+  });
+
   it("warns at session start when commands run without a sandbox, and only then", () => {
     const started = (kind: "bubblewrap" | "none", description: string): SessionEvent => ({
       type: "session-started",
@@ -365,6 +382,41 @@ describe("reduceSessionView", () => {
       kind: "notice",
       text: "Command approved for this session.",
     });
+  });
+
+  it("counts the last answer into the context when the turn ends (issue 27)", () => {
+    const budget = (usedTokens: number): SessionEvent => ({
+      type: "budget",
+      turnId: "t",
+      usedTokens,
+      limitTokens: 900,
+      windowTokens: 1000,
+      truncatedToolOutputs: 0,
+      compacted: false,
+    });
+    const finished = (steps: number, outputTokens: number): SessionEvent => ({
+      type: "turn-finished",
+      turnId: "t",
+      reason: "completed",
+      steps,
+      usage: { ...usage, outputTokens },
+      timings,
+    });
+    const oneStep = fold([
+      [budget(300), 0],
+      [{ type: "text-delta", turnId: "t", text: "a long answer" }, 1],
+      [finished(1, 250), 2],
+    ]);
+    expect(oneStep.metrics.contextTokens).toBe(550);
+    // Several steps: the last one's answer, about four characters a token.
+    const twoSteps = fold([
+      [budget(300), 0],
+      [{ type: "text-delta", turnId: "t", text: "x".repeat(80) }, 1],
+      [budget(400), 2],
+      [{ type: "text-delta", turnId: "t", text: "y".repeat(400) }, 3],
+      [finished(2, 250), 4],
+    ]);
+    expect(twoSteps.metrics.contextTokens).toBe(500);
   });
 
   it("shows a compaction as a notice and moves the context meter to the new size", () => {

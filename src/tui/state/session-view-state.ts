@@ -2,13 +2,21 @@
 // transcript logic is tested without a terminal and the hook only batches and stores. A batch
 // copies the state once and folds its actions into that copy, so a frame of 200 deltas costs one
 // array copy, not 200.
-import type { HistoryItem } from "../../protocol/agent/agent-methods.ts";
+import type { HistoryItem, SessionSummary } from "../../protocol/agent/agent-methods.ts";
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { TranscriptItem } from "./transcript-item.ts";
 import { errorItemFields } from "./transcript-item.ts";
 import { formatTokens } from "../views/status-line.tsx";
-import { countDelta, finishRate, startTurnMetrics, type StreamMetrics } from "./stream-metrics.ts";
+import {
+  addLastAnswerToContext,
+  countDelta,
+  finishRate,
+  recordBudget,
+  startTurnMetrics,
+  type StreamMetrics,
+} from "./stream-metrics.ts";
 import { appendAnswerText } from "./answer-lines.ts";
+import { finishToolCall } from "./tool-call-items.ts";
 import { append, finishLive, takeId } from "./transcript-draft.ts";
 import { terminalSafeData, terminalSafeText } from "./terminal-text.ts";
 
@@ -54,6 +62,8 @@ export type SessionViewAction =
   /** A resumed session's logged events: shown as they were live, before anything new. */
   | { type: "history-events"; events: SessionEvent[] }
   | { type: "summary"; model?: string; status?: SessionStatus }
+  /** This UI attached to the session: its header (workspace, model, id) opens the transcript. */
+  | { type: "attached"; session: SessionSummary; how: "new" | "resumed" | "joined" }
   | { type: "input-returned" }
   /** /diff: the session's edits so far (not undone), each as its diff. */
   | { type: "show-edits" };
@@ -81,6 +91,7 @@ export function initialSessionViewState(
       firstDeltaAt: null,
       lastDeltaAt: null,
       deltaCount: 0,
+      charactersSinceBudget: 0,
     },
     returnedInput: undefined,
     nextItemId: 1,
@@ -136,6 +147,15 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
       return;
     case "history-events":
       foldHistoryEvents(draft, action.events);
+      return;
+    case "attached":
+      append(draft, {
+        kind: "session-header",
+        sessionId: action.session.sessionId,
+        cwd: action.session.cwd,
+        ...(action.session.model === undefined ? {} : { model: action.session.model }),
+        how: action.how,
+      });
       return;
     case "summary":
       if (action.model !== undefined) draft.model = action.model;
@@ -219,9 +239,11 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       return;
     case "text-delta":
       countDelta(draft.metrics, at);
+      draft.metrics.charactersSinceBudget += event.text.length;
       appendAnswerText(draft, event.text);
       return;
     case "tool-call":
+      draft.metrics.charactersSinceBudget += event.arguments.length;
       finishLive(draft);
       draft.live = {
         kind: "tool-call",
@@ -261,8 +283,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       draft.edits = draft.edits.filter((edit) => edit.undoEntryId !== event.undoEntryId);
       return;
     case "budget":
-      draft.metrics.contextTokens = event.usedTokens;
-      draft.metrics.windowTokens = event.windowTokens;
+      recordBudget(draft.metrics, event.usedTokens, event.windowTokens);
       return;
     case "context-compacted":
       // Every attached client shows it, the one that asked (/compact) included.
@@ -285,6 +306,7 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       draft.metrics.cachedPromptTokens = event.usage.cachedInputTokens;
       draft.metrics.timeToFirstTokenMs ??= event.timings.timeToFirstTokenMs;
       finishRate(draft.metrics, event.usage.outputTokens, event.timings);
+      addLastAnswerToContext(draft.metrics, event.steps, event.usage.outputTokens);
       if (event.reason === "max_steps")
         append(draft, {
           kind: "error",
@@ -322,41 +344,4 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       // A newer server's event type: nothing to show, nothing to break.
       return;
   }
-}
-
-function finishToolCall(
-  draft: SessionViewState,
-  callId: string,
-  isError: boolean,
-  durationMs: number | undefined,
-  output: string,
-): void {
-  const live = draft.live;
-  const firstLine = output.split("\n", 1)[0] ?? "";
-  if (live?.kind !== "tool-call" || live.callId !== callId) {
-    // Already closed (an edit closes its call): only a failure still needs showing.
-    if (isError) append(draft, { kind: "error", message: `Tool call failed: ${firstLine}` });
-    return;
-  }
-  draft.live = undefined;
-  const commandOutcome = live.name === "run_command" ? readCommandOutcome(output) : undefined;
-  draft.finished.push({
-    ...live,
-    status: isError ? "failed" : "done",
-    ...(durationMs === undefined ? {} : { durationMs }),
-    ...(isError && commandOutcome === undefined ? { errorLine: firstLine } : {}),
-    ...(commandOutcome === undefined ? {} : { commandOutcome }),
-  });
-}
-
-const COMMAND_STATUS = /^\[(exit code \d+|killed[^\]]*|interrupted by the user)\]$/;
-const COMMAND_TAIL_LINES = 4;
-
-/** run_command's result ends in "[exit code N]" (or killed/interrupted): show it and the last lines. */
-function readCommandOutcome(output: string): { status: string; tail: string[] } | undefined {
-  const lines = output.trimEnd().split("\n");
-  const status = COMMAND_STATUS.exec(lines.at(-1) ?? "")?.[1];
-  if (status === undefined) return undefined;
-  const body = lines.slice(0, -1).filter((line) => line !== "(no output)");
-  return { status, tail: body.slice(-COMMAND_TAIL_LINES) };
 }

@@ -15,6 +15,36 @@ export interface StreamMetrics {
   firstDeltaAt: number | null;
   lastDeltaAt: number | null;
   deltaCount: number;
+  /** Text and tool-call arguments the model wrote since the last budget event. */
+  charactersSinceBudget: number;
+}
+
+/** Before each model call: the prompt it gets, estimated by the server. */
+export function recordBudget(
+  metrics: StreamMetrics,
+  usedTokens: number,
+  windowTokens: number,
+): void {
+  metrics.contextTokens = usedTokens;
+  metrics.windowTokens = windowTokens;
+  metrics.charactersSinceBudget = 0;
+}
+
+/**
+ * When a turn ends, its last answer is context too, though no budget event follows it: the
+ * last step's output tokens (the turn's own when it had one step; otherwise about four
+ * characters a token of what streamed since the last budget). A long answer moved the meter
+ * only at the next turn before.
+ */
+export function addLastAnswerToContext(
+  metrics: StreamMetrics,
+  steps: number,
+  outputTokens: number,
+): void {
+  if (metrics.contextTokens === null) return;
+  const answerTokens = steps === 1 ? outputTokens : Math.ceil(metrics.charactersSinceBudget / 4);
+  metrics.contextTokens += answerTokens;
+  metrics.charactersSinceBudget = 0;
 }
 
 export function startTurnMetrics(metrics: StreamMetrics, at: number): void {

@@ -35,6 +35,15 @@ export type TranscriptItem =
   | { kind: "interrupted"; id: number; reason: "interrupt" | "steer" }
   | { kind: "error"; id: number; message: string; code?: string }
   | { kind: "notice"; id: number; text: string; tone: "info" | "warning" }
+  /** What a session opens with: where it works, its model, and how this UI came to it. */
+  | {
+      kind: "session-header";
+      id: number;
+      sessionId: string;
+      cwd: string;
+      model?: string;
+      how: "new" | "resumed" | "joined";
+    }
   | { kind: "history"; id: number; role: "user" | "assistant" | "tool"; text: string };
 
 /** One line of an answer: answers move to the static area a logical line at a time. */

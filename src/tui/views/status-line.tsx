@@ -1,5 +1,5 @@
-// The status line: model and route, time to first token, decode tokens/s, context use, cached
-// prompt tokens and the session id, from the session's metrics.
+// The status line: the session's state (with the running turn's time), model and route, time to
+// first token, decode tokens/s, context use, cached prompt tokens and the session id.
 import { Text } from "ink";
 import type { SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { StreamMetrics } from "../state/session-view-state.ts";
@@ -13,6 +13,8 @@ export interface StatusLineProps {
   sessionId: string;
   /** The model the next turn will switch to (/model), if it differs. */
   nextModel?: string | undefined;
+  /** How long the running turn has taken so far. */
+  elapsedMs?: number | undefined;
 }
 
 export function StatusLine(props: StatusLineProps) {
@@ -27,8 +29,11 @@ export function StatusLine(props: StatusLineProps) {
   ];
   return (
     <Text dimColor wrap="truncate-end">
-      <Text color={statusColor(props.status)}>{statusWord(props.status)}</Text> ·{" "}
-      {parts.join(" · ")}
+      <Text color={statusColor(props.status)}>
+        {statusWord(props.status)}
+        {props.elapsedMs === undefined ? "" : ` ${formatElapsed(props.elapsedMs)}`}
+      </Text>{" "}
+      · {parts.join(" · ")}
     </Text>
   );
 }
@@ -43,6 +48,15 @@ export function formatTokens(tokens: number | null): string {
   if (tokens === null) return "–";
   if (tokens < 1000) return String(tokens);
   return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
+}
+
+/** 7s, 1m 05s, 1h 02m. */
+export function formatElapsed(milliseconds: number): string {
+  const seconds = Math.floor(milliseconds / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }
 
 function statusWord(status: SessionStatus): string {

@@ -4,6 +4,7 @@ import { Box, Text } from "ink";
 import type { TranscriptItem } from "../state/transcript-item.ts";
 import { AnswerLineView } from "./answer-line.tsx";
 import { DiffView } from "./diff-view.tsx";
+import { SessionHeader } from "./session-header.tsx";
 
 export function TranscriptItemView({ item }: { item: TranscriptItem }) {
   switch (item.kind) {
@@ -86,6 +87,8 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
           {item.code === undefined ? "" : ` [${item.code}]`}
         </Text>
       );
+    case "session-header":
+      return <SessionHeader header={item} />;
     case "notice":
       return <Text color={item.tone === "warning" ? "yellow" : "gray"}>{item.text}</Text>;
     case "history":
