@@ -23,8 +23,7 @@ export interface LiveLogOptions {
 
 interface Pending {
   event: ResponseServerEvent;
-  /** The wire text as the transport got it (absent for deltas, which transports write). */
-  json: string | undefined;
+  /** The event's wire text: the one written to the log, and sent. */
   logged: string;
 }
 
@@ -48,7 +47,7 @@ export class LiveLog {
       return;
     }
     if (isFinalResponseEvent(event.type)) this.done = true;
-    this.pending.push({ event, json, logged: json ?? JSON.stringify(event) });
+    this.pending.push({ event, logged: json ?? JSON.stringify(event) });
     this.batcher.schedule(this);
   }
 }
@@ -103,8 +102,10 @@ export class LiveLogBatcher {
         }),
       );
     }
+    // The logged text goes out as the event's wire text too (deltas included, which transports
+    // otherwise write themselves): each event is serialized once.
     for (const { log, pending } of batches)
-      for (const entry of pending) log.options.deliver(entry.event, entry.json);
+      for (const entry of pending) log.options.deliver(entry.event, entry.logged);
     outcomes.then(
       (results) =>
         results.forEach((outcome, index) => {

@@ -222,8 +222,7 @@ export class RedisGatewayStore implements GatewayStore {
         append.owner,
         append.turn === undefined ? "" : JSON.stringify(append.turn),
         append.done ? 1 : 0,
-        append.events.length,
-        ...append.events,
+        append.events.join("\n"),
       );
     }
     const outcomes = (await this.call(
