@@ -163,6 +163,18 @@ describe("the terminal UI", () => {
     expect(frame).toContain(long);
   });
 
+  it("keeps a blank line that finishes alone in a frame (after a closing fence)", async () => {
+    const { server, screen, attached } = start();
+    await attached();
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 80));
+    for (const text of ["```ts\nconst a = 1;\n```\n", "\n", "After the code.\n"]) {
+      server.emit("s1", { type: "text-delta", turnId: "t1", text });
+      await pause();
+    }
+    await vi.waitFor(() => expect(screen()).toContain("After the code."));
+    expect(screen()).toContain("const a = 1;\n\nAfter the code.");
+  });
+
   it("shows how long the running turn has taken, and counts its last answer into the context", async () => {
     const { server, screen, attached } = start();
     await attached();

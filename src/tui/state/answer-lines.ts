@@ -26,9 +26,19 @@ export function appendAnswerText(draft: SessionViewState, text: string): void {
     const newline = rest.indexOf("\n");
     if (newline >= 0 && newline <= LONGEST_LIVE_LINE) {
       const { finished, next } = settleAnswerLine({ ...line, text: rest.slice(0, newline) });
-      draft.finished.push(finished);
       rest = rest.slice(newline + 1);
-      line = newLine(draft, { continued: true, ...next });
+      const isBlank = finished.block !== "fence" && finished.text === "" && !finished.interrupted;
+      if (finished.block === "fence") {
+        const { blankLinesBefore: _passedOn, ...fence } = finished;
+        draft.finished.push(fence);
+      } else if (!isBlank) draft.finished.push(finished);
+      const blankLinesBefore = carriedBlankLines(finished, isBlank);
+      line = newLine(draft, {
+        // The answer's "● " goes on its first line that is pushed.
+        continued: line.continued || !isBlank,
+        ...next,
+        ...(blankLinesBefore === 0 ? {} : { blankLinesBefore }),
+      });
     } else if (rest.length > LONGEST_LIVE_LINE) {
       const space = rest.lastIndexOf(" ", LONGEST_LIVE_LINE);
       const cut = space > 0 ? space + 1 : LONGEST_LIVE_LINE;
@@ -42,6 +52,17 @@ export function appendAnswerText(draft: SessionViewState, text: string): void {
     } else break;
   }
   draft.live = { ...line, text: rest };
+}
+
+/**
+ * Blank lines are not items of their own but rows above the next shown line: Ink writes nothing
+ * for a frame whose new static output is only an empty row, so a blank line finished alone (as
+ * after a closing fence) vanished. A fence, which shows nothing, passes its blank rows on too.
+ */
+function carriedBlankLines(line: AssistantLine, isBlank: boolean): number {
+  const before = line.blankLinesBefore ?? 0;
+  if (line.block === "fence") return before;
+  return isBlank ? before + 1 : 0;
 }
 
 function newLine(

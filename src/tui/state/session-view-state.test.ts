@@ -156,19 +156,22 @@ describe("reduceSessionView", () => {
     const lines = [...state.finished, ...(state.live === undefined ? [] : [state.live])];
     expect(
       lines.map((line) =>
-        line.kind === "assistant" ? [line.text, line.block, line.code?.language] : [],
+        line.kind === "assistant"
+          ? [line.text, line.block, line.code?.language, line.blankLinesBefore]
+          : [],
       ),
     ).toEqual([
-      ["Here:", "prose", undefined],
-      ["```ts", "fence", "ts"],
-      ["const a = 1;", "code", "ts"],
-      ["", "code", "ts"],
-      ["```", "fence", "ts"],
-      ["after", "prose", undefined],
-      ["~~~", "fence", ""],
-      ["x", "code", ""],
+      ["Here:", "prose", undefined, undefined],
+      ["```ts", "fence", "ts", undefined],
+      ["const a = 1;", "code", "ts", undefined],
+      // The blank line is a row above the next line shown, past the fence (which shows nothing):
+      // Ink drops a frame's static output that is only an empty row.
+      ["```", "fence", "ts", undefined],
+      ["after", "prose", undefined, 1],
+      ["~~~", "fence", "", undefined],
+      ["x", "code", "", undefined],
       // The answer ends without a newline: the live closing fence is still a fence when it ends.
-      ["~~~", "code", ""],
+      ["~~~", "code", "", undefined],
     ]);
     const ended = reduceSessionView(state, {
       type: "session-event",

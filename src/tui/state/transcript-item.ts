@@ -63,6 +63,8 @@ export interface AssistantLine {
   code?: { language: string; fence: string };
   /** The rest of a logical line too long to stay live (not a line of its own). */
   restOfLine?: boolean;
+  /** Empty lines of the answer just above this one, drawn as its top margin. */
+  blankLinesBefore?: number;
 }
 
 export type TranscriptItemKind = TranscriptItem["kind"];

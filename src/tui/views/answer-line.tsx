@@ -1,7 +1,7 @@
 // One line of an answer, as Markdown: headings, list items, quotes and rules by their line, inline
 // `code`, **bold**, *italic* and links within it, and lines of fenced code highlighted (the fences
 // themselves are not shown, so code copies out as it is).
-import { Text } from "ink";
+import { Box, Text } from "ink";
 import { highlightCodeLine, type CodeTokenKind } from "../state/highlight-code.ts";
 import { classifyMarkdownLine, parseInline, type InlineSpan } from "../state/markdown.ts";
 import type { AssistantLine } from "../state/transcript-item.ts";
@@ -15,6 +15,16 @@ const CODE_COLORS: Record<CodeTokenKind, string | undefined> = {
 };
 
 export function AnswerLineView({ line }: { line: AssistantLine }) {
+  const blankLines = line.blankLinesBefore ?? 0;
+  if (blankLines === 0) return <AnswerLineBody line={line} />;
+  return (
+    <Box flexDirection="column" marginTop={blankLines}>
+      <AnswerLineBody line={line} />
+    </Box>
+  );
+}
+
+function AnswerLineBody({ line }: { line: AssistantLine }) {
   const prefix = line.continued ? "" : "● ";
   const stopped = line.interrupted ? <Text color="yellow"> ⏹</Text> : null;
   if (line.block === "fence") {

@@ -17,14 +17,19 @@ export function SessionHeader({ header }: { header: Header }) {
           {header.how} session {header.sessionId}
         </Text>
       </Text>
-      <Text>
-        <Text dimColor>workspace </Text>
-        {header.cwd}
-      </Text>
-      <Text>
-        <Text dimColor>model </Text>
-        {header.model ?? "the server's default"}
-      </Text>
+      <Field label="workspace" value={header.cwd} />
+      <Field label="model" value={header.model ?? "the server's default"} />
+    </Box>
+  );
+}
+
+function Field({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Box width={10} flexShrink={0}>
+        <Text dimColor>{label}</Text>
+      </Box>
+      <Text>{value}</Text>
     </Box>
   );
 }
