@@ -6,6 +6,7 @@ import { render } from "ink";
 import { isScriptModel, resolveScriptModel } from "../host/open-agent-model.ts";
 import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
 import { createHostContext } from "../host/host-context.ts";
+import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { projectConfigAnnouncements } from "../config/project-config-announcement.ts";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
@@ -105,7 +106,18 @@ async function connect(
     model,
     allowCommands: flags.allowCommands === true,
   });
-  return { connection, startupNotices: projectConfigAnnouncements(context.config, process.cwd()) };
+  // The session's own session-started reaches the client before the UI listens, so the
+  // missing sandbox is said here (detection is cached: this is the sandbox the session got).
+  const commandSandbox = await resolveCommandSandbox(context.config.sandbox);
+  const sandboxNotice =
+    commandSandbox.kind === "none" ? [`command sandbox: ${commandSandbox.description}`] : [];
+  return {
+    connection,
+    startupNotices: [
+      ...projectConfigAnnouncements(context.config, process.cwd()),
+      ...sandboxNotice,
+    ],
+  };
 }
 
 /** --session: an id or id prefix to join; otherwise a new session here. */

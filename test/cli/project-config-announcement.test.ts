@@ -111,4 +111,23 @@ describe.skipIf(!hasTmux)("the terminal UI (skipped without tmux)", () => {
     expect(pane).toContain(ANNOUNCEMENT.slice("spark: ".length));
     expect(pane.indexOf("(this project)")).toBeLessThan(pane.indexOf("idle ·"));
   });
+
+  it("says at start that commands run without a sandbox when bwrap is missing (issue 22)", async () => {
+    workspace = repositoryChoosingItsModel("ok");
+    const sparkHome = path.dirname(workspace.sessionsDirectory);
+    const noTools = path.join(path.dirname(workspace.root), "empty-path");
+    mkdirSync(noTools, { recursive: true });
+    const command = `env PATH='${noTools}' SPARK_HOME='${sparkHome}' '${process.execPath}' '${SPARK}'; sleep 600`;
+    tmux("new-session", "-d", "-s", "tui", "-x", "250", "-y", "40", "-c", workspace.root, command);
+    const deadline = Date.now() + 20_000;
+    let pane = "";
+    while (
+      Date.now() < deadline &&
+      !(pane.includes("command sandbox") && pane.includes("idle ·"))
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      pane = tmux("capture-pane", "-p", "-J", "-t", "tui");
+    }
+    expect(pane).toContain("command sandbox: none — bwrap is not on PATH");
+  });
 });
