@@ -17,7 +17,11 @@ import { script, spark } from "./support/spark-exec.ts";
 type ToolResult = Extract<AgentEvent, { type: "tool-result" }>;
 
 /** Outside /tmp, so a write beside the workspace meets the read-only root, not the private /tmp. */
-const OUTSIDE_TMP = fileURLToPath(new URL("../../.spark-test/sandbox/", import.meta.url));
+/** A workspace the sandbox's private /tmp does not cover: the checkout's own, unless it is in /tmp. */
+const CHECKOUT_SCRATCH = fileURLToPath(new URL("../../.spark-test/sandbox/", import.meta.url));
+const OUTSIDE_TMP = CHECKOUT_SCRATCH.startsWith("/tmp/")
+  ? "/var/tmp/spark-test-sandbox/"
+  : CHECKOUT_SCRATCH;
 
 const detection = await probeCommandSandbox({
   platform: process.platform,
