@@ -83,8 +83,23 @@ describe("the route decision on the wire", () => {
       data: Array<{ id: string; owned_by: string }>;
     };
     expect(listing.data.map((model) => model.id).sort()).toEqual(
-      ["auto", "codex", "deep", "fast", "gpt-5.1-codex", "review", "spark"].sort(),
+      ["auto", "codex", "deep", "fast", "gpt-5.1-codex", "local", "review", "spark"].sort(),
     );
+  });
+
+  it("`local`, the name the client configs in the docs use, is the default model (issue 24)", async () => {
+    const local = await createResponse(gateway.url, {
+      model: "local",
+      input: "Tighten the password reset flow against token reuse.",
+    });
+    expect(local.model).toBe("local");
+    expect(local.spark_route?.route).toBe("deep");
+    const chat = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "local", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(chat.status).toBe(200);
   });
 
   it("an unknown name is model_not_found", async () => {
