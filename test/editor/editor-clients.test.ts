@@ -1,6 +1,7 @@
 // The extension's core clients against a real `spark serve` (scripted engine): FIM ghost text with
 // reuse while typing, quick edit over chat completions with `prediction`, and the Ask Spark
 // connection to /v1/agent through the shared protocol client.
+import net from "node:net";
 import { WebSocket } from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { AdaptiveDebounce } from "../../editors/vscode/src/core/adaptive-debounce.ts";
@@ -85,11 +86,10 @@ describe("the editor's clients against spark serve", () => {
     server = await startSparkServe([{ text: "The answer is 42." }], {
       configToml: '[serve]\napi_keys = ["editor-key"]\n',
     });
+    // A refused key is named as one, not as "no server".
     await expect(
       connectAgent({ baseUrl: server.url, apiKey: "wrong" }, WebSocket),
-    ).rejects.toMatchObject({
-      code: "server_unreachable",
-    });
+    ).rejects.toMatchObject({ code: "unauthorized", status: 401 });
     const client = await connectAgent({ baseUrl: server.url, apiKey: "editor-key" }, WebSocket);
     const entries: string[] = [];
     const finished = new Promise<void>((resolve) =>
@@ -107,5 +107,22 @@ describe("the editor's clients against spark serve", () => {
     await finished;
     expect(entries.join("")).toBe("The answer is 42.");
     client.close();
+  });
+
+  it("gives up connecting to a server that accepts and never answers, saying so", async () => {
+    const sockets: net.Socket[] = [];
+    const hanging = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    const { port } = hanging.address() as net.AddressInfo;
+    try {
+      const connecting = connectAgent({ baseUrl: `http://127.0.0.1:${port}` }, WebSocket, {
+        timeoutMs: 300,
+      });
+      await expect(connecting).rejects.toMatchObject({ code: "timeout" });
+      await expect(connecting).rejects.toThrow(/did not answer within/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 });

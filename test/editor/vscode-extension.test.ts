@@ -1,9 +1,10 @@
 // The VS Code extension end to end: its .vsix installed into a real VS Code (code-server), driven
 // in Debian's chromium, against a real `spark serve` with the scripted engine. Ghost text comes
-// from /v1/completions and is accepted with Tab; quick edit streams into a diff view and Accept
-// writes the file. Skips (saying why) without code-server; fails under CI=true.
-import { mkdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// from /v1/completions and Tab accepts it; the status bar names the model and follows settings;
+// a refused key and a missing server are said once, with the action that fixes them; "Start spark
+// serve" works from a clone. Quick edit and Ask have their own files. Skips (saying why) without
+// code-server; fails under CI=true.
+import { createServer } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,162 +13,173 @@ import {
   launchChromium,
   type LaunchedChromium,
 } from "../web/support/chromium.ts";
-import { startSparkServe, type SparkServeProcess } from "../web/support/spark-serve-process.ts";
+import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
 import {
-  codeServerMissingReason,
-  packageExtension,
-  startCodeServer,
-  type CodeServer,
-} from "./support/code-server.ts";
+  fileSettles,
+  openFile,
+  openWorkbench,
+  requestCount,
+  runCommand,
+  screenshot,
+  screenshotPages,
+  sleep,
+  sparkStatus,
+  toast,
+  updateUserSettings,
+  type Workbench,
+} from "./support/workbench.ts";
 
-/** Monaco renders spaces as no-break spaces. */
-const visibleText = (text: string): string => text.replace(/\u00a0/g, " ");
-const SCREENSHOTS = fileURLToPath(new URL("../../test-results/editor/", import.meta.url));
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the VS Code extension test: ${missing}.`);
 
-describe.skipIf(missing !== undefined)("the VS Code extension in code-server", () => {
-  let chromium: LaunchedChromium;
-  let server: SparkServeProcess | undefined;
-  let editor: CodeServer | undefined;
+describe.skipIf(missing !== undefined)(
+  "the VS Code extension in code-server",
+  { timeout: 240_000 },
+  () => {
+    let chromium: LaunchedChromium;
+    let workbench: Workbench | undefined;
 
-  beforeAll(async () => {
-    packageExtension();
-    chromium = await launchChromium();
-  }, 180_000);
-  afterAll(() => chromium?.close());
-  afterEach(async (context) => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    for (const [index, page] of chromium.context.pages().entries()) {
-      // What the editor showed at the end: the first thing to look at when a case fails.
-      const name = `${context.task.name.replace(/\W+/g, "-")}-${index}.png`;
-      await page.screenshot({ path: path.join(SCREENSHOTS, name) }).catch(() => undefined);
-      await page.close();
-    }
-    await editor?.close();
-    await server?.close();
-    editor = undefined;
-    server = undefined;
-  });
-
-  async function openWorkbench(turns: unknown[], files: Record<string, string>): Promise<Page> {
-    server = await startSparkServe(turns);
-    for (const [name, content] of Object.entries(files)) server.workspace.write(name, content);
-    editor = await startCodeServer({
-      folder: server.workspace.root,
-      userSettings: {
-        "spark.serverUrl": server.url,
-        "workbench.startupEditor": "none",
-        "security.workspace.trust.enabled": false,
-        "telemetry.telemetryLevel": "off",
-        "extensions.autoCheckUpdates": false,
-        "extensions.autoUpdate": false,
-        "update.mode": "none",
-        "editor.inlineSuggest.enabled": true,
-        "chat.disableAIFeatures": true,
-      },
+    beforeAll(async () => {
+      packageExtension();
+      chromium = await launchChromium();
+    }, 180_000);
+    afterAll(() => chromium?.close());
+    afterEach(async (context) => {
+      await screenshotPages(chromium, context.task.name);
+      await workbench?.close();
+      workbench = undefined;
     });
-    const page = await chromium.context.newPage();
-    await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
-    // The status-bar item appears once the extension has activated.
-    await page
-      .locator(".statusbar-item", { hasText: "Spark" })
-      .first()
-      .waitFor({ timeout: 60_000 });
-    return page;
-  }
 
-  async function openFile(page: Page, name: string): Promise<void> {
-    await page.locator(".monaco-list-row", { hasText: name }).first().click({ timeout: 30_000 });
-    await page.locator(".monaco-editor .view-lines").first().waitFor();
-  }
+    const statusText = (page: Page): Promise<string> =>
+      sparkStatus(page)
+        .innerText()
+        .then((text) => text.trim());
 
-  async function runCommand(page: Page, title: string): Promise<void> {
-    await page.keyboard.press("F1");
-    await page.locator(".quick-input-widget input").waitFor();
-    await page.keyboard.type(title);
-    await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
-    await page.keyboard.press("Enter");
-  }
+    it("shows ghost text while typing, Tab accepts it; the status bar names the model, its latency, and follows settings", async () => {
+      // One scripted answer per completion request, whichever keystroke sends it.
+      workbench = await openWorkbench(chromium, {
+        turns: Array.from({ length: 40 }, () => ({ text: "(1, 2);" })),
+        files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
+        completions: true,
+      });
+      const { page, server, root } = workbench;
+      await openFile(page, "sum.js");
+      await page.locator(".monaco-editor .view-line").nth(3).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type("const total = add", { delay: 40 });
+      await page.locator(".ghost-text-decoration").first().waitFor({ timeout: 30_000 });
+      await screenshot(page, "ghost-text");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Control+S");
+      const file = path.join(root, "sum.js");
+      const expected = "function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n";
+      expect(await fileSettles(file, expected)).toBe(expected);
+      expect(server.output()).toMatch(/POST \/v1\/completions 200/);
 
-  async function fileSettles(file: string, expected: string): Promise<string> {
-    let content = "";
-    for (let attempt = 0; attempt < 200; attempt++) {
-      content = readFileSync(file, "utf8");
-      if (content === expected) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return content;
-  }
+      // Mid-line, with code after the cursor: no ghost text, and no request for one.
+      const before = requestCount(server, "POST /v1/completions");
+      await page.locator(".monaco-editor .view-line").first().click();
+      await page.keyboard.press("Home");
+      for (let step = 0; step < "function add".length; step++)
+        await page.keyboard.press("ArrowRight");
+      await page.keyboard.type("x", { delay: 40 });
+      await sleep(2_000);
+      expect(requestCount(server, "POST /v1/completions")).toBe(before);
+      expect(await page.locator(".ghost-text-decoration").count()).toBe(0);
 
-  it("shows ghost text from /v1/completions while typing and Tab accepts it", async () => {
-    // One scripted answer per completion request, whichever keystroke sends it.
-    const page = await openWorkbench(
-      Array.from({ length: 40 }, () => ({ text: "(1, 2);" })),
-      { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
-    );
-    await openFile(page, "sum.js");
-    await page.locator(".monaco-editor .view-line").nth(3).click();
-    await page.keyboard.press("End");
-    await page.keyboard.type("const total = add", { delay: 40 });
-    await page.locator(".ghost-text-decoration").first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Control+S");
-    const file = path.join(server?.workspace.root ?? "", "sum.js");
-    expect(
-      await fileSettles(
-        file,
-        "function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n",
-      ),
-    ).toBe("function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n");
-    expect(server?.output()).toMatch(/POST \/v1\/completions 200/);
-  });
-
-  it("streams a quick edit into a diff view and writes the file on Accept", async () => {
-    const page = await openWorkbench([{ text: "function add(x, y) {\n  return (x + y) | 0;\n}" }], {
-      "sample.js": "const a = 1;\n\nfunction add(x, y) {\n  return x + y;\n}\n",
+      // The model that answered, by name, and the last completion's latency.
+      await expect.poll(() => statusText(page), { timeout: 10_000 }).toMatch(/^script \d+ ms$/);
+      const measured = await statusText(page);
+      // Off and on again (the cursor mid-line, where nothing asks): still the completion's
+      // latency, not the typing pause.
+      await runCommand(page, "Spark: Toggle Inline Completions");
+      await expect.poll(() => statusText(page), { timeout: 10_000 }).toBe("script");
+      expect(await sparkStatus(page).locator(".codicon-circle-slash").count()).toBe(1);
+      await runCommand(page, "Spark: Toggle Inline Completions");
+      await expect.poll(() => statusText(page), { timeout: 10_000 }).toBe(measured);
+      // A model chosen in the settings shows at once, without waiting for a completion.
+      await updateUserSettings(workbench, { "spark.completionModel": "my-fim-model" });
+      await expect.poll(() => statusText(page), { timeout: 10_000 }).toMatch(/my-fim-model/);
     });
-    await openFile(page, "sample.js");
-    await page.locator(".monaco-editor .view-line").nth(2).click();
-    await page.keyboard.press("Home");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+End");
-    await runCommand(page, "Spark: Quick Edit Selection");
-    await page
-      .locator(".quick-input-widget", { hasText: "How should the selected code change?" })
-      .waitFor();
-    await page.keyboard.type("truncate the sum to an integer");
-    await page.keyboard.press("Enter");
-    const toast = page.locator(".notification-toast", { hasText: "Apply Spark's edit?" });
-    await toast.waitFor({ timeout: 30_000 });
-    await expect
-      .poll(() => page.locator(".monaco-diff-editor").first().innerText().then(visibleText), {
-        timeout: 10_000,
-      })
-      .toContain("| 0;");
-    await toast.locator(".monaco-button", { hasText: "Accept" }).click();
-    const file = path.join(server?.workspace.root ?? "", "sample.js");
-    expect(
-      await fileSettles(file, "const a = 1;\n\nfunction add(x, y) {\n  return (x + y) | 0;\n}\n"),
-    ).toBe("const a = 1;\n\nfunction add(x, y) {\n  return (x + y) | 0;\n}\n");
-    expect(server?.output()).toMatch(/POST \/v1\/chat\/completions 200/);
-  });
-  it("asks the agent from the Ask Spark view and shows its answer as text", async () => {
-    const page = await openWorkbench([{ text: "The answer is <b>42</b>." }], {
-      "notes.txt": "hello\n",
+
+    it("a refused key: one notice with Set API Key, no 401 per keystroke, and the key fixes it", async () => {
+      workbench = await openWorkbench(chromium, {
+        turns: Array.from({ length: 20 }, () => ({ text: "(1, 2);" })),
+        files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
+        configToml: '[serve]\napi_keys = ["editor-key"]\n',
+        completions: true,
+      });
+      const { page, server } = workbench;
+      await openFile(page, "sum.js");
+      await page.locator(".monaco-editor .view-line").nth(3).click();
+      await page.keyboard.press("End");
+      // Eight keystrokes, each after the editor's debounce: each would ask without a backoff.
+      for (const character of "const ab") {
+        await page.keyboard.type(character);
+        await sleep(150);
+      }
+      await sleep(1_000);
+      const refusals = requestCount(server, "POST /v1/completions", 401);
+      expect(refusals).toBeGreaterThanOrEqual(1);
+      expect(refusals).toBeLessThanOrEqual(3);
+      const notices = toast(page, "refused the API key");
+      await notices.first().waitFor({ timeout: 30_000 });
+      expect(await notices.count()).toBe(1);
+      await notices.locator(".monaco-button", { hasText: "Set API Key" }).click();
+      await page.locator(".quick-input-widget", { hasText: "Spark API key" }).waitFor();
+      await page.keyboard.type("editor-key");
+      await page.keyboard.press("Enter");
+      await page.locator(".monaco-editor .view-line").nth(3).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" = add", { delay: 60 });
+      await page.locator(".ghost-text-decoration").first().waitFor({ timeout: 30_000 });
+      expect(requestCount(server, "POST /v1/completions")).toBeGreaterThanOrEqual(1);
     });
-    await runCommand(page, "Focus on Ask Spark View");
-    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
-    await view.locator("#prompt").fill("What is the answer?");
-    await view.locator("#prompt").press("Enter");
-    const answer = view.locator(".assistant").last();
-    await expect
-      .poll(() => answer.textContent(), { timeout: 30_000 })
-      .toBe("The answer is <b>42</b>.");
-    // Model text is data: the markup it contains stays text.
-    expect(await view.locator(".assistant b").count()).toBe(0);
-    await expect(view.locator(".user").first().textContent()).resolves.toBe("What is the answer?");
+
+    it("starts spark serve from the clone when no server answers, and not while one does", async () => {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      workbench = await openWorkbench(chromium, {
+        turns: [{ text: "unused" }],
+        serverUrl: () => url,
+      });
+      const { page } = workbench;
+      const notice = toast(page, `No Spark server answers at ${url}`);
+      await notice.waitFor({ timeout: 30_000 });
+      await notice.locator(".monaco-button", { hasText: "Start spark serve" }).click();
+      try {
+        // `spark` is not on this machine's PATH: the clone's bin/spark.js, run by node, starts.
+        await expect.poll(() => isUp(url), { timeout: 90_000, interval: 1_000 }).toBe(true);
+        await runCommand(page, "Spark: Start spark serve");
+        await toast(page, `A server already answers at ${url}`).waitFor({ timeout: 30_000 });
+        expect(
+          await page.locator(".terminal-tab, .single-terminal-tab").count(),
+        ).toBeLessThanOrEqual(1);
+      } finally {
+        // The terminal's spark serve runs in its own session: closing the terminal stops it.
+        await runCommand(page, "Terminal: Kill All Terminals").catch(() => undefined);
+        await expect.poll(() => isUp(url), { timeout: 30_000, interval: 500 }).toBe(false);
+      }
+    });
+  },
+);
+
+async function isUp(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
   });
-});
+}

@@ -2,9 +2,10 @@
 // APIs. Everything that can be tested without VS Code lives in ./core.
 import * as vscode from "vscode";
 import { InlineCompletionEngine } from "./core/inline-completion-engine.ts";
-import { SparkClientError } from "./core/spark-client-error.ts";
+import { probeServer } from "./core/server-probe.ts";
 import { AskSparkView } from "./glue/ask-spark-view.ts";
 import { EDIT_SCHEME, EditDocuments } from "./glue/edit-documents.ts";
+import { defaultMessage, FailureReporter } from "./glue/failure-reporter.ts";
 import { SparkInlineCompletionProvider } from "./glue/inline-completion-provider.ts";
 import { QuickEdit } from "./glue/quick-edit.ts";
 import { ServerLauncher } from "./glue/server-launcher.ts";
@@ -14,34 +15,41 @@ import { SparkStatusBar } from "./glue/status-bar.ts";
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const settings = new SparkSettings(context.secrets);
   await settings.load();
-  const statusBar = new SparkStatusBar();
+  const statusBar = new SparkStatusBar(settings);
   const launcher = new ServerLauncher(settings);
+  const failures = new FailureReporter(settings, launcher);
   const engine = new InlineCompletionEngine({
     server: () => settings.server(),
     model: () => settings.completionModel,
     onOutcome: (outcome) => {
-      if (outcome.source === "network" && outcome.latencyMs !== undefined)
-        statusBar.showLatency(settings.completionModel, outcome.latencyMs);
+      if (outcome.source !== "network" || outcome.latencyMs === undefined) return;
+      statusBar.showCompletion(outcome.model, outcome.latencyMs);
+      failures.recovered();
     },
     onError: (error) => {
       statusBar.showProblem(error instanceof Error ? error.message : String(error));
-      if (error instanceof SparkClientError && error.code === "server_unreachable")
-        void launcher.offerOnce(error.message);
+      failures.background(error);
     },
   });
   const documents = new EditDocuments();
-  const quickEdit = new QuickEdit(settings, documents, launcher);
-  const askView = new AskSparkView(settings, launcher);
+  const quickEdit = new QuickEdit(settings, documents, failures);
+  const askView = new AskSparkView(context.extensionUri, settings, failures);
+  const provider = new SparkInlineCompletionProvider(engine, settings);
 
   context.subscriptions.push(
+    settings,
     statusBar,
     documents,
     askView,
+    provider,
     { dispose: () => engine.cancel() },
-    vscode.languages.registerInlineCompletionItemProvider(
-      { pattern: "**" },
-      new SparkInlineCompletionProvider(engine, settings),
-    ),
+    // New settings, a new key or a started server: the next keystroke asks without waiting out
+    // the backoff of the failures before.
+    settings.onDidChange(() => engine.resetBackoff()),
+    launcher.onDidStart(() => engine.resetBackoff()),
+    // Another server URL or key: say now whether it answers, not at the first keystroke.
+    settings.onDidChange(() => void checkServer(settings, statusBar, failures)),
+    vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
     vscode.workspace.registerTextDocumentContentProvider(EDIT_SCHEME, documents),
     vscode.window.registerWebviewViewProvider("spark.ask", askView, {
       webviewOptions: { retainContextWhenHidden: true },
@@ -51,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("spark.rejectEdit", () => quickEdit.reject()),
     vscode.commands.registerCommand("spark.cancelEdit", () => quickEdit.cancel()),
     vscode.commands.registerCommand("spark.startServer", () => launcher.start()),
+    vscode.commands.registerCommand("spark.newChat", () => askView.newChat()),
     vscode.commands.registerCommand("spark.setApiKey", async () => {
       const key = await vscode.window.showInputBox({
         title: "Spark API key",
@@ -62,13 +71,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("spark.toggleCompletions", async () => {
       const configuration = vscode.workspace.getConfiguration("spark");
       const enabled = !configuration.get<boolean>("enableCompletions", true);
+      // The status bar follows through the configuration change event.
       await configuration.update("enableCompletions", enabled, vscode.ConfigurationTarget.Global);
-      if (enabled) statusBar.showLatency(settings.completionModel, engine.debounceDelayMs);
-      else statusBar.showDisabled();
     }),
   );
-  if (!(await launcher.isUp()))
-    void launcher.offerOnce(`No Spark server answers at ${settings.serverUrl}.`);
+  void checkServer(settings, statusBar, failures);
+}
+
+/** At startup: name the server's model in the status bar, or say why there is none. */
+async function checkServer(
+  settings: SparkSettings,
+  statusBar: SparkStatusBar,
+  failures: FailureReporter,
+): Promise<void> {
+  const probe = await probeServer(settings.server());
+  if (probe.state === "up") statusBar.showServerModels(probe.models);
+  else if (probe.state === "unauthorized" || probe.state === "unreachable") {
+    const cause = probe.state === "unauthorized" ? "unauthorized" : "server_unreachable";
+    statusBar.showProblem(defaultMessage(cause, settings.serverUrl));
+    failures.backgroundCause(cause);
+  }
 }
 
 export function deactivate(): void {}

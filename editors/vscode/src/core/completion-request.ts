@@ -14,6 +14,8 @@ export interface CompletionContext {
    * keystroke, so time the editor already waited (VS Code's own 50 ms) is not waited twice.
    */
   changedAt?: number;
+  /** The time between that change and the one before it: short inside a burst of typing. */
+  typingGapMs?: number;
 }
 
 export interface CompletionRequest {

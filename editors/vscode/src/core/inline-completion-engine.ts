@@ -66,10 +66,6 @@ export class InlineCompletionEngine {
     this.now = options.now ?? (() => performance.now());
   }
 
-  get debounceDelayMs(): number {
-    return this.debounce.delayMs();
-  }
-
   /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
   async complete(context: CompletionContext, signal: AbortSignal): Promise<string | undefined> {
     if (!completionAllowedAt(context)) return undefined;
@@ -85,7 +81,7 @@ export class InlineCompletionEngine {
     // While the server fails, keystrokes do not each repeat the failing request.
     if (this.backoff.remainingMs(this.now()) > 0) return undefined;
     const waited = context.changedAt === undefined ? 0 : this.now() - context.changedAt;
-    if (!(await this.debounce.wait(signal, waited))) return undefined;
+    if (!(await this.debounce.wait(signal, waited, context.typingGapMs))) return undefined;
     const flight = this.startFlight(request);
     await Promise.race([flight.done, abortedPromise(signal)]);
     if (signal.aborted || !flight.finished) return undefined;

@@ -21,6 +21,13 @@ describe("statusText", () => {
     );
   });
 
+  it("keeps the end of a long model id, and the whole id in the tooltip", () => {
+    const id = "script:/tmp/spark-agent-abc/home/script-1795693374258.jsonl";
+    const status = statusText({ ...base, answeringModel: id, latencyMs: 9 });
+    expect(status.text).toBe("$(sparkle) …home/script-1795693374258.jsonl 9 ms");
+    expect(status.tooltip).toContain(id);
+  });
+
   it("says when completions are off and what went wrong", () => {
     expect(statusText({ ...base, enabled: false, answeringModel: "m" }).text).toBe(
       "$(circle-slash) m",

@@ -20,11 +20,12 @@ export interface StatusText {
 }
 
 export function statusText(state: StatusState): StatusText {
-  const model = state.configuredModel ?? state.answeringModel ?? "server default model";
+  const fullModel = state.configuredModel ?? state.answeringModel ?? "server default model";
+  const model = shortened(fullModel);
   if (!state.enabled)
     return {
       text: `$(circle-slash) ${model}`,
-      tooltip: `Spark inline completions are off (click to turn on). Model: ${model}.`,
+      tooltip: `Spark inline completions are off (click to turn on). Model: ${fullModel}.`,
     };
   if (state.problem !== undefined)
     return { text: `$(warning) ${model}`, tooltip: `Spark: ${state.problem}` };
@@ -33,8 +34,13 @@ export function statusText(state: StatusState): StatusText {
     text: `$(sparkle) ${model}${latency}`,
     tooltip:
       (state.latencyMs === undefined
-        ? `Spark inline completions from ${model} at ${state.serverUrl}`
-        : `Spark: ${model} at ${state.serverUrl}; last completion ${Math.round(state.latencyMs)} ms from request to first token`) +
+        ? `Spark inline completions from ${fullModel} at ${state.serverUrl}`
+        : `Spark: ${fullModel} at ${state.serverUrl}; last completion ${Math.round(state.latencyMs)} ms from request to first token`) +
       " (click to turn off)",
   };
+}
+
+/** Model ids can be paths (`script:/tmp/…/fim.jsonl`): the status bar keeps their end. */
+function shortened(model: string): string {
+  return model.length <= 32 ? model : `…${model.slice(-31)}`;
 }

@@ -1,65 +1,41 @@
-// The Ask Spark page: a strict CSP with one nonce'd script; entries are built with createElement
-// and textContent only, so model or tool text can never become markup.
+// The Ask Spark page's shell: a strict CSP that runs only the bundled page script (dist/ask-page.js,
+// by nonce), which builds every entry with createElement and textContent.
 import { randomBytes } from "node:crypto";
 
-export function askSparkHtml(cspSource: string): string {
+export function askSparkHtml(cspSource: string, scriptUri: string): string {
   const nonce = randomBytes(16).toString("base64");
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${cspSource} 'unsafe-inline'; script-src 'nonce-${nonce}';">
 <style>
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 8px; }
-#transcript { white-space: pre-wrap; word-break: break-word; }
-.user { margin-top: 10px; font-weight: 600; }
-.tool, .status { opacity: 0.7; font-size: 0.9em; }
-.error { color: var(--vscode-errorForeground); }
-form { display: flex; gap: 4px; margin: 8px 0; }
+#toolbar { display: flex; justify-content: flex-end; gap: 4px; margin: 4px 0; }
+#transcript { word-break: break-word; }
+.user { margin-top: 12px; font-weight: 600; white-space: pre-wrap; }
+.user-context, .ask-state { font-weight: normal; opacity: 0.7; font-size: 0.9em; }
+.user.pending { opacity: 0.8; }
+.user.failed { text-decoration: line-through; opacity: 0.7; }
+.user.failed .ask-state { text-decoration: none; color: var(--vscode-errorForeground); opacity: 1; }
+.assistant p { margin: 6px 0; }
+.tool, .status { opacity: 0.7; font-size: 0.9em; white-space: pre-wrap; }
+.error { color: var(--vscode-errorForeground); white-space: pre-wrap; }
+.session-break { margin: 12px 0; padding: 4px 0; border-top: 1px solid var(--vscode-editorWidget-border, #888); border-bottom: 1px solid var(--vscode-editorWidget-border, #888); opacity: 0.85; font-size: 0.9em; }
+.code-block { margin: 6px 0; border: 1px solid var(--vscode-editorWidget-border, transparent); }
+.code-actions { display: flex; gap: 4px; align-items: center; padding: 2px 4px; background: var(--vscode-editorWidget-background); }
+.code-language { flex: 1; opacity: 0.7; font-size: 0.85em; }
+pre { margin: 0; padding: 6px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); }
+code { font-family: var(--vscode-editor-font-family); }
+#context { opacity: 0.7; font-size: 0.9em; margin-top: 8px; }
+form { display: flex; gap: 4px; margin: 4px 0 8px; }
 textarea { flex: 1; min-height: 3em; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }
+button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 2px 8px; cursor: pointer; }
+button:hover { background: var(--vscode-button-hoverBackground); }
 </style></head>
 <body>
+<div id="toolbar"><button id="new-chat" type="button" title="Start a new session">New chat</button></div>
 <div id="transcript" aria-live="polite"></div>
-<form id="ask"><textarea id="prompt" placeholder="Ask Spark about this workspace"></textarea><button type="submit">Ask</button></form>
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
-const transcript = document.getElementById("transcript");
-const prompt = document.getElementById("prompt");
-let assistant = null;
-function add(kind, text) {
-  const element = document.createElement("div");
-  element.className = kind;
-  element.textContent = text;
-  transcript.appendChild(element);
-  return element;
-}
-document.getElementById("ask").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const text = prompt.value.trim();
-  if (text === "") return;
-  prompt.value = "";
-  vscode.postMessage({ type: "ask", text });
-});
-prompt.addEventListener("keydown", (event) => {
-  if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); document.getElementById("ask").requestSubmit(); }
-});
-window.addEventListener("message", (event) => {
-  const entry = event.data;
-  if (entry.kind === "assistant-delta") {
-    if (assistant === null) assistant = add("assistant", "");
-    assistant.textContent += entry.text;
-    return;
-  }
-  assistant = null;
-  if (entry.kind === "approval") {
-    const element = add("approval", entry.text + " ");
-    for (const decision of ["approve", "deny"]) {
-      const button = document.createElement("button");
-      button.textContent = decision;
-      button.addEventListener("click", () => { vscode.postMessage({ type: decision, approvalId: entry.approvalId }); element.remove(); });
-      element.appendChild(button);
-    }
-    return;
-  }
-  if (entry.text !== "") add(entry.kind, entry.text);
-});
-</script></body></html>`;
+<div id="context" hidden></div>
+<form id="ask"><textarea id="prompt" placeholder="Ask Spark about this workspace (Enter sends, Shift+Enter: new line)"></textarea><div><button type="submit">Ask</button><button id="stop" type="button" hidden>Stop</button></div></form>
+<script nonce="${nonce}" src="${scriptUri}"></script>
+</body></html>`;
 }

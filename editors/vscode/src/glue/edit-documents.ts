@@ -18,7 +18,25 @@ export class EditDocuments implements vscode.TextDocumentContentProvider, vscode
     this.changes.fire(uri);
   }
 
-  delete(uri: vscode.Uri): void {
+  /**
+   * Empties the document and takes it away from language servers, then forgets it. VS Code keeps
+   * a closed diff's documents alive for minutes, and TypeScript kept reporting a rejected
+   * proposal's errors in the Problems panel all that time. An empty plaintext document has none.
+   */
+  async retire(uri: vscode.Uri): Promise<void> {
+    const document = vscode.workspace.textDocuments.find(
+      (candidate) => candidate.uri.toString() === uri.toString(),
+    );
+    if (document !== undefined) {
+      const emptied = waitForChange(uri);
+      this.set(uri, "");
+      await emptied;
+      if (document.languageId !== "plaintext")
+        await vscode.languages.setTextDocumentLanguage(document, "plaintext").then(
+          () => undefined,
+          () => undefined,
+        );
+    }
     this.contents.delete(uri.toString());
   }
 
@@ -26,4 +44,19 @@ export class EditDocuments implements vscode.TextDocumentContentProvider, vscode
     this.changes.dispose();
     this.contents.clear();
   }
+}
+
+/** Resolves when the document's text changed, or after a second (it may be gone already). */
+function waitForChange(uri: vscode.Uri): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(finish, 1_000);
+    const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.toString() === uri.toString()) finish();
+    });
+    function finish(): void {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    }
+  });
 }

@@ -1,14 +1,35 @@
 // Ghost text: converts VS Code's request into the core engine's context and its answer into an
-// inline completion item. A cancelled token aborts the wait for that keystroke.
+// inline completion item. A cancelled token aborts the wait for that keystroke. It notes when each
+// document last changed, so the engine's pause runs from the keystroke (VS Code already waited
+// 50 ms before asking, and waiting the whole pause again made ghost text ~25 ms later), and how
+// long before that the previous change came (inside a burst of typing the pause is longer).
 import * as vscode from "vscode";
 import type { InlineCompletionEngine } from "../core/inline-completion-engine.ts";
 import type { SparkSettings } from "./settings.ts";
 
-export class SparkInlineCompletionProvider implements vscode.InlineCompletionItemProvider {
+export class SparkInlineCompletionProvider
+  implements vscode.InlineCompletionItemProvider, vscode.Disposable
+{
+  private readonly changes = new Map<string, { at: number; gapMs: number | undefined }>();
+  private readonly subscriptions: vscode.Disposable[];
+
   constructor(
     private readonly engine: InlineCompletionEngine,
     private readonly settings: SparkSettings,
-  ) {}
+  ) {
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length === 0) return;
+        const key = event.document.uri.toString();
+        const now = performance.now();
+        const previous = this.changes.get(key);
+        this.changes.set(key, { at: now, gapMs: previous && now - previous.at });
+      }),
+      vscode.workspace.onDidCloseTextDocument((document) =>
+        this.changes.delete(document.uri.toString()),
+      ),
+    ];
+  }
 
   async provideInlineCompletionItems(
     document: vscode.TextDocument,
@@ -19,13 +40,17 @@ export class SparkInlineCompletionProvider implements vscode.InlineCompletionIte
     if (!this.settings.completionsEnabledFor(document.languageId)) return [];
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
+    const documentId = document.uri.toString();
+    const change = this.changes.get(documentId);
     try {
       const text = await this.engine.complete(
         {
           text: document.getText(),
           offset: document.offsetAt(position),
-          documentId: document.uri.toString(),
+          documentId,
           languageId: document.languageId,
+          ...(change === undefined ? {} : { changedAt: change.at }),
+          ...(change?.gapMs === undefined ? {} : { typingGapMs: change.gapMs }),
         },
         controller.signal,
       );
@@ -34,5 +59,9 @@ export class SparkInlineCompletionProvider implements vscode.InlineCompletionIte
     } finally {
       subscription.dispose();
     }
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

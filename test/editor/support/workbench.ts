@@ -1,0 +1,174 @@
+// One code-server workbench per test for the extension's end-to-end tests: a real `spark serve`
+// (scripted engine), code-server with the packaged .vsix, and a chromium page on it. The helpers
+// drive it the way a user does: the command palette, the explorer, notifications.
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Locator, Page } from "playwright-core";
+import type { LaunchedChromium } from "../../web/support/chromium.ts";
+import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
+import { startCodeServer, type CodeServer } from "./code-server.ts";
+
+/** Monaco renders spaces as no-break spaces. */
+export const visibleText = (text: string): string => text.replace(/\u00a0/g, " ");
+export const SCREENSHOTS = fileURLToPath(new URL("../../../test-results/editor/", import.meta.url));
+
+export interface WorkbenchOptions {
+  /** The scripted model's turns, one per request. */
+  turns: unknown[];
+  files?: Record<string, string>;
+  /** spark serve's config.toml (e.g. API keys). */
+  configToml?: string;
+  /** spark.serverUrl; default: the started server's URL. */
+  serverUrl?: (server: SparkServeProcess) => string | Promise<string>;
+  settings?: Record<string, unknown>;
+  /** Ghost text on (default off). */
+  completions?: boolean;
+}
+
+export interface Workbench {
+  page: Page;
+  server: SparkServeProcess;
+  editor: CodeServer;
+  root: string;
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(
+  chromium: LaunchedChromium,
+  options: WorkbenchOptions,
+): Promise<Workbench> {
+  const server = await startSparkServe(
+    options.turns,
+    options.configToml === undefined ? {} : { configToml: options.configToml },
+  );
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    server.workspace.write(name, content);
+  const serverUrl = options.serverUrl === undefined ? server.url : await options.serverUrl(server);
+  const editor = await startCodeServer({
+    folder: server.workspace.root,
+    userSettings: {
+      "spark.serverUrl": serverUrl,
+      "workbench.startupEditor": "none",
+      "security.workspace.trust.enabled": false,
+      "telemetry.telemetryLevel": "off",
+      "extensions.autoCheckUpdates": false,
+      "extensions.autoUpdate": false,
+      "update.mode": "none",
+      "editor.inlineSuggest.enabled": true,
+      "chat.disableAIFeatures": true,
+      // VS Code desktop's default; code-server (a web build) saves after a second by default,
+      // which would hide whether the extension saved a file itself.
+      "files.autoSave": "off",
+      // Ghost-text requests would use up the scripted turns meant for other requests.
+      "spark.enableCompletions": options.completions ?? false,
+      ...options.settings,
+    },
+  });
+  const page = await chromium.context.newPage();
+  await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
+  await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+  // The status-bar item appears once the extension has activated.
+  await sparkStatus(page).waitFor({ timeout: 60_000 });
+  return {
+    page,
+    server,
+    editor,
+    root: server.workspace.root,
+    async close() {
+      await editor.close();
+      await server.close();
+    },
+  };
+}
+
+/** Screenshots of every page (what the editor showed at the end), then closes them. */
+export async function screenshotPages(chromium: LaunchedChromium, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const [index, page] of chromium.context.pages().entries()) {
+    const file = `${name.replace(/\W+/g, "-")}-${index}.png`;
+    await page.screenshot({ path: path.join(SCREENSHOTS, file) }).catch(() => undefined);
+    await page.close();
+  }
+}
+
+/** A named screenshot of what the page shows now, for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+export function sparkStatus(page: Page): Locator {
+  // The item's id is the extension's.
+  return page.locator('[id="spark.spark-vscode"]').first();
+}
+
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.locator(".monaco-list-row", { hasText: name }).first().click({ timeout: 30_000 });
+  await page.locator(".monaco-editor .view-lines").first().waitFor();
+}
+
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor();
+  await page.keyboard.type(title);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  await page.keyboard.press("Enter");
+}
+
+/**
+ * Changes user settings the way a user does, in the settings.json editor: code-server does not
+ * notice the file changing on disk under it.
+ */
+export async function updateUserSettings(
+  workbench: Workbench,
+  changes: Record<string, unknown>,
+): Promise<void> {
+  const { page, editor } = workbench;
+  editor.updateUserSettings(changes);
+  await runCommand(page, "Preferences: Open User Settings (JSON)");
+  // It may open as a tab or as a floating editor: either way, the editor showing the settings.
+  const settingsEditor = page.locator(".monaco-editor", { hasText: "workbench.startupEditor" });
+  await settingsEditor.first().waitFor();
+  await settingsEditor.locator(".view-lines").first().click();
+  await page.keyboard.press("Control+A");
+  // insertText on one line: no auto-closed brackets or quotes, no auto-indented lines.
+  await page.keyboard.insertText(JSON.stringify(editor.userSettings()));
+  await page.keyboard.press("Control+S");
+  await sleep(500);
+  await page.keyboard.press("Control+W");
+  const save = page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Save$/ });
+  if (
+    await save.waitFor({ timeout: 1_500 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    await save.click();
+  await settingsEditor.first().waitFor({ state: "detached" });
+}
+
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator(".notification-toast", { hasText: text });
+}
+
+/** Reads the file until it holds `expected` (or 20 s pass); returns what it last held. */
+export async function fileSettles(file: string, expected: string): Promise<string> {
+  let content = "";
+  for (let attempt = 0; attempt < 200; attempt++) {
+    content = readFileSync(file, "utf8");
+    if (content === expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return content;
+}
+
+/** How many requests spark serve logged for this method and path with this status. */
+export function requestCount(server: SparkServeProcess, route: string, status = 200): number {
+  const escaped = route.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return (server.output().match(new RegExp(`${escaped} ${status}\\b`, "g")) ?? []).length;
+}
+
+export function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

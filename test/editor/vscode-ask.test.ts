@@ -1,0 +1,234 @@
+// The Ask Spark panel end to end in code-server + chromium against a real `spark serve`: the
+// question is echoed at once and carries the active file and selection; the reply is Markdown
+// built as DOM (markup in it stays text) with Copy and Insert on code; Stop and New chat; a server
+// that hangs, a refused key and a session that is new after the connection dropped each say so.
+import net from "node:net";
+import type { FrameLocator, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  chromiumMissingReason,
+  launchChromium,
+  type LaunchedChromium,
+} from "../web/support/chromium.ts";
+import { startDroppableProxy, type DroppableProxy } from "../web/support/droppable-proxy.ts";
+import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
+import {
+  openFile,
+  openWorkbench,
+  runCommand,
+  screenshot,
+  screenshotPages,
+  toast,
+  visibleText,
+  type Workbench,
+} from "./support/workbench.ts";
+
+const missing = chromiumMissingReason() ?? codeServerMissingReason();
+if (missing !== undefined) console.warn(`Skipping the Ask Spark tests: ${missing}.`);
+
+describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 240_000 }, () => {
+  let chromium: LaunchedChromium;
+  let workbench: Workbench | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    packageExtension();
+    chromium = await launchChromium();
+  }, 180_000);
+  afterAll(() => chromium?.close());
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") {
+      console.log(workbench?.server.output().slice(-3000));
+      const frame = workbench?.page
+        .frameLocator("iframe.webview.ready")
+        .frameLocator("iframe#active-frame");
+      console.log(
+        await frame
+          ?.locator("#transcript")
+          .innerText()
+          .catch(() => ""),
+      );
+    }
+    await screenshotPages(chromium, context.task.name);
+    await workbench?.close();
+    workbench = undefined;
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  async function openAsk(page: Page): Promise<FrameLocator> {
+    await runCommand(page, "Focus on Ask Spark View");
+    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+    await view.locator("#prompt").waitFor();
+    return view;
+  }
+
+  async function ask(view: FrameLocator, text: string): Promise<void> {
+    await view.locator("#prompt").fill(text);
+    await view.locator("#prompt").press("Enter");
+  }
+
+  it("answers in Markdown built as DOM, with Copy and Insert on code, and the selection as context", async () => {
+    const selection = "function add(a, b) {\n  return a + b;\n}";
+    const answer =
+      "Use **const** here; <b>not bold</b> <img src=x onerror=alert(1)>.\n\n" +
+      "```js\nconst total = add(1, 2);\n```";
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: answer, expect: { lastMessageIncludes: selection } }],
+      files: { "sum.js": `${selection}\n\n` },
+    });
+    const { page } = workbench;
+    await openFile(page, "sum.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+End");
+    const view = await openAsk(page);
+    await expect
+      .poll(() => view.locator("#context").textContent(), { timeout: 30_000 })
+      .toBe("Context: sum.js, lines 1–3 selected");
+    await ask(view, "Is this right?");
+    // Echoed at once, before any answer, with the context it carries.
+    await expect(view.locator(".user").first().textContent()).resolves.toContain("Is this right?");
+    const reply = view.locator(".assistant").last();
+    await expect
+      .poll(() => reply.locator("strong").textContent(), { timeout: 30_000 })
+      .toBe("const");
+    await expect
+      .poll(() => reply.locator(".code-block code").textContent(), { timeout: 30_000 })
+      .toBe("const total = add(1, 2);");
+    await screenshot(page, "ask-answer");
+    // Model markup stays text: no <b>, no <img>.
+    expect(await reply.locator("b, img").count()).toBe(0);
+    expect(await reply.textContent()).toContain("<b>not bold</b>");
+    await expect(reply.locator(".code-block button", { hasText: "Copy" }).count()).resolves.toBe(1);
+    // Insert puts the code where the editor's selection is.
+    await page.locator(".monaco-editor .view-line").nth(4).click();
+    await reply.locator(".code-block button", { hasText: "Insert" }).click();
+    await expect
+      .poll(
+        () => page.locator(".monaco-editor .view-lines").first().innerText().then(visibleText),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toContain("const total = add(1, 2);");
+  });
+
+  it("stops a running turn and starts a new chat", async () => {
+    const long = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
+    // Each session plays the script from its first line.
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: long, delayMs: 50 }],
+      files: { "notes.txt": "hello\n" },
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Count for a while");
+    const stop = view.locator("#stop");
+    await stop.waitFor({ state: "visible", timeout: 30_000 });
+    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(1);
+    await stop.click();
+    await view.locator(".status", { hasText: "stopped" }).waitFor({ timeout: 30_000 });
+    await stop.waitFor({ state: "hidden", timeout: 10_000 });
+    const stoppedAt = (await view.locator(".assistant").textContent()) ?? "";
+    expect(stoppedAt).not.toContain("word199");
+    await view.locator("#new-chat").click();
+    await expect.poll(() => view.locator(".user, .assistant").count()).toBe(0);
+    await ask(view, "Again");
+    // The new session answers from the start, in a transcript that holds only the new chat.
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toMatch(/^word0 word1/);
+    await expect(view.locator(".user").allTextContents()).resolves.toEqual(["Again"]);
+    // A chat the user started anew is no break: no "new session" warning.
+    expect(await view.locator(".session-break").count()).toBe(0);
+  });
+
+  it("echoes at once, says connecting…, times out and keeps the text when the server hangs", async () => {
+    const hanging = await startHangingServer();
+    cleanups.push(hanging.close);
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: "unused" }],
+      serverUrl: () => hanging.url,
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Are you there?");
+    const echo = view.locator(".user").first();
+    await expect(echo.textContent()).resolves.toContain("Are you there?");
+    await expect.poll(() => echo.locator(".ask-state").textContent()).toBe("connecting…");
+    await expect
+      .poll(() => echo.locator(".ask-state").textContent(), { timeout: 30_000 })
+      .toMatch(/^not sent: .*did not answer within \d+ s/);
+    // The question is back in the box, ready to send again.
+    await expect(view.locator("#prompt").inputValue()).resolves.toBe("Are you there?");
+  });
+
+  it("says that the key was refused, not that no server answers", async () => {
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: "unused" }],
+      configToml: '[serve]\napi_keys = ["editor-key"]\n',
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Hello?");
+    const state = view.locator(".user .ask-state").first();
+    await expect
+      .poll(() => state.textContent(), { timeout: 30_000 })
+      .toMatch(/refused the API key \(401\)/);
+    expect(await state.textContent()).not.toContain("No Spark server answers");
+    const notice = toast(page, "Ask Spark: ");
+    await notice.waitFor({ timeout: 30_000 });
+    await notice.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
+  });
+
+  it("marks the break when the session is new after the connection dropped", async () => {
+    let proxy: DroppableProxy | undefined;
+    workbench = await openWorkbench(chromium, {
+      // Each session plays the script from its first line.
+      turns: [{ text: "An answer." }],
+      serverUrl: async (server) => {
+        proxy = await startDroppableProxy(server.url);
+        return proxy.url;
+      },
+    });
+    cleanups.push(() => proxy?.close() ?? Promise.resolve());
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "One");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("An answer.");
+    proxy?.dropAll();
+    await view.locator(".status", { hasText: "disconnected" }).waitFor({ timeout: 30_000 });
+    await ask(view, "Two");
+    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(2);
+    const divider = view.locator(".session-break");
+    await expect(divider.count()).resolves.toBe(1);
+    expect(await divider.textContent()).toContain("does not know the conversation above");
+    // The break stands between the old conversation and the question the new session got.
+    const order = await view
+      .locator(".user, .assistant, .session-break")
+      .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
+    expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
+  });
+});
+
+/** Accepts connections and never answers: a server that hangs. */
+async function startHangingServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
