@@ -136,16 +136,19 @@ export async function updateUserSettings(
   await page.keyboard.insertText(JSON.stringify(editor.userSettings()));
   await page.keyboard.press("Control+S");
   await sleep(500);
-  await page.keyboard.press("Control+W");
+  // Under load a key can land before the workbench is ready for it, and the "Save?" dialog can
+  // come late: close (saving if asked) until the settings editor is gone.
   const save = page.locator(".monaco-dialog-box .monaco-button", { hasText: /^Save$/ });
-  if (
-    await save.waitFor({ timeout: 1_500 }).then(
-      () => true,
-      () => false,
-    )
-  )
-    await save.click();
-  await settingsEditor.first().waitFor({ state: "detached" });
+  const deadline = Date.now() + 45_000;
+  while ((await settingsEditor.count()) > 0) {
+    if (Date.now() > deadline) throw new Error("The settings.json editor did not close.");
+    if (await save.isVisible()) await save.click();
+    else await page.keyboard.press("Control+W");
+    await settingsEditor
+      .first()
+      .waitFor({ state: "detached", timeout: 3_000 })
+      .catch(() => undefined);
+  }
 }
 
 export function toast(page: Page, text: string | RegExp): Locator {
