@@ -57,6 +57,8 @@ class GenerationContext {
   private:
     void run();
     void begin(GenerationJob & job);
+    /** Creates the job's sampler chain (with a temperature); job-sampling.cpp, as the samplers below. */
+    void prepare_sampling(GenerationJob & job) const;
     /** The job's next token; LLAMA_TOKEN_NULL when its grammar allows none. */
     llama_token sample(GenerationJob & job, int32_t logits_index);
     /** The first highest logit's token, among those a grammar left (not -INFINITY). */
