@@ -87,8 +87,17 @@ export interface EngineRequest {
   outputFormat?: OutputFormat;
   /** Text the output is expected to mostly repeat (edits): enables speculative decoding. */
   prediction?: string;
-  /** Cache affinity across turns: the same key reuses the same cached conversation. */
+  /**
+   * The client's cache key (prompt_cache_key): the same key reuses the same cached conversation,
+   * and an upstream that takes one (the Responses API) is sent it as its `prompt_cache_key`.
+   */
   sessionKey?: string;
+  /**
+   * Keeps a conversation without a sessionKey together across turns in Spark's own pools (one
+   * embedded sequence, one upstream WebSocket, one replica): the gateway's name for a
+   * `previous_response_id` chain. Never sent upstream. Read both through `cacheAffinityKey`.
+   */
+  affinityKey?: string;
   /**
    * Who may share cached state (the gateway's tenant). A cache another scope left behind is never
    * reused, so no tenant can read another's prompt back through cached tokens. Unset: one scope.

@@ -35,6 +35,7 @@ export function continuableTurn(turn: PreparedTurn): ContinuableTurn {
     clientTools: [...turn.clientTools],
     history: turn.history,
     sessionKey: turn.sessionKey,
+    affinityKey: turn.affinityKey,
     body: turn.body,
   };
 }
@@ -99,6 +100,7 @@ async function run(
       engineRequest: { ...record.engineRequest, model: resolved.model },
       history: record.history,
       sessionKey: record.sessionKey,
+      affinityKey: record.affinityKey,
       skeleton: record.skeleton,
       clientTools: new Map(record.clientTools),
       droppedTools: [],
@@ -141,6 +143,7 @@ async function run(
         response,
         messages: record.history,
         sessionKey: record.sessionKey,
+        affinityKey: record.affinityKey,
         ownerKey: owner,
         replica: context.store.replicaId,
       })

@@ -1,5 +1,5 @@
 // Turns a `response.create` (WebSocket) or POST /v1/responses body into everything a run needs:
-// the engine, the full conversation (previous response + new input), the chain's sessionKey, and
+// the engine, the full conversation (previous response + new input), the chain's cache keys, and
 // the response object's starting state. Every refusal here is a WireError the client can act on.
 import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../engines/engine.ts";
 import type { ResponseEchoedTool, ResponseObject } from "../protocol/responses-events.ts";
@@ -11,7 +11,7 @@ import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import { echoTextFormat, outputFormatFromText } from "./output-format.ts";
 import { requestTools, type ClientTool } from "./request-tools.ts";
-import type { GatewayStore } from "./store/gateway-store.ts";
+import type { GatewayStore, StoredResponse } from "./store/gateway-store.ts";
 import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -31,7 +31,10 @@ export interface PreparedTurn {
   engineRequest: EngineRequest;
   /** The conversation after the new input, without instructions: what the store keeps. */
   history: ChatMessage[];
-  sessionKey: string;
+  /** The client's prompt_cache_key (tenant-scoped), or the one its chain started with. */
+  sessionKey: string | undefined;
+  /** A chain without a sessionKey: the name Spark's own pools keep it together by. */
+  affinityKey: string | undefined;
   skeleton: ResponseObject;
   /** Engine-side tool name → the client's function or custom tool (and its namespace). */
   clientTools: Map<string, ClientTool>;
@@ -63,10 +66,13 @@ export async function prepareTurn(
   const responseId = newId("resp_");
   const previousId = body.previous_response_id ?? undefined;
   let history: ChatMessage[] = [];
-  // Scoped by the caller's key: the same prompt_cache_key (or a guessed response id) from another
-  // key must not reach this tenant's cache.
+  // Scoped by the caller's key: the same prompt_cache_key from another key must not reach this
+  // tenant's cache.
   const tenant = tenantOf(source.apiKey);
-  let sessionKey = tenantSessionKey(tenant, body.prompt_cache_key ?? responseId);
+  const clientKey =
+    body.prompt_cache_key == null ? undefined : tenantSessionKey(tenant, body.prompt_cache_key);
+  let sessionKey = clientKey;
+  let affinityKey: string | undefined;
   const itemIds = referencedItemIds(body.input);
   // The store may be across the network: both lookups go out at once, off the gateway's clock.
   source.clock?.addSince(startedAt);
@@ -85,7 +91,7 @@ export async function prepareTurn(
       );
     }
     history = previous.messages;
-    sessionKey = previous.sessionKey;
+    ({ sessionKey, affinityKey } = chainKeys(previous, clientKey, tenant));
   }
   history = [...history, ...inputToMessages(body.input, (itemId) => referencedItems?.get(itemId))];
   if (history.length === 0) {
@@ -115,12 +121,9 @@ export async function prepareTurn(
   // alone generates one token, which the runner drops.
   if (!generate) sampling.maxOutputTokens = 1;
   else if (body.max_output_tokens != null) sampling.maxOutputTokens = body.max_output_tokens;
-  const engineRequest: EngineRequest = {
-    messages,
-    sampling,
-    sessionKey,
-    cacheScope: tenant,
-  };
+  const engineRequest: EngineRequest = { messages, sampling, cacheScope: tenant };
+  if (sessionKey !== undefined) engineRequest.sessionKey = sessionKey;
+  if (affinityKey !== undefined) engineRequest.affinityKey = affinityKey;
   if (!generate) engineRequest.prefillOnly = true;
   const outputFormat = outputFormatFromText(body.text?.format);
   if (outputFormat !== undefined) engineRequest.outputFormat = outputFormat;
@@ -146,6 +149,7 @@ export async function prepareTurn(
     engineRequest,
     history,
     sessionKey,
+    affinityKey,
     skeleton,
     clientTools: offered.byEngineName,
     droppedTools: offered.dropped,
@@ -155,6 +159,25 @@ export async function prepareTurn(
     tenant,
     cacheReplica: previous?.replica,
     receivedAt: source.receivedAt,
+  };
+}
+
+/**
+ * The keys a chained turn carries. A request without a key stands alone: an invented key would
+ * send the upstream a new prompt_cache_key every turn, scattering its cache routing. A chain keeps
+ * the key its first turn had; one that had none (or takes the client's key now) is kept together
+ * in Spark's own pools by its first response's id, which no upstream is ever sent.
+ */
+function chainKeys(
+  previous: StoredResponse,
+  clientKey: string | undefined,
+  tenant: string,
+): { sessionKey: string | undefined; affinityKey: string | undefined } {
+  const sessionKey = previous.sessionKey ?? clientKey;
+  if (sessionKey !== undefined) return { sessionKey, affinityKey: undefined };
+  return {
+    sessionKey: undefined,
+    affinityKey: previous.affinityKey ?? tenantSessionKey(tenant, previous.id),
   };
 }
 

@@ -11,7 +11,8 @@ export function tenantOf(apiKey: string | undefined): string {
 }
 
 /**
- * The engine sessionKey for a client-chosen cache key (prompt_cache_key, or a response id).
+ * The engine key for a client-chosen cache key (prompt_cache_key: sessionKey) or a chain's first
+ * response id (affinityKey).
  * Takes the tenant already named, so a request hashes its key once for both uses.
  */
 export function tenantSessionKey(tenant: string, cacheKey: string): string {

@@ -84,6 +84,7 @@ export async function executeTurn(
           response: result.response,
           messages: result.reply === undefined ? turn.history : [...turn.history, result.reply],
           sessionKey: turn.sessionKey,
+          affinityKey: turn.affinityKey,
           ownerKey: turn.tenant,
           replica: context.store.replicaId,
         })

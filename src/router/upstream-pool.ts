@@ -1,5 +1,5 @@
 // One model served by several replicas (e.g. two vLLM servers): requests with the same session key
-// (a response chain or prompt_cache_key) go to the same replica so its prefix cache hits, chosen by
+// (a prompt_cache_key, or the gateway's key for a response chain) go to the same replica so its prefix cache hits, chosen by
 // rendezvous hashing over the healthy replicas; a replica that fails before any output is marked by
 // its breaker (passive health checking) and the request moves to the next replica in that
 // session's order, so only the dead replica's sessions move and they come back when it recovers.
@@ -13,6 +13,7 @@ import type {
   EngineStreamOptions,
   ModelInfo,
 } from "../engines/engine.ts";
+import { cacheAffinityKey } from "../engines/cache-affinity-key.ts";
 import { refusedStream } from "../engines/end-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { CircuitBreaker, type BreakerSettings, type BreakerState } from "./circuit-breaker.ts";
@@ -117,7 +118,7 @@ export class UpstreamPool implements Engine {
     options: EngineStreamOptions = {},
   ): AsyncIterable<EngineEvent> {
     let lastError: SparkError | undefined;
-    for (const replica of this.order(request.sessionKey)) {
+    for (const replica of this.order(cacheAffinityKey(request))) {
       if (!replica.health.tryAcquire()) continue;
       let outputSent = false;
       const held: EngineEvent[] = [];

@@ -1,5 +1,6 @@
-// Tenants never see each other: with two API keys, a prompt_cache_key (or a response id used as
-// one) reaches only the caller's own engine cache, and stored responses are found only by their key.
+// Tenants never see each other: with two API keys, a prompt_cache_key (another key's response id
+// among them) reaches only the caller's own engine cache, and stored responses are found only by
+// their key.
 import { afterEach, describe, expect, it } from "vitest";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";

@@ -126,7 +126,12 @@ describe("WebSocket control: cancel, steer, resume", () => {
       { role: "assistant", content: partial },
       { role: "user", content: "Keep the public API unchanged." },
     ]);
-    expect(continued?.sessionKey).toBe(engine.requests.at(-2)?.sessionKey);
+    // The chain carries no client key, so neither turn names one; the steered turn is kept with
+    // the first by its chain's affinity key (the first response's id, never sent upstream).
+    expect(engine.requests.at(-2)?.sessionKey).toBeUndefined();
+    expect(engine.requests.at(-2)?.affinityKey).toBeUndefined();
+    expect(continued?.sessionKey).toBeUndefined();
+    expect(continued?.affinityKey).toBe(`anonymous/${first.id}`);
   });
 
   it("a reconnecting client resumes from its last sequence_number with no delta lost or repeated", async () => {

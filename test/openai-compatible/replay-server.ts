@@ -77,7 +77,7 @@ export class ReplayServer {
     return `${this.origin}/v1`;
   }
 
-  /** What POST /v1/chat/completions answers from now on. */
+  /** What POST /v1/chat/completions (and /v1/responses) answers from now on. */
   respondWith(response: ReplayResponse): void {
     this.response = response;
     this.queued.length = 0;
@@ -121,7 +121,8 @@ export class ReplayServer {
       response.end(JSON.stringify({ object: "list", data: this.models }));
       return;
     }
-    if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
+    const answered = request.url === "/v1/chat/completions" || request.url === "/v1/responses";
+    if (request.method !== "POST" || !answered) {
       response.writeHead(404, { "content-type": "application/json" });
       response.end(
         JSON.stringify({ error: { message: `No route ${request.url}`, type: "not_found" } }),

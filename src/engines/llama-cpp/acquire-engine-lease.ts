@@ -1,6 +1,7 @@
 // The sequence a request runs on: from the native loop's pool when that loop runs the request, else
 // from node-llama-cpp's; either pool chooses by session key, then by the rendered prompt.
 import type { LlamaContextSequence } from "node-llama-cpp";
+import { cacheAffinityKey } from "../cache-affinity-key.ts";
 import type { EngineRequest } from "../engine.ts";
 import type { RenderedPrompt } from "./completion-prompt.ts";
 import type { NativeSequence } from "./native-loop/native-sequence.ts";
@@ -26,7 +27,8 @@ export async function acquireEngineLease(
   // A document's completions wait for its own sequence (the previous keystroke's request is
   // being cancelled) rather than take another one without its cache.
   const options = { waitForOwn: request.completion !== undefined, prompt };
-  const { sessionKey, cacheScope } = request;
+  const sessionKey = cacheAffinityKey(request);
+  const { cacheScope } = request;
   if (pools.native !== undefined) {
     const lease = await pools.native.acquire(sessionKey, cacheScope, signal, options);
     return { loop: "native", lease };

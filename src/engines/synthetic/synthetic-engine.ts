@@ -10,6 +10,7 @@ import type {
   FinishReason,
   ModelInfo,
 } from "../engine.ts";
+import { cacheAffinityKey } from "../cache-affinity-key.ts";
 import { endStream, noUsage } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { refuseOutputFormat, rejectStreamRequest } from "../validate-request.ts";
@@ -77,13 +78,18 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
     activeStreams += 1;
     try {
       clock.markWorkStarted();
+      const cacheLookup = {
+        key: cacheAffinityKey(request),
+        scope: request.cacheScope,
+        messages: request.messages,
+      };
       const inputTokens = request.messages.reduce(
         (sum, message) => sum + estimateMessageTokens(message),
         0,
       );
       const cachedInputTokens = Math.max(
         0,
-        Math.min(cache.cachedTokens(request.sessionKey, request.messages), inputTokens - 1),
+        Math.min(cache.cachedTokens(cacheLookup), inputTokens - 1),
       );
       const prefillMs =
         (options.prefillMs ?? 0) +
@@ -99,8 +105,7 @@ export function createSyntheticEngine(options: SyntheticEngineOptions = {}): Syn
         reason = outcome.reason;
         error = outcome.error;
       }
-      if (reason !== "error")
-        cache.remember(request.sessionKey, request.messages, generation.reply());
+      if (reason !== "error") cache.remember(cacheLookup, generation.reply());
       const usage = { inputTokens, cachedInputTokens, outputTokens: generation.outputTokens };
       yield* endStream(clock, usage, reason, error);
     } finally {

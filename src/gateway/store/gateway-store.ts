@@ -14,8 +14,10 @@ export interface StoredResponse {
   response: ResponseObject;
   /** The conversation after this response (its input and its output), without instructions. */
   messages: ChatMessage[];
-  /** The engine cache key of the chain this response belongs to. */
-  sessionKey: string;
+  /** The client's cache key the chain carries (prompt_cache_key, tenant-scoped); none: it has none. */
+  sessionKey?: string;
+  /** A chain without a sessionKey: the key Spark's pools keep it together by (never sent upstream). */
+  affinityKey?: string;
   /** The tenant that created it (tenant.ts: a hash of its API key); only it may read or chain. */
   ownerKey: string | undefined;
   /** The replica that generated it, so holds the chain's KV cache: a preference, never required. */
@@ -31,7 +33,8 @@ export interface ContinuableTurn {
   skeleton: ResponseObject;
   clientTools: Array<[string, ClientTool]>;
   history: ChatMessage[];
-  sessionKey: string;
+  sessionKey?: string;
+  affinityKey?: string;
   body: ResponseCreateBody;
 }
 

@@ -2,6 +2,7 @@
 // `response.create` that continues the chain the socket holds (`previous_response_id` and only
 // the new items) or sends everything, `generate: false` for a warm-up, one recovery each for a
 // lost chain (resend whole) and a socket closed before output (new socket), and cancellation.
+import { cacheAffinityKey } from "../../cache-affinity-key.ts";
 import type { EngineEvent, EngineRequest } from "../../engine.ts";
 import { endStream } from "../../end-stream.ts";
 import { StreamClock } from "../../stream-clock.ts";
@@ -79,7 +80,7 @@ export async function* runWebSocketStream(
         finish = { reason: "cancelled" };
         break;
       }
-      const socket = pool.acquire(request.sessionKey);
+      const socket = pool.acquire(cacheAffinityKey(request));
       stopped.socket = socket;
       const ready = await untilReady(socket, signal);
       if (ready !== undefined) {
