@@ -1,7 +1,7 @@
 // git config parsing for core.hooksPath: the spellings git itself accepts must all be found, and
-// look-alikes in other sections must not be.
+// look-alikes in other sections must not be; includes are read with their conditions as written.
 import { describe, expect, it } from "vitest";
-import { gitConfigValues } from "./git-config-values.ts";
+import { gitConfigEntries, gitConfigValues } from "./git-config-values.ts";
 
 const hooksPath = (text: string) => gitConfigValues(text, "core", "hooksPath");
 
@@ -38,5 +38,31 @@ describe("gitConfigValues", () => {
       "\tpath = elsewhere",
     ].join("\n");
     expect(hooksPath(text)).toEqual([]);
+  });
+});
+
+describe("gitConfigEntries", () => {
+  it("keeps each subsection as written, its escapes applied, for includes to be found", () => {
+    const text = [
+      "[include]",
+      "\tpath = team.gitconfig",
+      '[includeIf "gitdir:~/Work/"]',
+      "\tPath = work.gitconfig",
+      '[includeIf "onbranch:fix/\\"quoted\\""] path = "a b.inc"',
+      "[Remote.Origin]",
+      "\turl = old-style",
+    ].join("\n");
+    expect(gitConfigEntries(text)).toEqual([
+      { section: "include", subsection: undefined, key: "path", value: "team.gitconfig" },
+      { section: "includeif", subsection: "gitdir:~/Work/", key: "path", value: "work.gitconfig" },
+      { section: "includeif", subsection: 'onbranch:fix/"quoted"', key: "path", value: "a b.inc" },
+      { section: "remote.origin", subsection: undefined, key: "url", value: "old-style" },
+    ]);
+  });
+
+  it("stops at a malformed section header, as git does", () => {
+    expect(gitConfigEntries("[core]\nbare = true\n[broken\nhooksPath = after\n")).toEqual([
+      { section: "core", subsection: undefined, key: "bare", value: "true" },
+    ]);
   });
 });

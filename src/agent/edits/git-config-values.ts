@@ -1,6 +1,7 @@
-// Reads one key's values out of git config text, the way git's own parser does (config.c): section
-// and key names case-insensitive, quoted values with escapes, `#`/`;` comments, line continuation.
-// Only what is needed to find `core.hooksPath` without spawning git; includes are not followed.
+// Reads the entries of git config text the way git's own parser does (config.c): section and key
+// names case-insensitive, quoted values with escapes, `#`/`;` comments, line continuation. What
+// is needed to find `core.hooksPath` and the files a config includes without spawning git;
+// following the includes is repository-hooks.ts's.
 
 interface Cursor {
   text: string;
@@ -9,14 +10,39 @@ interface Cursor {
 
 const KEY = /^[A-Za-z][A-Za-z0-9-]*/;
 
+export interface GitConfigEntry {
+  /** Lower case; an old-style `[section.sub]` header gives "section.sub". */
+  section: string;
+  /** As written (`[includeIf "gitdir:~/work/"]` gives "gitdir:~/work/"); none: undefined. */
+  subsection: string | undefined;
+  /** Lower case. */
+  key: string;
+  /** A key without `=` is boolean true (""). */
+  value: string;
+}
+
 /**
  * Every value of `section.key` (no subsection) in `text`, in file order; git uses the last, a
- * caller guarding against all of them may use every one. A key without `=` is boolean true ("").
+ * caller guarding against all of them may use every one.
  */
 export function gitConfigValues(text: string, section: string, key: string): string[] {
+  const wantedSection = section.toLowerCase();
+  const wantedKey = key.toLowerCase();
+  return gitConfigEntries(text)
+    .filter(
+      (entry) =>
+        entry.section === wantedSection &&
+        entry.subsection === undefined &&
+        entry.key === wantedKey,
+    )
+    .map((entry) => entry.value);
+}
+
+/** The entries of `text` in file order, up to a malformed section header (where git stops). */
+export function gitConfigEntries(text: string): GitConfigEntry[] {
   const cursor: Cursor = { text, index: 0 };
-  const values: string[] = [];
-  let inSection = false;
+  const entries: GitConfigEntry[] = [];
+  let header: { section: string; subsection: string | undefined } | undefined;
   while (cursor.index < text.length) {
     skipBlanks(cursor);
     const character = text[cursor.index];
@@ -26,9 +52,8 @@ export function gitConfigValues(text: string, section: string, key: string): str
       continue;
     }
     if (character === "[") {
-      const header = readSectionHeader(cursor);
-      if (header === undefined) return values; // git stops at a malformed header too.
-      inSection = header === section.toLowerCase();
+      header = readSectionHeader(cursor);
+      if (header === undefined) return entries; // git stops at a malformed header too.
       continue; // A key may follow the header on the same line.
     }
     const name = KEY.exec(text.slice(cursor.index))?.[0];
@@ -45,9 +70,9 @@ export function gitConfigValues(text: string, section: string, key: string): str
     } else {
       skipLine(cursor);
     }
-    if (inSection && name.toLowerCase() === key.toLowerCase()) values.push(value);
+    if (header !== undefined) entries.push({ ...header, key: name.toLowerCase(), value });
   }
-  return values;
+  return entries;
 }
 
 function skipBlanks(cursor: Cursor): void {
@@ -59,15 +84,17 @@ function skipLine(cursor: Cursor): void {
   cursor.index = end === -1 ? cursor.text.length : end + 1;
 }
 
-/** `[name]` gives "name"; `[name "sub"]` gives "name.sub" (never equal to a plain section). */
-function readSectionHeader(cursor: Cursor): string | undefined {
+/** `[name]`, or `[name "sub"]` with the subsection's escapes (`\"`, `\\`) applied. */
+function readSectionHeader(
+  cursor: Cursor,
+): { section: string; subsection: string | undefined } | undefined {
   const match = /^\[[ \t]*([A-Za-z0-9.-]+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?[ \t]*\]/.exec(
     cursor.text.slice(cursor.index),
   );
   if (match?.[1] === undefined) return undefined;
   cursor.index += match[0].length;
-  const name = match[1].toLowerCase();
-  return match[2] === undefined ? name : `${name}.${match[2]}`;
+  const subsection = match[2]?.replace(/\\(.)/g, "$1");
+  return { section: match[1].toLowerCase(), subsection };
 }
 
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", b: "\b", '"': '"', "\\": "\\" };

@@ -44,7 +44,7 @@ function isKind(candidate: string, kind: "file" | "directory"): boolean {
 }
 
 /** Git's own test (setup.c is_git_directory): HEAD, refs/, and objects/ or a commondir file. */
-function isGitDirectory(directory: string): boolean {
+export function isGitDirectory(directory: string): boolean {
   return (
     isKind(path.join(directory, "HEAD"), "file") &&
     isKind(path.join(directory, "refs"), "directory") &&

@@ -12,7 +12,6 @@ export interface CommandLaunchOptions {
   /** Real path of the workspace root. */
   workspaceRoot: string;
   sandbox: CommandSandbox;
-  signal: AbortSignal;
 }
 
 export interface CommandLaunch {
@@ -25,9 +24,9 @@ export interface CommandLaunch {
   afterCommand(): string[];
 }
 
-export async function prepareCommandLaunch(options: CommandLaunchOptions): Promise<CommandLaunch> {
+export function prepareCommandLaunch(options: CommandLaunchOptions): CommandLaunch {
   const { sandbox, workspaceRoot } = options;
-  const protectedPaths = await findProtectedPaths(workspaceRoot, options.signal);
+  const protectedPaths = findProtectedPaths(workspaceRoot);
   // Without a sandbox nothing stops the command; the guard still keeps the rule it can keep.
   const guard = guardAbsentPaths(workspaceRoot, protectedPaths.absent);
   const afterCommand = (): string[] => guard.removeAppeared();

@@ -28,14 +28,12 @@ function repository(): string {
   return root;
 }
 
-const signal = new AbortController().signal;
-
 describe("findProtectedPaths", () => {
   it("binds .git and an existing .husky read-only, and guards a missing .spark and hooks folder", async () => {
     const root = repository();
     execFileSync("git", ["-C", root, "config", "core.hooksPath", ".githooks"]);
     mkdirSync(path.join(root, ".husky"));
-    const found = await findProtectedPaths(root, signal);
+    const found = findProtectedPaths(root);
     expect(found.readOnly).toEqual([path.join(root, ".git"), path.join(root, ".husky")]);
     expect(found.absent.map((entry) => path.relative(root, entry.path))).toEqual([
       ".spark",
@@ -48,7 +46,7 @@ describe("findProtectedPaths", () => {
     execFileSync("git", ["-C", root, "config", "core.hooksPath", "tools/hooks"]);
     mkdirSync(path.join(root, "tools", "hooks"), { recursive: true });
     mkdirSync(path.join(root, ".spark"));
-    const found = await findProtectedPaths(root, signal);
+    const found = findProtectedPaths(root);
     expect(found.readOnly).toEqual([
       path.join(root, ".git"),
       path.join(root, ".spark"),
@@ -70,7 +68,7 @@ describe("findProtectedPaths", () => {
     });
     const worktree = path.join(base, "worktree");
     execFileSync("git", ["-C", root, "worktree", "add", "-q", worktree]);
-    const found = await findProtectedPaths(worktree, signal);
+    const found = findProtectedPaths(worktree);
     expect(found.readOnly).toContain(path.join(worktree, ".git"));
     // Outside /tmp the read-only root covers the git dir already; under it, only a mount shows it.
     const gitDirectory = path.join(root, ".git", "worktrees", "worktree");

@@ -1,14 +1,10 @@
-// The workspace paths a command must not change, found before each command: whatever runs later
-// outside the sandbox reads them (git's hooks and config, husky's hooks, Spark's project
-// settings). Those that exist are bound read-only; those that do not must not appear (see
-// guard-absent-paths.ts).
-import { execFile } from "node:child_process";
+// The workspace paths a command must not change, found before each command without running git:
+// whatever runs later outside the sandbox reads them (git's hooks and config, husky's hooks,
+// Spark's project settings). Those that exist are bound read-only; those that do not must not
+// appear (see guard-absent-paths.ts).
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { commandEnvironment } from "./command-environment.ts";
-
-/** Git's answer comes from local files; a repository that takes longer is not waited for. */
-const GIT_TIMEOUT_MS = 5_000;
+import { repositoriesHolding } from "../edits/repository-hooks.ts";
 
 export interface ProtectedPath {
   /** Absolute path as the command sees it. */
@@ -24,24 +20,24 @@ export interface ProtectedPaths {
   absent: ProtectedPath[];
 }
 
-export async function findProtectedPaths(
-  workspaceRoot: string,
-  signal: AbortSignal,
-): Promise<ProtectedPaths> {
+export function findProtectedPaths(workspaceRoot: string): ProtectedPaths {
   const candidates: ProtectedPath[] = [
     { path: path.join(workspaceRoot, ".git"), role: "the repository's git folder" },
     { path: path.join(workspaceRoot, ".husky"), role: "husky's git hooks" },
     { path: path.join(workspaceRoot, ".spark"), role: "Spark's project settings" },
   ];
-  const git = await askGit(workspaceRoot, signal);
-  if (git !== undefined) {
-    // A worktree's or submodule's `.git` file points at its git dir; hooks and config live in the
-    // common dir; core.hooksPath can name any folder.
-    candidates.push(
-      { path: git.gitDirectory, role: "the repository's git folder" },
-      { path: git.commonDirectory, role: "the repository's git folder" },
-      { path: git.hooksDirectory, role: "the repository's hooks folder (core.hooksPath)" },
-    );
+  // The edit tools' own reader (repository-hooks.ts), so a command and an edit are kept out of
+  // the same folders: a worktree's or submodule's `.git` file points at its git dir, hooks and
+  // config live in the common dir, and core.hooksPath (in any included config file too) can
+  // name any folder, also one of an outer repository's.
+  for (const repository of repositoriesHolding(workspaceRoot)) {
+    for (const gitDirectory of repository.gitDirectories)
+      candidates.push({ path: gitDirectory, role: "the repository's git folder" });
+    for (const hooks of repository.hooksFolders)
+      candidates.push({
+        path: hooks.folder,
+        role: "the repository's hooks folder (core.hooksPath)",
+      });
   }
   const readOnly: string[] = [];
   const absent: ProtectedPath[] = [];
@@ -63,49 +59,6 @@ export async function findProtectedPaths(
     readOnly,
     absent: absent.filter((entry) => !readOnly.some((mount) => isInside(mount, entry.path))),
   };
-}
-
-interface GitPaths {
-  gitDirectory: string;
-  commonDirectory: string;
-  hooksDirectory: string;
-}
-
-/** Undefined when the workspace is not in a repository, git is missing or too old (< 2.31). */
-function askGit(workspaceRoot: string, signal: AbortSignal): Promise<GitPaths | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      "git",
-      [
-        "rev-parse",
-        "--path-format=absolute",
-        "--git-dir",
-        "--git-common-dir",
-        "--git-path",
-        "hooks",
-      ],
-      {
-        cwd: workspaceRoot,
-        // Not GIT_DIR or GIT_CONFIG_* from Spark's environment: the repository's own answer.
-        env: commandEnvironment(process.env),
-        timeout: GIT_TIMEOUT_MS,
-        signal,
-        encoding: "utf8",
-      },
-      (error, stdout) => {
-        const [gitDirectory, commonDirectory, hooksDirectory] = stdout.split("\n");
-        if (error !== null || hooksDirectory === undefined || hooksDirectory === "") {
-          resolve(undefined);
-          return;
-        }
-        resolve({
-          gitDirectory: gitDirectory ?? "",
-          commonDirectory: commonDirectory ?? "",
-          hooksDirectory,
-        });
-      },
-    );
-  });
 }
 
 function realPathOrUndefined(candidate: string): string | undefined {

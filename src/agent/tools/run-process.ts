@@ -30,7 +30,7 @@ export interface RunProcessOptions {
 }
 
 export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
-  const launch = await prepareCommandLaunch(options);
+  const launch = prepareCommandLaunch(options);
   const outcome = await spawnAndCollect(launch, options);
   const notes = launch.afterCommand();
   if (notes.length > 0) {
