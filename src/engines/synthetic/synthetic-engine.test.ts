@@ -36,8 +36,34 @@ describe("synthetic engine", () => {
     const second = await collectStream(engine.stream(followUp));
     expect(second.usage?.cachedInputTokens).toBeGreaterThan(0);
     expect(second.usage?.cachedInputTokens).toBeLessThan(second.usage?.inputTokens ?? 0);
-    const otherSession = await collectStream(engine.stream({ ...followUp, sessionKey: "chain-2" }));
-    expect(otherSession.usage?.cachedInputTokens).toBe(0);
+    const otherScope = await collectStream(engine.stream({ ...followUp, cacheScope: "tenant-b" }));
+    expect(otherScope.usage?.cachedInputTokens).toBe(0);
+  });
+
+  it("matches a request without its session's key by prefix, within its cache scope only", async () => {
+    // As the embedded engine chooses a sequence and an upstream's prefix cache answers: a client
+    // that resends the whole conversation without a key still finds it cached.
+    const engine = createSyntheticEngine({ tokens: 8 });
+    const opening = { role: "user" as const, content: "Hello there." };
+    const first = await collectStream(
+      engine.stream({ messages: [opening], cacheScope: "tenant-a" }),
+    );
+    expect(first.usage?.cachedInputTokens).toBe(0);
+    const resent: EngineRequest = {
+      cacheScope: "tenant-a",
+      messages: [
+        opening,
+        { role: "assistant", content: first.text },
+        { role: "user", content: "And?" },
+      ],
+    };
+    const second = await collectStream(engine.stream(resent));
+    expect(second.usage?.cachedInputTokens).toBeGreaterThan(0);
+    const keyed = await collectStream(engine.stream({ ...resent, sessionKey: "new-key" }));
+    // A key with nothing of its own continues the conversation it shares (all of it, here).
+    expect(keyed.usage?.cachedInputTokens).toBeGreaterThan(second.usage?.cachedInputTokens ?? 0);
+    const otherScope = await collectStream(engine.stream({ ...resent, cacheScope: "tenant-b" }));
+    expect(otherScope.usage?.cachedInputTokens).toBe(0);
   });
 
   it("answers with the scripted tool call when the tool is offered", async () => {
