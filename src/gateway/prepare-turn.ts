@@ -163,10 +163,11 @@ export async function prepareTurn(
 }
 
 /**
- * The keys a chained turn carries. A request without a key stands alone: an invented key would
- * send the upstream a new prompt_cache_key every turn, scattering its cache routing. A chain keeps
- * the key its first turn had; one that had none (or takes the client's key now) is kept together
- * in Spark's own pools by its first response's id, which no upstream is ever sent.
+ * The keys a chained turn carries. (A request without a key and without a chain carries none: a
+ * key invented per turn would reach an upstream as a new prompt_cache_key every turn, scattering
+ * its cache routing.) A chain keeps the key its first turn had; a chain begun without one takes
+ * the client's key when this turn names one, else its turns are kept together in Spark's own
+ * pools by the chain's first response id (affinityKey), which no upstream is ever sent.
  */
 function chainKeys(
   previous: StoredResponse,
