@@ -11,6 +11,8 @@ export interface StoreBenchSpec {
   store?: string;
   tokensPerSecond: number;
   tokens: number;
+  /** Redis: false waits for each stored response's reply before the final event (the old path). */
+  writeAhead?: boolean;
 }
 
 export type StoreBenchMessage =
@@ -29,7 +31,10 @@ async function main(): Promise<void> {
     maxConnections: 100_000,
     ...(spec.store === undefined ? {} : { store: spec.store }),
   });
-  const store = await openGatewayStore({ config });
+  const store = await openGatewayStore({
+    config,
+    ...(spec.writeAhead === undefined ? {} : { redisWriteAhead: spec.writeAhead }),
+  });
   const gateway = createGateway({ models: modelsFromEngine(engine), config, store });
   const { url } = await gateway.listen();
   process.send?.({ type: "ready", url } satisfies StoreBenchMessage);

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { EngineEvent, EngineRequest } from "../engines/engine.ts";
 import { createScriptEngine } from "../engines/script/script-engine.ts";
 import { createSyntheticEngine } from "../engines/synthetic/synthetic-engine.ts";
-import { continuationEngine, continuedRequest } from "./continuation-engine.ts";
+import {
+  continuationEngine,
+  continuedRequest,
+  type ContinuationPath,
+} from "./continuation-engine.ts";
 
 const request: EngineRequest = {
   messages: [{ role: "user", content: "Count." }],
@@ -24,11 +28,13 @@ async function text(events: AsyncIterable<EngineEvent>): Promise<{ text: string;
 describe("continuationEngine", () => {
   it("sends the text so far as the assistant's partial answer, and gets only the rest", async () => {
     const engine = await createScriptEngine({ turns: [{ text: "one two three four five" }] });
-    const continued = continuationEngine(engine, "one two th");
+    const paths: ContinuationPath[] = [];
+    const continued = continuationEngine(engine, "one two th", (path) => paths.push(path));
     expect(await text(continued.stream(request))).toEqual({
       text: "ree four five",
       finish: "stop",
     });
+    expect(paths).toEqual([{ how: "engine" }]);
     const sent = engine.requests[0];
     expect(sent?.continueFinalMessage).toBe(true);
     expect(sent?.messages.at(-1)).toEqual({ role: "assistant", content: "one two th" });
@@ -38,8 +44,12 @@ describe("continuationEngine", () => {
     const engine = createSyntheticEngine({ text: "alpha beta gamma delta", tokens: 4 });
     const whole = await text(engine.stream(request));
     const sent = whole.text.slice(0, 9);
-    const continued = continuationEngine(engine, sent);
+    const paths: ContinuationPath[] = [];
+    const continued = continuationEngine(engine, sent, (path) => paths.push(path));
     const rest = await text(continued.stream(request));
+    expect(paths).toEqual([
+      { how: "rerun", reason: expect.stringMatching(/cannot continue a partial answer/) as string },
+    ]);
     expect(sent + rest.text).toBe(whole.text);
     expect(rest.finish).toBe(whole.finish);
     expect(engine.requests.at(-2)?.continueFinalMessage).toBe(true);

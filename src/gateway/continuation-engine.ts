@@ -7,7 +7,15 @@
 import type { Engine, EngineEvent, EngineRequest, EngineStreamOptions } from "../engines/engine.ts";
 import { estimateInputTokens } from "./limits.ts";
 
-export function continuationEngine(engine: Engine, textSent: string): Engine {
+/** How a continued response's rest was produced: by the engine from the answer so far, or by
+ * running the request again whole and skipping what was sent (`reason`: the engine's refusal). */
+export type ContinuationPath = { how: "engine" } | { how: "rerun"; reason: string };
+
+export function continuationEngine(
+  engine: Engine,
+  textSent: string,
+  onPath: (path: ContinuationPath) => void = () => {},
+): Engine {
   async function* stream(
     request: EngineRequest,
     options: EngineStreamOptions = {},
@@ -25,12 +33,16 @@ export function continuationEngine(engine: Engine, textSent: string): Engine {
       if (!outputSeen && !isOutput(event)) {
         if (event.type === "finish" && event.error?.code === "continuation_unsupported") {
           refused = true;
+          onPath({ how: "rerun", reason: event.error.message });
           break;
         }
         held.push(event);
         continue;
       }
-      if (!outputSeen) yield* held.splice(0);
+      if (!outputSeen) {
+        onPath({ how: "engine" });
+        yield* held.splice(0);
+      }
       outputSeen = true;
       yield event;
     }

@@ -95,7 +95,14 @@ async function run(
     );
     const turn: PreparedTurn = {
       responseId: live.id,
-      engine: continuationEngine(resolved.engine, textSoFar(state)),
+      engine: continuationEngine(resolved.engine, textSoFar(state), (path) => {
+        context.metrics.countContinuation(path.how);
+        context.log.store(
+          path.how === "engine"
+            ? `${live.id} continued by the engine from the answer so far`
+            : `${live.id} re-run whole, the text already sent skipped: ${path.reason}`,
+        );
+      }),
       model: resolved.model,
       engineRequest: { ...record.engineRequest, model: resolved.model },
       history: record.history,

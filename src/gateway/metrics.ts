@@ -70,6 +70,10 @@ export class GatewayMetrics {
     "spark_gateway_merged_deltas_total",
     "Deltas merged into an earlier one because a client was not keeping up.",
   );
+  private readonly continuations = new Counter(
+    "spark_gateway_continued_responses_total",
+    "Responses taken over from a replica that died, by how the rest was made: engine (it went on from the answer so far) or rerun (the request again, the text already sent skipped).",
+  );
   private activeStreams = 0;
   private connections = 0;
 
@@ -93,6 +97,11 @@ export class GatewayMetrics {
   /** A turn chained from a response another replica may have served (shared store only). */
   countChainAffinity(sameReplica: boolean): void {
     this.affinity.add({ replica: sameReplica ? "same" : "other" });
+  }
+
+  /** A response continued here after its replica died (continue-response.ts). */
+  countContinuation(how: "engine" | "rerun"): void {
+    this.continuations.add({ how });
   }
 
   countMergedDelta(): void {
@@ -130,6 +139,7 @@ export class GatewayMetrics {
       this.decodeLoops.render(),
       this.merged.render(),
       this.affinity.render(),
+      this.continuations.render(),
       gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
       gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),
     ].join("");

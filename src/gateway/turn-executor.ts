@@ -77,8 +77,10 @@ export async function executeTurn(
   try {
     const result = await run;
     // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
+    // Before the final event goes out; a store that writes ahead has it once the call returns, so
+    // its reply (a round trip) is not waited for.
     if (execution.mayStore?.() !== false) {
-      await context.store
+      const storing = context.store
         .putResponse({
           id: turn.responseId,
           response: result.response,
@@ -91,6 +93,7 @@ export async function executeTurn(
         .catch((error: unknown) =>
           context.log.store(`${turn.responseId} not stored: ${describeWireError(error).message}`),
         );
+      if (context.store.writesAhead !== true) await storing;
     }
     if (heldFinal !== undefined) execution.emit(...heldFinal);
     context.metrics.observeResponse({

@@ -82,6 +82,27 @@ function runStoreContract(name: string, createPair: PairFactory, skip?: string):
       await close();
     });
 
+    it("has a stored response once putResponse returns when it writes ahead, on either replica", async () => {
+      const { a, b, close } = await createPair();
+      // Large enough to take more than one read of Redis's socket.
+      const large = {
+        ...stored("resp_large", "tenant-a"),
+        messages: [] as StoredResponse["messages"],
+      };
+      large.messages = [{ role: "user", content: "x".repeat(200_000) }];
+      const putting = a.putResponse(large);
+      // A store that does not write ahead has it once the promise resolves (the caller waits).
+      if (a.writesAhead !== true) await putting;
+      const [same, other] = await Promise.all([
+        a.getResponse("resp_large", "tenant-a"),
+        b.getResponse("resp_large", "tenant-a"),
+      ]);
+      expect(same?.messages[0]?.content).toHaveLength(200_000);
+      expect(other?.messages[0]?.content).toHaveLength(200_000);
+      await putting;
+      await close();
+    });
+
     it("evicts the least recently used response past the entry cap, and expired ones", async () => {
       const { a, b, close } = await createPair({ ...LIMITS, maxEntries: 2 });
       await a.putResponse(stored("resp_a", "t"));

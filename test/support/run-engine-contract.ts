@@ -15,6 +15,7 @@ export type EngineContractCase =
   | "usage and timings are present"
   | "a completion request streams or is refused"
   | "structured output follows the schema or is refused"
+  | "a partial answer is continued or refused"
   | "a required tool call streams and parses";
 
 /** The tool the contract's tool-call case offers; an engine that scripts its calls names it. */
@@ -219,6 +220,38 @@ export function runEngineContract(options: EngineContractOptions): void {
       expect(typeof parsed.city).toBe("string");
       expect(String(parsed.city).length).toBeLessThanOrEqual(16);
       expect(typeof parsed.sunny).toBe("boolean");
+    });
+
+    // A gateway replica continuing a response whose replica died (continueFinalMessage): every
+    // engine either goes on from the answer so far (greedy: the same text) or refuses, typed,
+    // before any output (the gateway then re-runs the request).
+    contractCase("a partial answer is continued or refused", async () => {
+      const asked = request("Tell me about the sea.", 24);
+      const whole = await collectStream(engine.stream(asked));
+      const deltas = whole.events.flatMap((event) =>
+        event.type === "text-delta" ? [event.text] : [],
+      );
+      // Cut between two deltas, where a replica's client could have been cut off.
+      const cut = Math.floor(deltas.length / 2);
+      const partial = deltas.slice(0, cut).join("");
+      const rest = await collectStream(
+        engine.stream({
+          ...asked,
+          messages: [...asked.messages, { role: "assistant", content: partial }],
+          sampling: { temperature: 0, maxOutputTokens: Math.max(1, 24 - cut) },
+          continueFinalMessage: true,
+        }),
+      );
+      expect(rest.events.filter((event) => event.type === "finish")).toHaveLength(1);
+      if (rest.finishReason === "error") {
+        expect(rest.error?.code).toBe("continuation_unsupported");
+        expect(rest.text).toBe("");
+        return;
+      }
+      expect(rest.text.length).toBeGreaterThan(0);
+      const joined = partial + rest.text;
+      const common = Math.min(joined.length, whole.text.length);
+      expect(joined.slice(0, common)).toBe(whole.text.slice(0, common));
     });
 
     // Last: engines that script their answers (the script engine) take it as their last line.

@@ -12,6 +12,8 @@ export interface EmitInput {
   maxOutputTokens: number;
   clock: StreamClock;
   signal: AbortSignal | undefined;
+  /** Tokens the output follows (an answer being continued): context for the first ones' text. */
+  precedingTokens?: readonly Token[] | undefined;
 }
 
 /** Consumes `tokens` until a stop, the limit or the abort; always ends the token generator. */
@@ -21,7 +23,11 @@ export async function* emitTextTokens(
   result: GenerationResult,
 ): AsyncGenerator<EngineEvent> {
   const { signal } = input;
-  const decoder = new TextStreamDecoder(input.model, input.sampling.stop ?? []);
+  const decoder = new TextStreamDecoder(
+    input.model,
+    input.sampling.stop ?? [],
+    input.precedingTokens ?? [],
+  );
   result.finishReason = "stop";
   try {
     for (;;) {

@@ -23,6 +23,8 @@ export interface GenerationInput {
   maxOutputTokens: number;
   clock: StreamClock;
   signal: AbortSignal | undefined;
+  /** Tokens the output follows (an answer being continued): context for the first ones' text. */
+  precedingTokens?: readonly Token[] | undefined;
   /** Prompt-lookup drafting for this request (a prediction, or speculation on every request). */
   lookup?: { drafts: PromptLookup; history: Token[] };
   /** Structured output: every token follows it, and its completion ends the answer. */

@@ -23,6 +23,7 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { toChatHistory } from "./chat-history.ts";
+import { refuseUncontinuable } from "./continue-final-message.ts";
 import { acquireEngineLease, type EngineLease } from "./acquire-engine-lease.ts";
 import { findFimTokens, type FimTokens, type RenderedPrompt } from "./completion-prompt.ts";
 import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
@@ -180,9 +181,16 @@ export class LlamaCppEngine implements Engine {
     return [{ id: this.modelName, engine: this.kind, contextLength: this.contextSize }];
   }
 
+  private rejectRequest(request: EngineRequest): SparkError | undefined {
+    return (
+      rejectStreamRequest("llama-cpp", this.disposed, request, ENGINE_CAPABILITIES) ??
+      refuseUncontinuable(request, requestTools(request))
+    );
+  }
+
   /** Compiles a structured-output grammar before the gateway answers (and caches it for stream). */
   async checkRequest(request: EngineRequest): Promise<SparkError | undefined> {
-    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, ENGINE_CAPABILITIES);
+    const invalid = this.rejectRequest(request);
     if (invalid !== undefined) return invalid;
     return outputTextGrammar(request, requestTools(request), this.grammars, this.toolDecodeLoop)
       .then(() => undefined)
@@ -197,7 +205,7 @@ export class LlamaCppEngine implements Engine {
     const usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
     const finish = (reason: FinishReason, error?: SparkError): Generator<EngineEvent, void> =>
       endStream(clock, usage, reason, error);
-    const invalid = rejectStreamRequest("llama-cpp", this.disposed, request, ENGINE_CAPABILITIES);
+    const invalid = this.rejectRequest(request);
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     const tools = requestTools(request);
@@ -307,9 +315,11 @@ export class LlamaCppEngine implements Engine {
     const lookup =
       hasTools || grammar !== undefined ? undefined : this.lookups.for(request, promptTokens);
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    // Continuing, the first tokens' text depends on the answer's last ones (a leading space).
+    const precedingTokens = request.continueFinalMessage === true ? promptTokens.slice(-16) : [];
+    const limits = { model, promptTokens, sampling, maxOutputTokens, clock, signal };
     if (lease.loop === "native") {
-      const { sequence } = lease.lease;
-      const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
       const textGrammar =
         grammar === undefined ? undefined : { text: grammar.grammar, root: grammar.rootRuleName };
       if (hasTools && this.toolSyntax !== undefined) {
@@ -330,8 +340,7 @@ export class LlamaCppEngine implements Engine {
       return;
     }
 
-    const { sequence } = lease.lease;
-    const input = { model, sequence, promptTokens, sampling, maxOutputTokens, clock, signal };
+    const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
     if (forceToolCall) {
       yield* generateForcedToolCall(
         {
@@ -382,8 +391,8 @@ export class LlamaCppEngine implements Engine {
   }
 }
 
-/** Raw prompts (FIM) are served; structured output is enforced by a grammar (outputTextGrammar). */
-const ENGINE_CAPABILITIES = { completions: true, outputFormat: true };
+/** FIM prompts, structured output (a grammar) and continuing a plain-text partial answer. */
+const ENGINE_CAPABILITIES = { completions: true, outputFormat: true, continuation: true };
 
 function disposedError(cause?: unknown): SparkError {
   return new SparkError("engine_disposed", "The llama-cpp engine was disposed.", { cause });

@@ -1,9 +1,9 @@
 // A request's prompt tokens, rendered before a sequence is chosen (the pool matches them against
 // each sequence's cache): a chat through the model's chat wrapper, with the tools documented in it,
-// or a raw completion / FIM prompt.
+// or a raw completion / FIM prompt. Continuing a partial answer, the chat ends with it, left open.
 import type { ChatWrapper, LlamaModel, Tokenizer } from "node-llama-cpp";
 import type { EngineRequest, ToolDefinition } from "../engine.ts";
-import { toChatHistory } from "./chat-history.ts";
+import { historyToRender } from "./continue-final-message.ts";
 import {
   renderCompletionPrompt,
   type FimTokens,
@@ -31,7 +31,7 @@ export function renderRequestPrompt(
     return renderCompletionPrompt(model, request.completion, fimTokens, fimTemplate);
   }
   const { contextText } = renderer.chatWrapper.generateContextState({
-    chatHistory: [...toChatHistory(request.messages), { type: "model", response: [] }],
+    chatHistory: historyToRender(request),
     ...(tools.length === 0 ? {} : { availableFunctions: toChatModelFunctions(tools) }),
   });
   const tokens = contextText.tokenize(renderer.tokenizer);

@@ -14,14 +14,17 @@ export interface DecodeStep {
 
 export class TextStreamDecoder {
   private readonly pendingTokens: Token[] = [];
-  private readonly contextTokens: Token[] = [];
+  private readonly contextTokens: Token[];
   private heldText = "";
   private readonly longestStop: number;
 
   constructor(
     private readonly model: LlamaModel,
     private readonly stops: readonly string[],
+    /** Tokens before the first one pushed (an answer being continued), for how it detokenizes. */
+    precedingTokens: readonly Token[] = [],
   ) {
+    this.contextTokens = precedingTokens.slice(-16);
     this.longestStop = stops.reduce((longest, stop) => Math.max(longest, stop.length), 0);
   }
 

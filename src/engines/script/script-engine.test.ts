@@ -28,6 +28,9 @@ const contractTurns: ScriptTurnInput[] = [
   { text: "a + b;" },
   // Replayed as the structured answer: the script holds what a model would have written.
   { text: '{"city": "Paris", "sunny": true}', expect: { lastMessageIncludes: "as JSON" } },
+  // The whole answer, then its continuation after the answer so far.
+  { text: "The sea is wide and deep.", expect: { lastMessageIncludes: "the sea" } },
+  { text: "The sea is wide and deep." },
   {
     text: "",
     toolCalls: [{ name: contractTool.name, arguments: { city: "Paris" } }],

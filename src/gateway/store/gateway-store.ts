@@ -83,6 +83,13 @@ export interface GatewayStore {
   readonly replicaId: string;
   /** How long a replica that stopped renewing its lease counts as alive. */
   readonly leaseMs: number;
+  /**
+   * putResponse hands the response to the store before it returns (write-ahead, as appendLive
+   * does): a read sent after it, through this replica or (once the store has read it) another,
+   * finds it, and its promise only confirms. A turn then sends its final event without waiting
+   * for the store's reply. Unset: the caller waits for the promise.
+   */
+  readonly writesAhead?: boolean;
 
   getResponse(id: string, owner: string): Promise<StoredResponse | undefined>;
   /** Output items of held responses of `owner`, by item id (missing ones are left out). */

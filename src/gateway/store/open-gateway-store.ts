@@ -16,6 +16,8 @@ export interface OpenStoreOptions {
   onStatus?: (line: string) => void;
   /** A `spark serve --workers` worker's line to its primary, which holds the store without Redis. */
   workerChannel?: WorkerChannel;
+  /** Redis only: false waits for each stored response's reply (bench/store-cost.ts's baseline). */
+  redisWriteAhead?: boolean;
 }
 
 export async function openGatewayStore(options: OpenStoreOptions): Promise<GatewayStore> {
@@ -38,6 +40,7 @@ export async function openGatewayStore(options: OpenStoreOptions): Promise<Gatew
     leaseMs: config.replicaLeaseMs,
     liveGraceMs,
     ...(options.onStatus === undefined ? {} : { onStatus: options.onStatus }),
+    ...(options.redisWriteAhead === undefined ? {} : { writeAhead: options.redisWriteAhead }),
   });
 }
 

@@ -40,12 +40,23 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** Told about connection trouble (once per outage) and recovery. */
   onStatus?: (line: string) => void;
+  /**
+   * putResponse returns once the command is written to the connection (default true); false waits
+   * for Redis's reply, the path before write-ahead (kept for bench/store-cost.ts's comparison).
+   */
+  writeAhead?: boolean;
 }
 
 /** A response logged without an end is dropped this long after its last append. */
 const UNFINISHED_LIVE_MS = 3_600_000;
 /** A command Redis does not answer within this long fails (a stopped or overloaded Redis). */
 const COMMAND_TIMEOUT_MS = 2000;
+/**
+ * A stored response another replica wrote ahead can, in a rare race, be read before Redis has read
+ * it (its bytes still in flight, or its script sent again after NOSCRIPT): a miss looks once more
+ * after this long before it is a miss. Only misses pay it (an unknown or evicted id).
+ */
+const MISS_RECHECK_MS = 20;
 
 type ScriptCall = (
   numberOfKeys: number,
@@ -92,6 +103,7 @@ export class RedisGatewayStore implements GatewayStore {
   readonly shared = true;
   readonly replicaId: string;
   readonly leaseMs: number;
+  readonly writesAhead: boolean;
   private readonly keys: RedisKeys;
   /** Slots this replica holds (owner's slots key → slot ids), renewed by each heartbeat. */
   private readonly heldSlots = new Map<string, string>();
@@ -105,6 +117,7 @@ export class RedisGatewayStore implements GatewayStore {
   ) {
     this.replicaId = options.replicaId;
     this.leaseMs = options.leaseMs;
+    this.writesAhead = options.writeAhead ?? true;
     this.keys = redisKeys(options.namespace ?? "spark");
     const scripts = {
       sparkPutResponse: PUT_RESPONSE,
@@ -127,12 +140,18 @@ export class RedisGatewayStore implements GatewayStore {
   }
 
   async getResponse(id: string, owner: string): Promise<StoredResponse | undefined> {
-    const json = await this.call(
-      "previous_response_id",
-      "sparkGetResponse",
-      [this.keys.response(id), this.keys.lruIndex, this.keys.sizes, id],
-      3,
-    );
+    const read = (): Promise<unknown> =>
+      this.call(
+        "previous_response_id",
+        "sparkGetResponse",
+        [this.keys.response(id), this.keys.lruIndex, this.keys.sizes, id],
+        3,
+      );
+    let json = await read();
+    if (typeof json !== "string" && this.writesAhead) {
+      await new Promise((resolve) => setTimeout(resolve, MISS_RECHECK_MS));
+      json = await read();
+    }
     if (typeof json !== "string") return undefined;
     const stored = JSON.parse(json) as StoredResponse;
     return stored.ownerKey === owner ? stored : undefined;
@@ -162,6 +181,7 @@ export class RedisGatewayStore implements GatewayStore {
     return found;
   }
 
+  /** Written to the connection before it returns (write-ahead: see GatewayStore.writesAhead). */
   async putResponse(stored: StoredResponse): Promise<void> {
     const itemKeys = stored.response.output.map((item) => this.keys.item(item.id));
     const limits = this.options.responses;

@@ -1,0 +1,113 @@
+// A response survives its replica with the embedded llama.cpp engine: two real `spark serve`
+// replicas on the noise test model share a real redis-server; the one generating is killed with
+// SIGKILL mid-stream and the other continues the answer natively, from the text so far as the
+// assistant's open turn, not by running the request again. On greedy decoding the whole text is
+// the one an uninterrupted run gives, and only the rest is generated (usage, log and /metrics).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisMissingReason, startRedisServer, type RedisServer } from "../support/redis-server.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+import { RawWsClient, type ServerEvent } from "./support/raw-ws-client.ts";
+import {
+  createReplicaFleet,
+  type ReplicaFleet,
+  type ServeReplica,
+} from "./support/serve-replicas.ts";
+
+const KEY = "sk-failover-llama";
+const auth = { authorization: `Bearer ${KEY}` };
+// No max_output_tokens: the noise model never ends its turn, so both runs end where the context
+// does, at the same position (the continuation's budget is exact there, not estimated).
+const request = { model: "noise", input: "Tell me a long story.", temperature: 0 };
+const redisMissing = redisMissingReason();
+if (redisMissing !== undefined)
+  console.warn(`Skipping the llama.cpp failover test: ${redisMissing}.`);
+
+interface FinalResponse {
+  id: string;
+  status: string;
+  output: Array<{ content: Array<{ text: string }> }>;
+  usage: { output_tokens: number };
+}
+
+describe.skipIf(redisMissing !== undefined)("failover with the embedded engine", () => {
+  let redis: RedisServer;
+  let fleet: ReplicaFleet;
+  let generating: ServeReplica;
+  let survivor: ServeReplica;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const modelPath = await ensureTestModel();
+    fleet = createReplicaFleet(
+      `[serve]\napi_keys = ["${KEY}"]\nreplica_lease_ms = 1000\n\n` +
+        `[models.noise]\nengine = "llama-cpp"\npath = ${JSON.stringify(modelPath)}\n` +
+        `threads = 1\nsequences = 1\ncontext_size = 2048\n`,
+    );
+    const args = ["--store", redis.url, "--model", "noise"];
+    [generating, survivor] = await Promise.all([fleet.start(args), fleet.start(args)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await fleet?.stopAll();
+    await redis?.stop();
+  });
+
+  it("continues natively after SIGKILL: the uninterrupted greedy text, only the rest generated", async () => {
+    const uninterrupted = await fetch(`${survivor.url}/v1/responses`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(request),
+    });
+    expect(uninterrupted.status).toBe(200);
+    const reference = (await uninterrupted.json()) as FinalResponse;
+    const referenceText = reference.output[0]?.content[0]?.text ?? "";
+    expect(reference.usage.output_tokens).toBeGreaterThan(1000);
+
+    const first = await RawWsClient.connect(generating.url, auth);
+    first.send({ type: "response.create", ...request });
+    await first.waitFor(
+      (event) =>
+        event.type === "response.output_text.delta" && deltaText(first.events).length > 200,
+    );
+    await generating.kill("SIGKILL");
+    const before = [...first.events];
+    const responseId = String((before[0]?.response as { id: string }).id);
+    const lastSeen = Math.max(...before.map((event) => event.sequence_number ?? -1));
+    // The dead replica was killed well before the end: most of the answer is still to come.
+    expect(deltaText(before).length).toBeLessThan(referenceText.length / 2);
+
+    const second = await RawWsClient.connect(survivor.url, auth);
+    second.send({
+      type: "response.resume",
+      response_id: responseId,
+      last_sequence_number: lastSeen,
+    });
+    const final = await second.finalEvent(0, 60_000);
+    // Both runs end at the context's end: incomplete, for the same reason.
+    expect(reference.status).toBe("incomplete");
+    expect(final.type).toBe("response.incomplete");
+    const all = [...before, ...second.events];
+    const sequence = all.map((event) => event.sequence_number ?? -1);
+    expect(sequence).toEqual(Array.from({ length: sequence.length }, (_, index) => index));
+    expect(deltaText(all)).toBe(referenceText);
+    const response = final.response as FinalResponse;
+    expect(response.output[0]?.content[0]?.text).toBe(referenceText);
+    // Generated here: the rest only (a re-run would count every token of the answer again).
+    const sentBefore = deltaText(before).length;
+    expect(response.usage.output_tokens).toBeLessThanOrEqual(
+      reference.usage.output_tokens - sentBefore + 8,
+    );
+    expect(survivor.log).toContain(`${responseId} continued by the engine from the answer so far`);
+    const metrics = await (await fetch(`${survivor.url}/metrics`, { headers: auth })).text();
+    expect(metrics).toContain('spark_gateway_continued_responses_total{how="engine"} 1');
+    first.socket.close();
+    second.socket.close();
+  }, 120_000);
+});
+
+function deltaText(events: readonly ServerEvent[]): string {
+  return events
+    .filter((event) => event.type === "response.output_text.delta")
+    .map((event) => String(event.delta))
+    .join("");
+}
