@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
 import {
   DECODE_LOOPS,
+  FIM_ORDERS,
   GPU_BACKENDS,
   MODEL_ENGINES,
   PROVIDER_PRESETS,
@@ -47,6 +48,7 @@ const modelLayerSchema = z.strictObject({
   sequences: positiveInteger.optional(),
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
+  fim_order: z.enum(FIM_ORDERS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
@@ -164,6 +166,9 @@ const llamaCppModelSchema = z.strictObject({
       error: "must contain {prefix} and {suffix}",
     })
     .optional(),
+  /** With the model's own FIM tokens: "psm" (prefix, suffix, middle; the default) or "spm"
+   * (suffix first, so it stays cached while the user types; for models trained on SPM too). */
+  fim_order: z.enum(FIM_ORDERS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
 });
 

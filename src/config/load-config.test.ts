@@ -206,6 +206,21 @@ path = "~/b.gguf"
     expect(error.message).toContain("models.code.decode_loop");
   });
 
+  it("reads a llama-cpp model's fim_order, leaves it unset by default and refuses another", async () => {
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_order = "spm"\n` +
+        `[models.other]\nengine = "llama-cpp"\npath = "/o.gguf"\n`,
+    );
+    const config = await directories.load();
+    expect(config.models.code).toMatchObject({ fimOrder: "spm" });
+    expect(config.models.other).not.toHaveProperty("fimOrder");
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_order = "pms"\n`,
+    );
+    const error = await directories.loadError();
+    expect(error.message).toContain("models.code.fim_order");
+  });
+
   it("names the file for problems only visible after merging", async () => {
     await directories.writeUserConfig(`[serve]\nport = 1\n`);
     const projectFile = await directories.writeProjectConfig(

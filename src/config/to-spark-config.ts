@@ -100,6 +100,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         sequences: model.sequences,
         speculative: model.speculative,
         ...(model.fim_template === undefined ? {} : { fimTemplate: model.fim_template }),
+        ...(model.fim_order === undefined ? {} : { fimOrder: model.fim_order }),
         ...(model.decode_loop === undefined ? {} : { decodeLoop: model.decode_loop }),
       };
     case "openai-compatible": {

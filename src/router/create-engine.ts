@@ -20,6 +20,7 @@ export async function createEngine(
         gpu: model.gpu,
         speculative: model.speculative,
         ...(model.fimTemplate === undefined ? {} : { fimTemplate: model.fimTemplate }),
+        ...(model.fimOrder === undefined ? {} : { fimOrder: model.fimOrder }),
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });
