@@ -50,6 +50,7 @@ async function createEngine(
     sequences: engineSpec.sequences,
     speculative: engineSpec.speculative ?? false,
     ...(engineSpec.decodeLoop === undefined ? {} : { decodeLoop: engineSpec.decodeLoop }),
+    ...(engineSpec.fimOrder === undefined ? {} : { fimOrder: engineSpec.fimOrder }),
     gpu: engineSpec.gpu ?? false,
     onSpeculation: (report) => {
       latestSpeculation = report;
