@@ -51,6 +51,7 @@ async function createEngine(
     speculative: engineSpec.speculative ?? false,
     ...(engineSpec.decodeLoop === undefined ? {} : { decodeLoop: engineSpec.decodeLoop }),
     ...(engineSpec.fimOrder === undefined ? {} : { fimOrder: engineSpec.fimOrder }),
+    ...(engineSpec.fimSplit === undefined ? {} : { fimSplit: engineSpec.fimSplit }),
     gpu: engineSpec.gpu ?? false,
     onSpeculation: (report) => {
       latestSpeculation = report;

@@ -5,6 +5,7 @@ import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts"
 import {
   DECODE_LOOPS,
   FIM_ORDERS,
+  FIM_SPLITS,
   GPU_BACKENDS,
   MODEL_ENGINES,
   PROVIDER_PRESETS,
@@ -49,6 +50,7 @@ const modelLayerSchema = z.strictObject({
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
   fim_order: z.enum(FIM_ORDERS).optional(),
+  fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
@@ -169,6 +171,9 @@ const llamaCppModelSchema = z.strictObject({
   /** With the model's own FIM tokens: "psm" (prefix, suffix, middle; the default) or "spm"
    * (suffix first, so it stays cached while the user types; for models trained on SPM too). */
   fim_order: z.enum(FIM_ORDERS).optional(),
+  /** With the model's own FIM tokens: "line" (the prefix ends at the cursor line's start, the
+   * typed part of the line after <|fim_middle|>; the default) or "cursor". */
+  fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
 });
 

@@ -21,6 +21,7 @@ export async function createEngine(
         speculative: model.speculative,
         ...(model.fimTemplate === undefined ? {} : { fimTemplate: model.fimTemplate }),
         ...(model.fimOrder === undefined ? {} : { fimOrder: model.fimOrder }),
+        ...(model.fimSplit === undefined ? {} : { fimSplit: model.fimSplit }),
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });

@@ -1,6 +1,7 @@
 // The FIM prompt's token order on the test model's real tokenizer (Qwen2.5-Coder's FIM tokens):
 // PSM puts the suffix after the prefix, SPM before it; other files and the file name come first in
-// both, the typed middle last, and the stable length ends where the next keystroke changes tokens.
+// both, the typed middle last, and the stable length ends where the next keystroke changes tokens;
+// with the line split the cursor line's typed text moves after <|fim_middle|>.
 import { getLlama, type Llama, type LlamaModel, type Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -31,20 +32,26 @@ describe("renderCompletionPrompt", () => {
   });
 
   const text = (value: string): Token[] => model.tokenize(value, false);
-  const format = (order: FimFormat["order"]): FimFormat => ({
+  const format = (order: FimFormat["order"], split: FimFormat["split"] = "cursor"): FimFormat => ({
     tokens: fim,
     template: undefined,
     order,
+    split,
   });
+  const shared = (left: Token[], right: Token[]): number => {
+    let index = 0;
+    while (index < left.length && left[index] === right[index]) index++;
+    return index;
+  };
 
-  it("PSM: <|fim_prefix|>prefix<|fim_suffix|>suffix<|fim_middle|>, stable through the prefix", () => {
+  it("PSM, cursor split: <|fim_prefix|>prefix<|fim_suffix|>suffix<|fim_middle|>, stable through the prefix", () => {
     const rendered = renderCompletionPrompt(model, { prefix, suffix }, format("psm"));
     const head = [fim.prefix, ...text(prefix)];
     expect(rendered.tokens).toEqual([...head, fim.suffix, ...text(suffix), fim.middle]);
     expect(rendered.stableLength).toBe(head.length);
   });
 
-  it("SPM: <|fim_suffix|>suffix<|fim_prefix|>prefix<|fim_middle|>, stable through the prefix", () => {
+  it("SPM, cursor split: <|fim_suffix|>suffix<|fim_prefix|>prefix<|fim_middle|>, stable through the prefix", () => {
     const rendered = renderCompletionPrompt(model, { prefix, suffix }, format("spm"));
     const head = [fim.suffix, ...text(suffix), fim.prefix, ...text(prefix)];
     expect(rendered.tokens).toEqual([...head, fim.middle]);
@@ -75,27 +82,83 @@ describe("renderCompletionPrompt", () => {
     expect(psm.tokens.length).toBe(spm.tokens.length);
   });
 
-  it("a keystroke keeps SPM's prompt equal up to the cursor, and PSM's only up to the prefix", () => {
+  it("cursor split: a keystroke keeps SPM's prompt equal up to the cursor, and PSM's only up to the prefix", () => {
     const before = (order: FimFormat["order"]): Token[] =>
       renderCompletionPrompt(model, { prefix, suffix }, format(order)).tokens;
     const after = (order: FimFormat["order"]): Token[] =>
       renderCompletionPrompt(model, { prefix: `${prefix}x`, suffix }, format(order)).tokens;
-    const shared = (left: Token[], right: Token[]): number => {
-      let index = 0;
-      while (index < left.length && left[index] === right[index]) index++;
-      return index;
-    };
     // SPM: only the typed character and <|fim_middle|> are new.
     expect(after("spm").length - shared(before("spm"), after("spm"))).toBe(2);
     // PSM: the typed character, <|fim_suffix|>, the suffix and <|fim_middle|>.
     expect(after("psm").length - shared(before("psm"), after("psm"))).toBe(text(suffix).length + 3);
   });
 
+  it("line split: the cursor line's typed text follows <|fim_middle|>, before the request's middle", () => {
+    const lineStart = prefix.lastIndexOf("\n") + 1;
+    const head = prefix.slice(0, lineStart);
+    const typed = prefix.slice(lineStart);
+    const psm = renderCompletionPrompt(
+      model,
+      { prefix, suffix, middle: "a" },
+      format("psm", "line"),
+    );
+    expect(psm.tokens).toEqual([
+      fim.prefix,
+      ...text(head),
+      fim.suffix,
+      ...text(suffix),
+      fim.middle,
+      ...text(`${typed}a`),
+    ]);
+    // The cursor is at the end: the next keystroke repeats the whole prompt.
+    expect(psm.stableLength).toBe(psm.tokens.length);
+    const spm = renderCompletionPrompt(model, { prefix, suffix }, format("spm", "line"));
+    expect(spm.tokens).toEqual([
+      fim.suffix,
+      ...text(suffix),
+      fim.prefix,
+      ...text(head),
+      fim.middle,
+      ...text(typed),
+    ]);
+  });
+
+  it("line split: a keystroke adds only the typed character's token, in either order", () => {
+    for (const order of ["psm", "spm"] as const) {
+      const before = renderCompletionPrompt(model, { prefix, suffix }, format(order, "line"));
+      const after = renderCompletionPrompt(
+        model,
+        { prefix: `${prefix}x`, suffix },
+        format(order, "line"),
+      );
+      expect(shared(before.tokens, after.tokens), order).toBe(before.tokens.length);
+      expect(after.tokens.length - before.tokens.length, order).toBe(1);
+    }
+  });
+
+  it("line split: a prefix without a line break is all middle", () => {
+    const rendered = renderCompletionPrompt(
+      model,
+      { prefix: "let total = ", suffix },
+      format("psm", "line"),
+    );
+    expect(rendered.tokens).toEqual([
+      fim.prefix,
+      fim.suffix,
+      ...text(suffix),
+      fim.middle,
+      ...text("let total = "),
+    ]);
+  });
+
   it("the order does not apply to a template, whose placeholders set their own", () => {
     const template = "<SUF>{suffix}<PRE>{prefix}<MID>";
     const withTemplate = (order: FimFormat["order"]): Token[] =>
-      renderCompletionPrompt(model, { prefix, suffix }, { tokens: undefined, template, order })
-        .tokens;
+      renderCompletionPrompt(
+        model,
+        { prefix, suffix },
+        { tokens: undefined, template, order, split: "line" },
+      ).tokens;
     expect(withTemplate("spm")).toEqual(withTemplate("psm"));
   });
 });

@@ -25,6 +25,18 @@ const REPOSITORY_NAME = "spark";
 export const FIM_ORDERS = ["psm", "spm"] as const;
 export type FimOrder = (typeof FIM_ORDERS)[number];
 
+/**
+ * Where the prompt's prefix ends. "line" (default): at the start of the cursor's line, the line's
+ * text before the cursor going after <|fim_middle|> as the start of the middle (where llama.vscode
+ * splits too). Typing then only extends the prompt's end, so in PSM order too the suffix stays
+ * cached and a keystroke evaluates the typed tokens; the suffix is evaluated again once per line.
+ * It is the same document and the same format: the state the model is in after generating that
+ * text itself, and a split at a line start is the commonest FIM training split. "cursor": the
+ * prefix ends at the cursor (the classic request; in PSM every keystroke re-evaluates the suffix).
+ */
+export const FIM_SPLITS = ["line", "cursor"] as const;
+export type FimSplit = (typeof FIM_SPLITS)[number];
+
 /** A request's prompt tokens, and how many of them a follow-up is expected to repeat. */
 export interface RenderedPrompt {
   tokens: Token[];
@@ -63,12 +75,15 @@ export interface FimFormat {
   template: string | undefined;
   /** With FIM tokens: where the suffix goes. */
   order: FimOrder;
+  /** With FIM tokens: where the prefix ends. */
+  split: FimSplit;
 }
 
 /**
- * Tokens for a completion request. The order keeps what changes least first, so a keystroke
- * re-evaluates only the tail: other files, then this file's name, then (SPM) the suffix, then the
- * prefix up to the cursor; in PSM order the suffix follows the prefix instead.
+ * Tokens for a completion request. What changes least comes first, so a keystroke re-evaluates
+ * only the tail: other files, then this file's name, then the FIM block in the model's order;
+ * with the line split, the text typed on the cursor's line is the block's last part in either
+ * order.
  */
 export function renderCompletionPrompt(
   model: LlamaModel,
@@ -80,8 +95,18 @@ export function renderCompletionPrompt(
     const tokens = text(completion.prefix);
     return { tokens, stableLength: tokens.length };
   }
-  if (format.tokens !== undefined)
-    return renderWithFimTokens(completion, format.tokens, format.order, text);
+  if (format.tokens !== undefined) {
+    if (format.split === "cursor")
+      return renderWithFimTokens(completion, format.tokens, format.order, text);
+    const tokens = renderWithFimTokens(
+      splitAtLineStart(completion),
+      format.tokens,
+      format.order,
+      text,
+    ).tokens;
+    // The cursor is at the prompt's end: the next keystroke extends all of it.
+    return { tokens, stableLength: tokens.length };
+  }
   if (format.template !== undefined) return renderWithTemplate(model, completion, format.template);
   throw new SparkError(
     "fim_unsupported",
@@ -123,6 +148,16 @@ function renderWithFimTokens(
   if (order === "psm") tokens.push(...suffix);
   tokens.push(fim.middle, ...text(completion.middle ?? ""));
   return { tokens, stableLength };
+}
+
+/** The cursor line's text before the cursor moves from the prefix to the middle's start. */
+function splitAtLineStart(completion: CompletionPrompt): CompletionPrompt {
+  const lineStart = completion.prefix.lastIndexOf("\n") + 1;
+  return {
+    ...completion,
+    prefix: completion.prefix.slice(0, lineStart),
+    middle: completion.prefix.slice(lineStart) + (completion.middle ?? ""),
+  };
 }
 
 /** `{prefix}` and `{suffix}` in the template are replaced; the rest may name special tokens. */

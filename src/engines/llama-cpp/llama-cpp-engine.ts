@@ -112,6 +112,7 @@ export class LlamaCppEngine implements Engine {
         tokens: this.fimTokens,
         template: options.fimTemplate,
         order: options.fimOrder ?? "psm",
+        split: options.fimSplit ?? "line",
       },
     };
   }
