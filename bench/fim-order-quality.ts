@@ -1,15 +1,15 @@
-// Does a model complete as well in SPM order as in PSM order? Lines of code the model was not
-// trained on are cut mid-line, the rest of the line is the answer, and the same greedy completion
-// is asked for three ways on one engine per order: PSM (the typed part of the line ends the
-// prefix), SPM (the same, suffix first) and PSM with the typed part after <|fim_middle|> (the
-// prefix ends at the line start). Counted: rest of the line exactly right, and the share of its
-// characters the completion gets right before its first mistake.
+// Does a model complete as well in each FIM prompt layout? Lines of code the model was not trained
+// on are cut mid-line, the rest of the line is the answer, and the same greedy completion is asked
+// for on one engine per layout: PSM and SPM split at the cursor (the typed part of the line ends
+// the prefix), and PSM and SPM split at the line start (the typed part after <|fim_middle|>).
+// Counted: rest of the line exactly right, and the share of its characters the completion gets
+// right before its first mistake.
 // `npx tsx bench/fim-order-quality.ts [model.gguf]` (default: ../shared/models/spark-code-tiny.gguf).
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import type { CompletionPrompt } from "../src/engines/engine.ts";
-import type { FimOrder } from "../src/engines/llama-cpp/completion-prompt.ts";
+import type { FimOrder, FimSplit } from "../src/engines/llama-cpp/completion-prompt.ts";
 import {
   createLlamaCppEngine,
   type LlamaCppEngine,
@@ -76,7 +76,18 @@ function casesOf(file: string, text: string): Case[] {
   return cases;
 }
 
-type Variant = "PSM" | "SPM" | "PSM, typed after <|fim_middle|>";
+interface Layout {
+  name: string;
+  fimOrder: FimOrder;
+  fimSplit: FimSplit;
+}
+
+const LAYOUTS: Layout[] = [
+  { name: "PSM, cursor split", fimOrder: "psm", fimSplit: "cursor" },
+  { name: "SPM, cursor split", fimOrder: "spm", fimSplit: "cursor" },
+  { name: "PSM, line split (default)", fimOrder: "psm", fimSplit: "line" },
+  { name: "SPM, line split", fimOrder: "spm", fimSplit: "line" },
+];
 
 async function complete(engine: LlamaCppEngine, completion: CompletionPrompt): Promise<string> {
   const result = await collectStream(
@@ -96,61 +107,44 @@ function matchedShare(expected: string, actual: string): number {
   return expected.length === 0 ? 1 : index / expected.length;
 }
 
-const engines = new Map<FimOrder, LlamaCppEngine>();
-for (const fimOrder of ["psm", "spm"] as const)
-  engines.set(
-    fimOrder,
-    await createLlamaCppEngine({
-      modelPath,
-      threads: 1,
-      sequences: 1,
-      contextSize: 4096,
-      fimOrder,
-    }),
-  );
 const cases: Case[] = [];
 for (const file of FILES) {
   const path = fileURLToPath(new URL(`../node_modules/${file}`, import.meta.url));
   cases.push(...casesOf(file, await readFile(path, "utf8")));
 }
-const variants: { name: Variant; order: FimOrder; prompt: (item: Case) => CompletionPrompt }[] = [
-  {
-    name: "PSM",
-    order: "psm",
-    prompt: (item) => ({ prefix: item.before + item.typed, suffix: item.after }),
-  },
-  {
-    name: "SPM",
-    order: "spm",
-    prompt: (item) => ({ prefix: item.before + item.typed, suffix: item.after }),
-  },
-  {
-    name: "PSM, typed after <|fim_middle|>",
-    order: "psm",
-    prompt: (item) => ({ prefix: item.before, suffix: item.after, middle: item.typed }),
-  },
-];
-const totals = new Map(variants.map((variant) => [variant.name, { exact: 0, share: 0 }]));
-const examples: string[] = [];
-for (const [index, item] of cases.entries()) {
-  const answers: string[] = [];
-  for (const variant of variants) {
-    const engine = engines.get(variant.order);
-    if (engine === undefined) continue;
-    const answer = await complete(engine, variant.prompt(item));
-    answers.push(`  ${variant.name.padEnd(32)} ${JSON.stringify(answer)}`);
-    const total = totals.get(variant.name);
-    if (total === undefined) continue;
+const totals = new Map(LAYOUTS.map((layout) => [layout.name, { exact: 0, share: 0 }]));
+const answers = new Map<number, string[]>();
+// One engine at a time: the same model loaded once per layout.
+for (const layout of LAYOUTS) {
+  const { fimOrder, fimSplit } = layout;
+  const engine = await createLlamaCppEngine({
+    modelPath,
+    threads: 1,
+    sequences: 1,
+    contextSize: 4096,
+    fimOrder,
+    fimSplit,
+  });
+  const total = { exact: 0, share: 0 };
+  for (const [index, item] of cases.entries()) {
+    const answer = await complete(engine, { prefix: item.before + item.typed, suffix: item.after });
     if (answer.trimEnd() === item.expected.trimEnd()) total.exact += 1;
     total.share += matchedShare(item.expected.trimEnd(), answer);
+    if (index % 10 === 0)
+      answers.set(index, [
+        ...(answers.get(index) ?? []),
+        `  ${layout.name.padEnd(28)} ${JSON.stringify(answer)}`,
+      ]);
   }
-  if (index % 10 === 0)
-    examples.push(
-      `${item.file}: typed ${JSON.stringify(item.typed.trim())}, expected ${JSON.stringify(item.expected)}`,
-      ...answers,
-    );
+  totals.set(layout.name, total);
+  await engine.dispose();
 }
-for (const engine of engines.values()) await engine.dispose();
+const examples = [...answers].flatMap(([index, lines]) => {
+  const item = cases[index];
+  if (item === undefined) return [];
+  const header = `${item.file}: typed ${JSON.stringify(item.typed.trim())}, expected ${JSON.stringify(item.expected)}`;
+  return [header, ...lines];
+});
 
 console.log(
   `${cases.length} cases from ${FILES.length} files the model was not trained on; ${modelPath}\n`,
@@ -158,11 +152,11 @@ console.log(
 console.log(
   formatTable({
     title: "Completing the rest of the line",
-    columns: ["variant", "rest of line exact", "characters right before the first mistake"],
-    rows: variants.map((variant) => {
-      const total = totals.get(variant.name) ?? { exact: 0, share: 0 };
+    columns: ["layout", "rest of line exact", "characters right before the first mistake"],
+    rows: LAYOUTS.map((layout) => {
+      const total = totals.get(layout.name) ?? { exact: 0, share: 0 };
       return [
-        variant.name,
+        layout.name,
         `${total.exact}/${cases.length}`,
         `${((100 * total.share) / cases.length).toFixed(1)}%`,
       ];

@@ -1,14 +1,16 @@
 // Scenario 8: FIM completions while typing. A real file from node_modules is typed back one key at
 // a time against the real gateway (its own process), one streamed /v1/completions request per
 // keystroke after a debounce, the document's cache kept between them and the stale one cancelled.
-// The same session runs against two servers in one run: FIM prompts in PSM order (the suffix after
-// the prefix, re-evaluated on every keystroke) and in SPM order (the suffix first, kept in cache).
-// Measured per order: keystroke → first completion token, prompt tokens each request evaluated,
+// The same session runs against one server per FIM prompt layout in one run: PSM split at the
+// cursor (the suffix after the prefix, re-evaluated on every keystroke: Spark before issue 27), SPM
+// split at the cursor (the suffix first, kept in cache) and PSM split at the line start (the
+// default: the typed part of the line after <|fim_middle|>, the suffix re-evaluated once per line).
+// Measured per layout: keystroke → first completion token, prompt tokens each request evaluated,
 // the share served from the KV cache, and how many requests a newer keystroke cancelled.
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import type { FimOrder } from "../../src/engines/llama-cpp/completion-prompt.ts";
+import type { FimOrder, FimSplit } from "../../src/engines/llama-cpp/completion-prompt.ts";
 import { ensureTestModel } from "../../test/support/test-model.ts";
 import { BenchServer } from "../lib/bench-server.ts";
 import { requestFimCompletion, type FimRequestOptions } from "../lib/fim-completion-client.ts";
@@ -25,10 +27,21 @@ const DEBOUNCE_MS = 20;
 const MAX_TOKENS = 16;
 const TIME_BUDGET_MS = 300;
 const SUFFIX_CHARS = 120;
-const ORDERS: readonly FimOrder[] = ["psm", "spm"];
+
+interface Layout {
+  name: string;
+  fimOrder: FimOrder;
+  fimSplit: FimSplit;
+}
+
+const LAYOUTS: readonly Layout[] = [
+  { name: "PSM, cursor split", fimOrder: "psm", fimSplit: "cursor" },
+  { name: "SPM, cursor split", fimOrder: "spm", fimSplit: "cursor" },
+  { name: "PSM, line split (default)", fimOrder: "psm", fimSplit: "line" },
+];
 
 interface RequestSample {
-  order: FimOrder;
+  layout: string;
   round: number;
   keystroke: number;
   /** Keystroke → first text chunk (null: none came, e.g. cancelled first). */
@@ -61,19 +74,21 @@ export const fimTyping: Scenario = {
       maxTokens: MAX_TOKENS,
       timeBudgetMs: TIME_BUDGET_MS,
     };
-    const servers = new Map<FimOrder, BenchServer>();
+    const servers = new Map<string, BenchServer>();
     const samples: RequestSample[] = [];
     try {
-      for (const order of ORDERS) servers.set(order, await startServer(settings, modelPath, order));
-      // Orders alternate per round (PSM, SPM; then SPM, PSM) so drift in the machine's load
-      // falls on both alike.
+      for (const layout of LAYOUTS)
+        servers.set(layout.name, await startServer(settings, modelPath, layout));
+      // The layouts' order reverses every round so drift in the machine's load falls on all alike.
       for (let roundIndex = 0; roundIndex < rounds; roundIndex++) {
-        const orders = roundIndex % 2 === 0 ? ORDERS : [...ORDERS].reverse();
-        for (const order of orders) {
-          const server = servers.get(order);
+        const layouts = roundIndex % 2 === 0 ? LAYOUTS : [...LAYOUTS].reverse();
+        for (const { name } of layouts) {
+          const server = servers.get(name);
           if (server === undefined) continue;
           const session = await typeSession(server, keystrokes, request, settings.signal);
-          samples.push(...session.map((sample) => ({ ...sample, order, round: roundIndex })));
+          samples.push(
+            ...session.map((sample) => ({ ...sample, layout: name, round: roundIndex })),
+          );
         }
       }
     } finally {
@@ -86,7 +101,7 @@ export const fimTyping: Scenario = {
       extraContext: "node_modules/ws/lib/constants.js as input_extra",
       keystrokes: keystrokes.length,
       rounds,
-      orders: ORDERS.join(", "),
+      layouts: LAYOUTS.map((layout) => layout.name).join("; "),
       debounceMs: DEBOUNCE_MS,
       keyGapsMs: "40–180, varied",
       prefixWindowChars: 1500,
@@ -101,7 +116,7 @@ export const fimTyping: Scenario = {
 function startServer(
   settings: BenchSettings,
   modelPath: string,
-  fimOrder: FimOrder,
+  { fimOrder, fimSplit }: Layout,
 ): Promise<BenchServer> {
   return BenchServer.start(
     {
@@ -112,6 +127,7 @@ function startServer(
         contextSize: 4096,
         sequences: 4,
         fimOrder,
+        fimSplit,
       },
       probe: false,
     },
@@ -125,8 +141,8 @@ async function typeSession(
   keystrokes: readonly Keystroke[],
   request: FimRequestOptions,
   signal: AbortSignal,
-): Promise<Omit<RequestSample, "order" | "round">[]> {
-  const samples: Omit<RequestSample, "order" | "round">[] = [];
+): Promise<Omit<RequestSample, "layout" | "round">[]> {
+  const samples: Omit<RequestSample, "layout" | "round">[] = [];
   // The file was open before typing began: an editor's first request (opening it, or the
   // cursor's first stop) has already put the other file and the prefix window in the cache.
   const opened = keystrokes[0];
@@ -158,7 +174,7 @@ async function typeSession(
   return samples.sort((left, right) => left.keystroke - right.keystroke);
 }
 
-interface OrderSummary {
+interface LayoutSummary {
   firstToken: Summary;
   requestToFirst: Summary;
   /** Prompt tokens each request that reached the engine evaluated (not served from cache). */
@@ -171,7 +187,7 @@ interface OrderSummary {
   cached: number;
 }
 
-function summarizeOrder(samples: RequestSample[]): OrderSummary {
+function summarizeLayout(samples: RequestSample[]): LayoutSummary {
   const timed = (pick: (sample: RequestSample) => number | null): Summary =>
     summarize(
       samples.flatMap((sample) => {
@@ -201,50 +217,50 @@ function buildResult(
   startedAt: Date,
   configuration: Record<string, unknown>,
 ): ScenarioResult {
-  const byOrder = new Map(
-    ORDERS.map((order) => [
-      order,
-      summarizeOrder(samples.filter((sample) => sample.order === order)),
+  const byLayout = new Map(
+    LAYOUTS.map(({ name }) => [
+      name,
+      summarizeLayout(samples.filter((sample) => sample.layout === name)),
     ]),
   );
-  const name = (order: FimOrder): string => order.toUpperCase();
   const figures: Figure[] = [];
-  for (const [order, summary] of byOrder) {
+  for (const [name, summary] of byLayout) {
     figures.push(
       figure(
-        `${name(order)}: keystroke → first completion token p50`,
+        `${name}: keystroke → first completion token p50`,
         round(summary.firstToken.p50, 1),
         "ms",
         { comparison: "<=", value: 50 },
       ),
       figure(
-        `${name(order)}: keystroke → first completion token p90`,
+        `${name}: keystroke → first completion token p90`,
         round(summary.firstToken.p90, 1),
         "ms",
       ),
       figure(
-        `${name(order)}: prompt tokens evaluated per request p50`,
+        `${name}: prompt tokens evaluated per request p50`,
         round(summary.evaluated.p50, 1),
         "tokens",
       ),
       figure(
-        `${name(order)}: prompt tokens served from cache`,
+        `${name}: prompt tokens served from cache`,
         summary.cachedShare === null ? null : round(summary.cachedShare, 1),
         "%",
         { comparison: ">=", value: 90 },
       ),
     );
   }
-  const psm = byOrder.get("psm");
-  const spm = byOrder.get("spm");
-  if (psm !== undefined && spm !== undefined && psm.firstToken.p50 > 0)
+  const before = byLayout.get(LAYOUTS[0]?.name ?? "");
+  for (const [name, summary] of [...byLayout].slice(1)) {
+    if (before === undefined || before.firstToken.p50 <= 0) break;
     figures.push(
       figure(
-        "SPM ÷ PSM keystroke → first token p50",
-        round(spm.firstToken.p50 / psm.firstToken.p50, 2),
+        `${name} ÷ ${LAYOUTS[0]?.name}: keystroke → first token p50`,
+        round(summary.firstToken.p50 / before.firstToken.p50, 2),
         "×",
       ),
     );
+  }
   const latencyRow = (label: string, summary: Summary): (string | number)[] => [
     label,
     summary.count,
@@ -265,16 +281,16 @@ function buildResult(
     tables: [
       {
         title: "Latency (ms); keystroke → first token includes the debounce",
-        columns: ["order, measure", "n", "p50", "p90", "p99", "max"],
-        rows: [...byOrder].flatMap(([order, summary]) => [
-          latencyRow(`${name(order)} keystroke → first token`, summary.firstToken),
-          latencyRow(`${name(order)} request → first token`, summary.requestToFirst),
+        columns: ["layout, measure", "n", "p50", "p90", "p99", "max"],
+        rows: [...byLayout].flatMap(([name, summary]) => [
+          latencyRow(`${name} keystroke → first token`, summary.firstToken),
+          latencyRow(`${name} request → first token`, summary.requestToFirst),
         ]),
       },
       {
-        title: "Requests per order",
+        title: "Requests per layout",
         columns: [
-          "order",
+          "layout",
           "keystrokes",
           "requests (after debounce)",
           "cancelled",
@@ -283,8 +299,8 @@ function buildResult(
           "cached",
           "evaluated per request p50 / p90",
         ],
-        rows: [...byOrder].map(([order, summary]) => [
-          name(order),
+        rows: [...byLayout].map(([name, summary]) => [
+          name,
           keystrokes,
           summary.requests,
           summary.cancelled,
@@ -300,7 +316,7 @@ function buildResult(
       `Keystroke → first token counts the ${DEBOUNCE_MS} ms debounce: Cody waits 75–125 ms and Continue 350 ms before they even send.`,
       "A request that ends without text (cancelled first, or every line truncated) has no first-token time; it is counted under 'no text'.",
       "Before the first keystroke the document is opened (one untimed request with the prefix window), as an editor's first request after opening a file would; the typing that follows is what is measured.",
-      `PSM order puts the suffix (${SUFFIX_CHARS} characters here) after the prefix, so every keystroke evaluates it again; SPM order puts it before the prefix, so a keystroke evaluates the typed tokens and <|fim_middle|>. Both servers run the same model and the same keystrokes, one after the other.`,
+      `PSM split at the cursor puts the suffix (${SUFFIX_CHARS} characters here) after the prefix, so every keystroke evaluates it again; SPM puts it before the prefix, so a keystroke evaluates the typed tokens and <|fim_middle|>; the line split (the default) ends the prefix at the cursor line's start and puts the line's typed text after <|fim_middle|>, so a keystroke evaluates the typed tokens and the suffix is evaluated again when a line is done. Every server runs the same model and the same keystrokes, one after the other.`,
     ],
     data: { samples },
   };
