@@ -50,6 +50,8 @@ async function createEngine(
     sequences: engineSpec.sequences,
     speculative: engineSpec.speculative ?? false,
     ...(engineSpec.decodeLoop === undefined ? {} : { decodeLoop: engineSpec.decodeLoop }),
+    ...(engineSpec.fimOrder === undefined ? {} : { fimOrder: engineSpec.fimOrder }),
+    ...(engineSpec.fimSplit === undefined ? {} : { fimSplit: engineSpec.fimSplit }),
     gpu: engineSpec.gpu ?? false,
     onSpeculation: (report) => {
       latestSpeculation = report;

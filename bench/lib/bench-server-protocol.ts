@@ -1,5 +1,6 @@
 // The messages between a benchmark and its serving process (IPC), and what that process serves.
 import type { EngineRequest } from "../../src/engines/engine.ts";
+import type { FimOrder, FimSplit } from "../../src/engines/llama-cpp/completion-prompt.ts";
 import type { DecodeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import type { ServeConfig } from "../../src/gateway/index.ts";
 import type { InProcessRunResult } from "./in-process-streams.ts";
@@ -17,6 +18,10 @@ export type BenchEngineSpec =
       decodeLoop?: DecodeLoop;
       /** "auto" uses a GPU when one is found; false keeps it on the CPU. */
       gpu?: "auto" | false;
+      /** Where FIM prompts put the suffix; default: the engine's (PSM). */
+      fimOrder?: FimOrder;
+      /** Where FIM prompts' prefix ends; default: the engine's (the cursor line's start). */
+      fimSplit?: FimSplit;
     }
   | { kind: "synthetic"; tokensPerSecond: number; tokens: number };
 

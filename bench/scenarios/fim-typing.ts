@@ -1,15 +1,21 @@
 // Scenario 8: FIM completions while typing. A real file from node_modules is typed back one key at
 // a time against the real gateway (its own process), one streamed /v1/completions request per
 // keystroke after a debounce, the document's cache kept between them and the stale one cancelled.
-// Measured: keystroke → first completion token, the share of prompt tokens served from the KV
-// cache, and how many requests a newer keystroke cancelled.
+// The same session runs against one server per FIM prompt layout in one run: PSM split at the
+// cursor (the suffix after the prefix, re-evaluated on every keystroke: Spark before issue 27), SPM
+// split at the cursor (the suffix first, kept in cache) and PSM split at the line start (the
+// default: the typed part of the line after <|fim_middle|>, the suffix re-evaluated once per line).
+// Measured per layout: keystroke → first completion token, prompt tokens each request evaluated,
+// the share served from the KV cache, and how many requests a newer keystroke cancelled.
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import type { FimOrder, FimSplit } from "../../src/engines/llama-cpp/completion-prompt.ts";
 import { ensureTestModel } from "../../test/support/test-model.ts";
 import { BenchServer } from "../lib/bench-server.ts";
-import type { Scenario } from "../lib/scenario.ts";
-import { figure, type ScenarioResult } from "../lib/scenario-result.ts";
+import { requestFimCompletion, type FimRequestOptions } from "../lib/fim-completion-client.ts";
+import type { BenchSettings, Scenario } from "../lib/scenario.ts";
+import { figure, type Figure, type ScenarioResult } from "../lib/scenario-result.ts";
 import { round, summarize, type Summary } from "../lib/stats.ts";
 import { debounced, typingSession, type Keystroke } from "../lib/typing-session.ts";
 
@@ -20,8 +26,23 @@ const EXTRA_FILE = fileURLToPath(
 const DEBOUNCE_MS = 20;
 const MAX_TOKENS = 16;
 const TIME_BUDGET_MS = 300;
+const SUFFIX_CHARS = 120;
+
+interface Layout {
+  name: string;
+  fimOrder: FimOrder;
+  fimSplit: FimSplit;
+}
+
+const LAYOUTS: readonly Layout[] = [
+  { name: "PSM, cursor split", fimOrder: "psm", fimSplit: "cursor" },
+  { name: "SPM, cursor split", fimOrder: "spm", fimSplit: "cursor" },
+  { name: "PSM, line split (default)", fimOrder: "psm", fimSplit: "line" },
+];
 
 interface RequestSample {
+  layout: string;
+  round: number;
   keystroke: number;
   /** Keystroke → first text chunk (null: none came, e.g. cancelled first). */
   firstTokenMs: number | null;
@@ -32,11 +53,6 @@ interface RequestSample {
   cachedTokens: number;
 }
 
-interface CompletionChunk {
-  choices: { text: string; finish_reason: string | null }[];
-  usage?: { prompt_tokens: number; prompt_tokens_details: { cached_tokens: number } };
-}
-
 export const fimTyping: Scenario = {
   number: 8,
   id: "fim-typing",
@@ -44,74 +60,52 @@ export const fimTyping: Scenario = {
   async run(settings) {
     const startedAt = new Date();
     const keystrokeCount = { full: 240, quick: 80, smoke: 8 }[settings.size];
-    const server = await BenchServer.start(
-      {
-        engine: {
-          kind: "llama-cpp",
-          modelPath: settings.modelPath ?? (await ensureTestModel({ fimTokens: true })),
-          threads: settings.threads,
-          contextSize: 4096,
-          sequences: 4,
-        },
-        probe: false,
-      },
-      settings.signal,
-    );
-    const extra = [{ filename: "lib/constants.js", text: await readFile(EXTRA_FILE, "utf8") }];
+    const rounds = settings.size === "full" ? 2 : 1;
+    const modelPath = settings.modelPath ?? (await ensureTestModel({ fimTokens: true }));
     const keystrokes = await typingSession({
       path: FILE,
       keystrokes: keystrokeCount,
       prefixChars: 1500,
-      suffixChars: 120,
+      suffixChars: SUFFIX_CHARS,
     });
-    const sent = debounced(keystrokes, DEBOUNCE_MS);
+    const request: FimRequestOptions = {
+      extra: [{ filename: "lib/constants.js", text: await readFile(EXTRA_FILE, "utf8") }],
+      document: "lib/sender.js",
+      maxTokens: MAX_TOKENS,
+      timeBudgetMs: TIME_BUDGET_MS,
+    };
+    const servers = new Map<string, BenchServer>();
     const samples: RequestSample[] = [];
     try {
-      // The file was open before typing began: an editor's first request (opening it, or the
-      // cursor's first stop) has already put the other file and the prefix window in the cache.
-      const opened = keystrokes[0];
-      if (opened !== undefined)
-        await complete(
-          server,
-          { ...opened, prefix: opened.prefix.slice(0, -1) },
-          extra,
-          "lib/sender.js",
-        );
-      const sessionStart = performance.now();
-      const running: Promise<void>[] = [];
-      for (const [index, keystroke] of sent.entries()) {
-        settings.signal.throwIfAborted();
-        const sendAt = sessionStart + keystroke.atMs + DEBOUNCE_MS;
-        const wait = sendAt - performance.now();
-        if (wait > 0) await sleep(wait);
-        const keystrokeAt = sessionStart + keystroke.atMs;
-        running.push(
-          complete(server, keystroke, extra, "lib/sender.js").then((result) => {
-            samples.push({
-              keystroke: index,
-              ...result,
-              firstTokenMs: result.firstTokenAt === null ? null : result.firstTokenAt - keystrokeAt,
-              requestToFirstTokenMs:
-                result.firstTokenAt === null ? null : result.firstTokenAt - result.sentAt,
-            });
-          }),
-        );
+      for (const layout of LAYOUTS)
+        servers.set(layout.name, await startServer(settings, modelPath, layout));
+      // The layouts' order reverses every round so drift in the machine's load falls on all alike.
+      for (let roundIndex = 0; roundIndex < rounds; roundIndex++) {
+        const layouts = roundIndex % 2 === 0 ? LAYOUTS : [...LAYOUTS].reverse();
+        for (const { name } of layouts) {
+          const server = servers.get(name);
+          if (server === undefined) continue;
+          const session = await typeSession(server, keystrokes, request, settings.signal);
+          samples.push(
+            ...session.map((sample) => ({ ...sample, layout: name, round: roundIndex })),
+          );
+        }
       }
-      await Promise.all(running);
     } finally {
-      await server.close();
+      for (const server of servers.values()) await server.close();
     }
-    samples.sort((left, right) => left.keystroke - right.keystroke);
     return buildResult(samples, keystrokes.length, startedAt, {
       model: settings.modelPath ?? "test model (tiny, FIM tokens)",
       threads: settings.threads,
       file: "node_modules/ws/lib/sender.js (typed back from a third of the way in)",
       extraContext: "node_modules/ws/lib/constants.js as input_extra",
       keystrokes: keystrokes.length,
+      rounds,
+      layouts: LAYOUTS.map((layout) => layout.name).join("; "),
       debounceMs: DEBOUNCE_MS,
       keyGapsMs: "40–180, varied",
       prefixWindowChars: 1500,
-      suffixChars: 120,
+      suffixChars: SUFFIX_CHARS,
       maxTokens: MAX_TOKENS,
       timeBudgetMs: TIME_BUDGET_MS,
       size: settings.size,
@@ -119,64 +113,102 @@ export const fimTyping: Scenario = {
   },
 };
 
-async function complete(
+function startServer(
+  settings: BenchSettings,
+  modelPath: string,
+  { fimOrder, fimSplit }: Layout,
+): Promise<BenchServer> {
+  return BenchServer.start(
+    {
+      engine: {
+        kind: "llama-cpp",
+        modelPath,
+        threads: settings.threads,
+        contextSize: 4096,
+        sequences: 4,
+        fimOrder,
+        fimSplit,
+      },
+      probe: false,
+    },
+    settings.signal,
+  );
+}
+
+/** One typing session against one server: the document opened, then a request per sent key. */
+async function typeSession(
   server: BenchServer,
-  keystroke: Keystroke,
-  extra: { filename: string; text: string }[],
-  document: string,
-): Promise<{
-  sentAt: number;
-  firstTokenAt: number | null;
-  finishReason: string;
-  promptTokens: number;
-  cachedTokens: number;
-}> {
-  const sentAt = performance.now();
-  const response = await fetch(`${server.url}/v1/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      model: server.model,
-      prompt: keystroke.prefix,
-      suffix: keystroke.suffix,
-      input_extra: extra,
-      filename: document,
-      prompt_cache_key: document,
-      max_tokens: MAX_TOKENS,
-      temperature: 0,
-      t_max_predict_ms: TIME_BUDGET_MS,
-      stream: true,
-      stream_options: { include_usage: true },
-    }),
-  });
-  let firstTokenAt: number | null = null;
-  let finishReason = "none";
-  let promptTokens = 0;
-  let cachedTokens = 0;
-  let buffered = "";
-  const decoder = new TextDecoder();
-  if (response.body === null) throw new Error(`No body (HTTP ${response.status}).`);
-  const reader = response.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    buffered += decoder.decode(read.value, { stream: true });
-    let boundary = buffered.indexOf("\n\n");
-    while (boundary !== -1) {
-      const block = buffered.slice(0, boundary);
-      buffered = buffered.slice(boundary + 2);
-      boundary = buffered.indexOf("\n\n");
-      if (!block.startsWith("data: ") || block === "data: [DONE]") continue;
-      const chunk = JSON.parse(block.slice("data: ".length)) as CompletionChunk;
-      const choice = chunk.choices[0];
-      if (choice !== undefined && choice.text !== "") firstTokenAt ??= performance.now();
-      if (choice?.finish_reason != null) finishReason = choice.finish_reason;
-      if (chunk.usage !== undefined) {
-        promptTokens = chunk.usage.prompt_tokens;
-        cachedTokens = chunk.usage.prompt_tokens_details.cached_tokens;
-      }
-    }
+  keystrokes: readonly Keystroke[],
+  request: FimRequestOptions,
+  signal: AbortSignal,
+): Promise<Omit<RequestSample, "layout" | "round">[]> {
+  const samples: Omit<RequestSample, "layout" | "round">[] = [];
+  // The file was open before typing began: an editor's first request (opening it, or the
+  // cursor's first stop) has already put the other file and the prefix window in the cache.
+  const opened = keystrokes[0];
+  if (opened !== undefined)
+    await requestFimCompletion(server, { ...opened, prefix: opened.prefix.slice(0, -1) }, request);
+  const sent = debounced(keystrokes, DEBOUNCE_MS);
+  const sessionStart = performance.now();
+  const running: Promise<void>[] = [];
+  for (const [index, keystroke] of sent.entries()) {
+    signal.throwIfAborted();
+    const wait = sessionStart + keystroke.atMs + DEBOUNCE_MS - performance.now();
+    if (wait > 0) await sleep(wait);
+    const keystrokeAt = sessionStart + keystroke.atMs;
+    running.push(
+      requestFimCompletion(server, keystroke, request).then((result) => {
+        samples.push({
+          keystroke: index,
+          finishReason: result.finishReason,
+          promptTokens: result.promptTokens,
+          cachedTokens: result.cachedTokens,
+          firstTokenMs: result.firstTokenAt === null ? null : result.firstTokenAt - keystrokeAt,
+          requestToFirstTokenMs:
+            result.firstTokenAt === null ? null : result.firstTokenAt - result.sentAt,
+        });
+      }),
+    );
   }
-  if (response.status !== 200) finishReason = `http ${response.status}`;
-  return { sentAt, firstTokenAt, finishReason, promptTokens, cachedTokens };
+  await Promise.all(running);
+  return samples.sort((left, right) => left.keystroke - right.keystroke);
+}
+
+interface LayoutSummary {
+  firstToken: Summary;
+  requestToFirst: Summary;
+  /** Prompt tokens each request that reached the engine evaluated (not served from cache). */
+  evaluated: Summary;
+  cachedShare: number | null;
+  cancelled: number;
+  withoutText: number;
+  requests: number;
+  prompt: number;
+  cached: number;
+}
+
+function summarizeLayout(samples: RequestSample[]): LayoutSummary {
+  const timed = (pick: (sample: RequestSample) => number | null): Summary =>
+    summarize(
+      samples.flatMap((sample) => {
+        const value = pick(sample);
+        return value === null ? [] : [value];
+      }),
+    );
+  const reached = samples.filter((sample) => sample.promptTokens > 0);
+  const prompt = reached.reduce((sum, sample) => sum + sample.promptTokens, 0);
+  const cached = reached.reduce((sum, sample) => sum + sample.cachedTokens, 0);
+  return {
+    firstToken: timed((sample) => sample.firstTokenMs),
+    requestToFirst: timed((sample) => sample.requestToFirstTokenMs),
+    evaluated: summarize(reached.map((sample) => sample.promptTokens - sample.cachedTokens)),
+    cachedShare: prompt === 0 ? null : (100 * cached) / prompt,
+    cancelled: samples.filter((sample) => sample.finishReason === "cancelled").length,
+    withoutText: samples.filter((sample) => sample.firstTokenMs === null).length,
+    requests: samples.length,
+    prompt,
+    cached,
+  };
 }
 
 function buildResult(
@@ -185,21 +217,52 @@ function buildResult(
   startedAt: Date,
   configuration: Record<string, unknown>,
 ): ScenarioResult {
-  const firstToken = summarize(
-    samples.flatMap((sample) => (sample.firstTokenMs === null ? [] : [sample.firstTokenMs])),
+  const byLayout = new Map(
+    LAYOUTS.map(({ name }) => [
+      name,
+      summarizeLayout(samples.filter((sample) => sample.layout === name)),
+    ]),
   );
-  const requestToFirst = summarize(
-    samples.flatMap((sample) =>
-      sample.requestToFirstTokenMs === null ? [] : [sample.requestToFirstTokenMs],
-    ),
-  );
-  const prompt = samples.reduce((sum, sample) => sum + sample.promptTokens, 0);
-  const cached = samples.reduce((sum, sample) => sum + sample.cachedTokens, 0);
-  const cachedShare = prompt === 0 ? null : (100 * cached) / prompt;
-  const cancelled = samples.filter((sample) => sample.finishReason === "cancelled").length;
-  const withoutText = samples.filter((sample) => sample.firstTokenMs === null).length;
-  const row = (name: string, summary: Summary) => [
-    name,
+  const figures: Figure[] = [];
+  for (const [name, summary] of byLayout) {
+    figures.push(
+      figure(
+        `${name}: keystroke → first completion token p50`,
+        round(summary.firstToken.p50, 1),
+        "ms",
+        { comparison: "<=", value: 50 },
+      ),
+      figure(
+        `${name}: keystroke → first completion token p90`,
+        round(summary.firstToken.p90, 1),
+        "ms",
+      ),
+      figure(
+        `${name}: prompt tokens evaluated per request p50`,
+        round(summary.evaluated.p50, 1),
+        "tokens",
+      ),
+      figure(
+        `${name}: prompt tokens served from cache`,
+        summary.cachedShare === null ? null : round(summary.cachedShare, 1),
+        "%",
+        { comparison: ">=", value: 90 },
+      ),
+    );
+  }
+  const before = byLayout.get(LAYOUTS[0]?.name ?? "");
+  for (const [name, summary] of [...byLayout].slice(1)) {
+    if (before === undefined || before.firstToken.p50 <= 0) break;
+    figures.push(
+      figure(
+        `${name} ÷ ${LAYOUTS[0]?.name}: keystroke → first token p50`,
+        round(summary.firstToken.p50 / before.firstToken.p50, 2),
+        "×",
+      ),
+    );
+  }
+  const latencyRow = (label: string, summary: Summary): (string | number)[] => [
+    label,
     summary.count,
     round(summary.p50, 1),
     round(summary.p90, 1),
@@ -214,43 +277,38 @@ function buildResult(
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     configuration,
-    figures: [
-      figure("keystroke → first completion token p50", round(firstToken.p50, 1), "ms", {
-        comparison: "<=",
-        value: 50,
-      }),
-      figure("keystroke → first completion token p99", round(firstToken.p99, 1), "ms"),
-      figure(
-        "prompt tokens served from cache",
-        cachedShare === null ? null : round(cachedShare, 1),
-        "%",
-        {
-          comparison: ">=",
-          value: 90,
-        },
-      ),
-      figure("requests cancelled by a newer keystroke", cancelled, "requests"),
-    ],
+    figures,
     tables: [
       {
         title: "Latency (ms); keystroke → first token includes the debounce",
-        columns: ["measure", "n", "p50", "p90", "p99", "max"],
-        rows: [
-          row("keystroke → first token", firstToken),
-          row("request → first token", requestToFirst),
-        ],
+        columns: ["layout, measure", "n", "p50", "p90", "p99", "max"],
+        rows: [...byLayout].flatMap(([name, summary]) => [
+          latencyRow(`${name} keystroke → first token`, summary.firstToken),
+          latencyRow(`${name} request → first token`, summary.requestToFirst),
+        ]),
       },
       {
-        title: "Requests",
+        title: "Requests per layout",
         columns: [
+          "layout",
           "keystrokes",
           "requests (after debounce)",
           "cancelled",
           "no text",
           "prompt tokens",
           "cached",
+          "evaluated per request p50 / p90",
         ],
-        rows: [[keystrokes, samples.length, cancelled, withoutText, prompt, cached]],
+        rows: [...byLayout].map(([name, summary]) => [
+          name,
+          keystrokes,
+          summary.requests,
+          summary.cancelled,
+          summary.withoutText,
+          summary.prompt,
+          summary.cached,
+          `${round(summary.evaluated.p50, 1)} / ${round(summary.evaluated.p90, 1)}`,
+        ]),
       },
     ],
     charts: [],
@@ -258,7 +316,7 @@ function buildResult(
       `Keystroke → first token counts the ${DEBOUNCE_MS} ms debounce: Cody waits 75–125 ms and Continue 350 ms before they even send.`,
       "A request that ends without text (cancelled first, or every line truncated) has no first-token time; it is counted under 'no text'.",
       "Before the first keystroke the document is opened (one untimed request with the prefix window), as an editor's first request after opening a file would; the typing that follows is what is measured.",
-      "The suffix is re-evaluated on every keystroke (PSM order puts it after the prefix), so the cached share falls as the suffix sent grows.",
+      `PSM split at the cursor puts the suffix (${SUFFIX_CHARS} characters here) after the prefix, so every keystroke evaluates it again; SPM puts it before the prefix, so a keystroke evaluates the typed tokens and <|fim_middle|>; the line split (the default) ends the prefix at the cursor line's start and puts the line's typed text after <|fim_middle|>, so a keystroke evaluates the typed tokens and the suffix is evaluated again when a line is done. Every server runs the same model and the same keystrokes, one after the other.`,
     ],
     data: { samples },
   };

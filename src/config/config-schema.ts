@@ -4,6 +4,8 @@ import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
 import {
   DECODE_LOOPS,
+  FIM_ORDERS,
+  FIM_SPLITS,
   GPU_BACKENDS,
   MODEL_ENGINES,
   PROVIDER_PRESETS,
@@ -47,6 +49,8 @@ const modelLayerSchema = z.strictObject({
   sequences: positiveInteger.optional(),
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
+  fim_order: z.enum(FIM_ORDERS).optional(),
+  fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
@@ -164,6 +168,12 @@ const llamaCppModelSchema = z.strictObject({
       error: "must contain {prefix} and {suffix}",
     })
     .optional(),
+  /** With the model's own FIM tokens: "psm" (prefix, suffix, middle; the default) or "spm"
+   * (suffix first, so it stays cached while the user types; for models trained on SPM too). */
+  fim_order: z.enum(FIM_ORDERS).optional(),
+  /** With the model's own FIM tokens: "line" (the prefix ends at the cursor line's start, the
+   * typed part of the line after <|fim_middle|>; the default) or "cursor". */
+  fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
 });
 

@@ -7,6 +7,10 @@ export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as con
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
 export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
+/** Where a FIM prompt puts the suffix (see the llama-cpp engine's FimOrder). */
+export const FIM_ORDERS = ["psm", "spm"] as const;
+/** Where a FIM prompt's prefix ends (see the llama-cpp engine's FimSplit). */
+export const FIM_SPLITS = ["line", "cursor"] as const;
 
 export const PROVIDER_PRESETS = [
   "cerebras",
@@ -38,6 +42,12 @@ export interface LlamaCppModelConfig {
   speculative: boolean;
   /** FIM prompt with `{prefix}` and `{suffix}`, for a model without FIM tokens. */
   fimTemplate?: string;
+  /** With the model's FIM tokens: the suffix after the prefix ("psm") or before it ("spm").
+   * Unset: psm. */
+  fimOrder?: (typeof FIM_ORDERS)[number];
+  /** With the model's FIM tokens: the prefix ends at the cursor line's start ("line") or at the
+   * cursor. Unset: line. */
+  fimSplit?: (typeof FIM_SPLITS)[number];
   /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
   decodeLoop?: (typeof DECODE_LOOPS)[number];
 }

@@ -206,6 +206,27 @@ path = "~/b.gguf"
     expect(error.message).toContain("models.code.decode_loop");
   });
 
+  it("reads a llama-cpp model's fim_order and fim_split, unset by default, and refuses others", async () => {
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\nfim_order = "spm"\nfim_split = "cursor"\n` +
+        `[models.other]\nengine = "llama-cpp"\npath = "/o.gguf"\n`,
+    );
+    const config = await directories.load();
+    expect(config.models.code).toMatchObject({ fimOrder: "spm", fimSplit: "cursor" });
+    expect(config.models.other).not.toHaveProperty("fimOrder");
+    expect(config.models.other).not.toHaveProperty("fimSplit");
+    for (const [key, value] of [
+      ["fim_order", "pms"],
+      ["fim_split", "word"],
+    ]) {
+      await directories.writeUserConfig(
+        `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\n${key} = "${value}"\n`,
+      );
+      const error = await directories.loadError();
+      expect(error.message).toContain(`models.code.${key}`);
+    }
+  });
+
   it("names the file for problems only visible after merging", async () => {
     await directories.writeUserConfig(`[serve]\nport = 1\n`);
     const projectFile = await directories.writeProjectConfig(

@@ -20,6 +20,8 @@ export async function createEngine(
         gpu: model.gpu,
         speculative: model.speculative,
         ...(model.fimTemplate === undefined ? {} : { fimTemplate: model.fimTemplate }),
+        ...(model.fimOrder === undefined ? {} : { fimOrder: model.fimOrder }),
+        ...(model.fimSplit === undefined ? {} : { fimSplit: model.fimSplit }),
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });

@@ -82,8 +82,14 @@ describe("FIM completions on the embedded engine, model with FIM tokens", () => 
     };
     await client.completions.create({ ...request, prompt: prefix });
     const second = await client.completions.create({ ...request, prompt: `${prefix}x` });
-    // The second prompt shares <|fim_prefix|> and the whole prefix with the first.
-    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBe(engine.countTokens(prefix) + 1);
+    // The cursor line's typed text ends the prompt (after <|fim_middle|>, the default line
+    // split): the second prompt is the first plus the typed "x", the suffix included.
+    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBe(
+      (second.usage?.prompt_tokens ?? 0) - 1,
+    );
+    expect(second.usage?.prompt_tokens_details?.cached_tokens).toBeGreaterThan(
+      engine.countTokens(prefix) + engine.countTokens(suffix),
+    );
   });
 
   it("/infill takes input_extra and reports cached tokens in timings", async () => {

@@ -15,6 +15,28 @@ export interface FimTokens {
 
 const REPOSITORY_NAME = "spark";
 
+/**
+ * Where the suffix goes. "psm" (prefix, suffix, middle): the order every FIM model is trained on;
+ * the suffix follows the cursor, so each keystroke re-evaluates it. "spm" (suffix, prefix,
+ * middle: `<|fim_suffix|>S<|fim_prefix|>P<|fim_middle|>`, llama-server's `--spm-infill`): the
+ * suffix, unchanged while the user types, stays cached and a keystroke evaluates only the
+ * prefix's last tokens; only for models trained on it too (a PSM-only model completes worse).
+ */
+export const FIM_ORDERS = ["psm", "spm"] as const;
+export type FimOrder = (typeof FIM_ORDERS)[number];
+
+/**
+ * Where the prompt's prefix ends. "line" (default): at the start of the cursor's line, the line's
+ * text before the cursor going after <|fim_middle|> as the start of the middle (where llama.vscode
+ * splits too). Typing then only extends the prompt's end, so in PSM order too the suffix stays
+ * cached and a keystroke evaluates the typed tokens; the suffix is evaluated again once per line.
+ * It is the same document and the same format: the state the model is in after generating that
+ * text itself, and a split at a line start is the commonest FIM training split. "cursor": the
+ * prefix ends at the cursor (the classic request; in PSM every keystroke re-evaluates the suffix).
+ */
+export const FIM_SPLITS = ["line", "cursor"] as const;
+export type FimSplit = (typeof FIM_SPLITS)[number];
+
 /** A request's prompt tokens, and how many of them a follow-up is expected to repeat. */
 export interface RenderedPrompt {
   tokens: Token[];
@@ -46,24 +68,46 @@ export function findFimTokens(model: LlamaModel): FimTokens | undefined {
   };
 }
 
+/** How a model's FIM prompts are rendered (its configuration). */
+export interface FimFormat {
+  tokens: FimTokens | undefined;
+  /** For a model without FIM tokens; its placeholders' order is its own. */
+  template: string | undefined;
+  /** With FIM tokens: where the suffix goes. */
+  order: FimOrder;
+  /** With FIM tokens: where the prefix ends. */
+  split: FimSplit;
+}
+
 /**
- * Tokens for a completion request. The order keeps what changes least first, so a keystroke
- * re-evaluates only the tail: other files, then this file's name, then the prefix up to the cursor;
- * the suffix follows (PSM order, which FIM models are trained on).
+ * Tokens for a completion request. What changes least comes first, so a keystroke re-evaluates
+ * only the tail: other files, then this file's name, then the FIM block in the model's order;
+ * with the line split, the text typed on the cursor's line is the block's last part in either
+ * order.
  */
 export function renderCompletionPrompt(
   model: LlamaModel,
   completion: CompletionPrompt,
-  fimTokens: FimTokens | undefined,
-  fimTemplate: string | undefined,
+  format: FimFormat,
 ): RenderedPrompt {
   const text = (value: string): Token[] => model.tokenize(value, false);
   if (completion.suffix === undefined) {
     const tokens = text(completion.prefix);
     return { tokens, stableLength: tokens.length };
   }
-  if (fimTokens !== undefined) return renderWithFimTokens(completion, fimTokens, text);
-  if (fimTemplate !== undefined) return renderWithTemplate(model, completion, fimTemplate);
+  if (format.tokens !== undefined) {
+    if (format.split === "cursor")
+      return renderWithFimTokens(completion, format.tokens, format.order, text);
+    const tokens = renderWithFimTokens(
+      splitAtLineStart(completion),
+      format.tokens,
+      format.order,
+      text,
+    ).tokens;
+    // The cursor is at the prompt's end: the next keystroke extends all of it.
+    return { tokens, stableLength: tokens.length };
+  }
+  if (format.template !== undefined) return renderWithTemplate(model, completion, format.template);
   throw new SparkError(
     "fim_unsupported",
     "This model has no fill-in-the-middle tokens (<|fim_prefix|>, <|fim_suffix|>, " +
@@ -76,6 +120,7 @@ export function renderCompletionPrompt(
 function renderWithFimTokens(
   completion: CompletionPrompt,
   fim: FimTokens,
+  order: FimOrder,
   text: (value: string) => Token[],
 ): RenderedPrompt {
   const tokens: Token[] = [];
@@ -95,11 +140,24 @@ function renderWithFimTokens(
     // No repository tokens: other files go in as plain text before the FIM block.
     for (const chunk of extra) tokens.push(...text(`// ${chunk.filename}\n${chunk.text}\n`));
   }
+  const suffix = [fim.suffix, ...text(completion.suffix ?? "")];
+  if (order === "spm") tokens.push(...suffix);
   tokens.push(fim.prefix, ...text(completion.prefix));
+  // The next keystroke changes what follows the cursor's last tokens: here the pool matches.
   const stableLength = tokens.length;
-  tokens.push(fim.suffix, ...text(completion.suffix ?? ""));
+  if (order === "psm") tokens.push(...suffix);
   tokens.push(fim.middle, ...text(completion.middle ?? ""));
   return { tokens, stableLength };
+}
+
+/** The cursor line's text before the cursor moves from the prefix to the middle's start. */
+function splitAtLineStart(completion: CompletionPrompt): CompletionPrompt {
+  const lineStart = completion.prefix.lastIndexOf("\n") + 1;
+  return {
+    ...completion,
+    prefix: completion.prefix.slice(0, lineStart),
+    middle: completion.prefix.slice(lineStart) + (completion.middle ?? ""),
+  };
 }
 
 /** `{prefix}` and `{suffix}` in the template are replaced; the rest may name special tokens. */

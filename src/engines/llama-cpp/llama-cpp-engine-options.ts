@@ -1,5 +1,6 @@
 // The embedded engine's options: the model, its context and sequences, threads and GPU, prompt
 // lookup, batch dispatch, FIM, and which loop decodes.
+import type { FimOrder, FimSplit } from "./completion-prompt.ts";
 import type { GpuSetting } from "./load-model.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
@@ -35,6 +36,18 @@ export interface LlamaCppEngineOptions {
    * replaced, the rest may name the model's special tokens. Unused when the model has FIM tokens.
    */
   fimTemplate?: string;
+  /**
+   * With the model's own FIM tokens: "psm" (default; the order Qwen2.5-Coder documents) or "spm",
+   * the suffix before the prefix, so it stays cached while the user types (see FimOrder). Only
+   * for a model trained on SPM too.
+   */
+  fimOrder?: FimOrder;
+  /**
+   * With the model's own FIM tokens: where the prefix ends. "line" (default): at the cursor line's
+   * start, the typed part of the line after <|fim_middle|>, so a keystroke evaluates only what was
+   * typed in either order; "cursor": at the cursor (see FimSplit).
+   */
+  fimSplit?: FimSplit;
   /**
    * Which loop decodes. "native" (the default when it is built): Spark's addon decodes and samples
    * on its own thread with a persistent threadpool and hands tokens over in batches; it runs plain

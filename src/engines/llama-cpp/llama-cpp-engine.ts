@@ -105,14 +105,16 @@ export class LlamaCppEngine implements Engine {
     this.grammars = new GrammarCache(parts.loaded.llama);
     this.lookups = new RequestLookups(model, options);
     this.promptTokens = new PromptTokenCache(model.tokenizer);
-    const { fimTemplate } = options;
-    const { chatWrapper, fimTokens } = this;
     this.renderer = {
       model,
-      chatWrapper,
+      chatWrapper: this.chatWrapper,
       tokenizer: this.promptTokens.tokenizer,
-      fimTokens,
-      fimTemplate,
+      fim: {
+        tokens: this.fimTokens,
+        template: options.fimTemplate,
+        order: options.fimOrder ?? "psm",
+        split: options.fimSplit ?? "line",
+      },
     };
   }
 

@@ -6,7 +6,7 @@ import type { EngineRequest, ToolDefinition } from "../engine.ts";
 import { historyToRender } from "./continue-final-message.ts";
 import {
   renderCompletionPrompt,
-  type FimTokens,
+  type FimFormat,
   type RenderedPrompt,
 } from "./completion-prompt.ts";
 import { toChatModelFunctions } from "./generate-with-tools.ts";
@@ -16,8 +16,7 @@ export interface PromptRenderer {
   chatWrapper: ChatWrapper;
   /** For chat prompts: PromptTokenCache's, so a follow-up tokenizes only its new messages. */
   tokenizer: Tokenizer;
-  fimTokens: FimTokens | undefined;
-  fimTemplate: string | undefined;
+  fim: FimFormat;
 }
 
 /** Throws a SparkError when the request cannot be rendered (FIM on a model without FIM). */
@@ -26,10 +25,8 @@ export function renderRequestPrompt(
   request: EngineRequest,
   tools: ToolDefinition[],
 ): RenderedPrompt {
-  if (request.completion !== undefined) {
-    const { model, fimTokens, fimTemplate } = renderer;
-    return renderCompletionPrompt(model, request.completion, fimTokens, fimTemplate);
-  }
+  if (request.completion !== undefined)
+    return renderCompletionPrompt(renderer.model, request.completion, renderer.fim);
   const { contextText } = renderer.chatWrapper.generateContextState({
     chatHistory: historyToRender(request),
     ...(tools.length === 0 ? {} : { availableFunctions: toChatModelFunctions(tools) }),
