@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { collectStream, type CollectedStream } from "../../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../../src/engines/engine.ts";
-import type { TokenSuccessors } from "../../src/engines/llama-cpp/gguf/successor-weights.ts";
 import {
   createLlamaCppEngine,
   type LlamaCppEngine,
@@ -20,27 +19,12 @@ import { loadModel, type LoadedModel } from "../../src/engines/llama-cpp/load-mo
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import type { PromptLookup } from "../../src/engines/llama-cpp/prompt-lookup/prompt-lookup.ts";
 import { RequestLookups } from "../../src/engines/llama-cpp/prompt-lookup/request-lookup.ts";
+import { COPIED_FILE, copyingSuccessors } from "../support/copying-script.ts";
 import { ensureTestModel } from "../support/test-model.ts";
 
 const describeNative = existsSync(defaultAddonPath) ? describe : describe.skip;
 
-/**
- * A file of distinct bytes, one line break: the scripted model's greedy chain writes it (escaped)
- * wherever a string starts. No pair the byte tokenizer merges (he, in, re, on, er) is adjacent.
- */
-const FILE =
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklm\nopqrstuvwxyz#$%&()*+-./:;<=>?@[]^_{|}~";
-const ESCAPED = JSON.stringify(FILE).slice(1, -1);
-
-/** Each character of the escaped file followed by the next; the string ends after the last. */
-function copyingScript(): TokenSuccessors {
-  const characters = ['"', ...ESCAPED, '"'];
-  const successors: Record<string, string> = {};
-  for (let index = 0; index + 1 < characters.length; index += 1) {
-    successors[characters[index] as string] = characters[index + 1] as string;
-  }
-  return successors;
-}
+const FILE = COPIED_FILE;
 
 // Bounded, so the noise model's strings end too.
 const writeFile = z.object({ path: z.string().max(120), content: z.string().max(120) });
@@ -95,7 +79,7 @@ describeNative("prompt lookup inside tool calls on the native loop", () => {
   let noisePlain: LlamaCppEngine;
   let noiseDrafting: LlamaCppEngine;
   beforeAll(async () => {
-    const scripted = await ensureTestModel({ successors: copyingScript() });
+    const scripted = await ensureTestModel({ successors: copyingSuccessors() });
     const noise = await ensureTestModel();
     scriptedPlain = await engineFor(scripted, false);
     scriptedDrafting = await engineFor(scripted, true);
