@@ -96,16 +96,13 @@ export class RequestLookups {
   }
 
   private toolTurnLookup(request: EngineRequest, promptTokens: Token[]): RequestLookup {
-    let context: Token[] = promptTokens;
-    for (const message of request.messages) {
-      context = context.concat(this.escapedViews.of(message.content));
-    }
+    const views = request.messages.map((message) => this.escapedViews.of(message.content));
     const prediction = request.prediction ?? "";
-    const predicted =
-      prediction === ""
-        ? []
-        : this.model.tokenize(prediction).concat(this.escapedViews.of(prediction));
-    return this.lookupOver(context.concat(predicted), promptTokens, promptTokens.length);
+    if (prediction !== "")
+      views.push(this.model.tokenize(prediction), this.escapedViews.of(prediction));
+    // One copy of everything (concat per message would copy the growing array each time).
+    const lookupTokens = promptTokens.concat(...views);
+    return this.lookupOver(lookupTokens, promptTokens, promptTokens.length);
   }
 
   private lookupOver(
