@@ -1,9 +1,10 @@
 // Prompt lookup inside tool calls on the native loop: a scripted model whose call copies a file
 // from a tool result (its JSON-escaped text) gives the plain run's call with drafts accepted; the
 // noise model gives the same call with drafting on as off, also when a prediction's drafts are
-// partly rejected (a wrong token, one the grammar forbids); sampled calls still parse. And on the
-// test model's real tokenizer, the escaped views draft an edit call's copied lines where the raw
-// prompt alone does not.
+// partly rejected (a wrong token, one the grammar forbids); sampled calls still parse. A native job
+// under a grammar verifying drafts right, wrong and forbidden gives the plain job's tokens in fewer
+// steps. And on the test model's real tokenizer, the escaped views draft an edit call's copied
+// lines where the raw prompt alone does not.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Token } from "node-llama-cpp";
@@ -16,7 +17,14 @@ import {
   type LlamaCppEngine,
 } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { loadModel, type LoadedModel } from "../../src/engines/llama-cpp/load-model.ts";
+import { getSharedLlamaBackend } from "../../src/engines/llama-cpp/llama-backend.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { NativeContext } from "../../src/engines/llama-cpp/native-loop/native-context.ts";
+import type {
+  NativeSequence,
+  NativeSpeculation,
+} from "../../src/engines/llama-cpp/native-loop/native-sequence.ts";
+import { findNativeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import type { PromptLookup } from "../../src/engines/llama-cpp/prompt-lookup/prompt-lookup.ts";
 import { RequestLookups } from "../../src/engines/llama-cpp/prompt-lookup/request-lookup.ts";
 import { COPIED_FILE, copyingSuccessors } from "../support/copying-script.ts";
@@ -140,6 +148,69 @@ describeNative("prompt lookup inside tool calls on the native loop", () => {
       const call = onlyCall(sampled);
       expect(writeFile.safeParse(JSON.parse(call.arguments)).success).toBe(true);
     }
+  });
+});
+
+describeNative("the native verify step under a grammar", () => {
+  let context: NativeContext;
+  let sequence: NativeSequence;
+  beforeAll(async () => {
+    const found = findNativeLoop("native", await getSharedLlamaBackend("auto"));
+    if (found.addon === undefined) throw new Error(found.reason);
+    context = await NativeContext.create(found.addon, {
+      modelPath: await ensureTestModel(),
+      contextSize: 256,
+      sequences: 1,
+      threads: 1,
+      batchSize: 64,
+      gpuLayers: 0,
+    });
+    sequence = (await context.pool.acquire(undefined, undefined)).sequence;
+  });
+  afterAll(() => context?.dispose());
+
+  /** The byte tokenizer's ids are the bytes. */
+  const prompt = [...Buffer.from("Write an object:\n")] as Token[];
+  const grammar = { text: 'root ::= "{" [a-z ]{8,40} "}"', root: "root" };
+  async function run(speculation?: NativeSpeculation): Promise<{ tokens: Token[]; steps: number }> {
+    sequence.forget();
+    const job = sequence.tokens(prompt, {
+      maxTokens: 60,
+      sampling: { temperature: 0 },
+      defaultTemperature: 0,
+      grammar,
+      speculation,
+    });
+    const tokens: Token[] = [];
+    for await (const token of job.tokens) tokens.push(token);
+    return { tokens, steps: job.steps() };
+  }
+
+  it("drafts right, wrong and forbidden by the grammar give the plain run's tokens, and its end", async () => {
+    const plain = await run();
+    // The grammar held the noise model to its shape and ended the job at "}".
+    expect(Buffer.from(plain.tokens).toString()).toMatch(/^\{[a-z ]{8,40}\}$/);
+    const output: Token[] = [];
+    let drafted = 0;
+    const speculation: NativeSpeculation = {
+      record: (sampled) => output.push(...(sampled as unknown as Token[])),
+      // Two right tokens, then an uppercase letter (the grammar forbids it), or at every other
+      // draft a letter the grammar allows that is not the model's.
+      nextDraft: () => {
+        const next = plain.tokens.slice(output.length, output.length + 4);
+        if (next.length < 3) return next;
+        const wrong = drafted % 2 === 0 ? 81 : next[2] === 122 ? 121 : 122;
+        drafted += 1;
+        return [next[0], next[1], wrong, next[3] ?? wrong] as Token[];
+      },
+    };
+    const speculative = await run(speculation);
+    expect(speculative.tokens).toEqual(plain.tokens);
+    expect(drafted).toBeGreaterThan(2);
+    // Two drafted tokens kept per step, then the sample that differed: fewer steps than plain.
+    expect(speculative.steps).toBeLessThan(plain.steps);
+    // The next job's grammar starts afresh: nothing of the rejected drafts stayed in it.
+    expect((await run()).tokens).toEqual(plain.tokens);
   });
 });
 
