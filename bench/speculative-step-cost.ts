@@ -2,18 +2,22 @@
 // node-llama-cpp's evaluate loop per token vs verifying a batch of k tokens with a sample at every
 // position (what src/engines/llama-cpp/speculative-decode.ts sends), and the same two on Spark's
 // native loop (a plain job; a speculative job whose every draft is rejected, so each step is one
-// batch of k), interleaved, best of N rounds, wall and process CPU time. With --acceptance (a scenario 4 JSON) it projects prompt lookup's effective
-// tokens/s on this model from that run's drafts and acceptance: a projection, not a measurement.
+// batch of k), interleaved, best of N rounds, wall and process CPU time, on the CPU or on the
+// GPU backend node-llama-cpp loads (both loops, the native one bound to that very libllama). With
+// --acceptance (a scenario 4 JSON) it projects prompt lookup's effective tokens/s on this model
+// from that run's drafts and acceptance, at each loop's costs: a projection, not a measurement.
 // Usage: npx tsx bench/speculative-step-cost.ts [--model f.gguf | --shape 1.5b --type q8_0]
-//        [--threads 1] [--gpu] [--rounds 3] [--acceptance bench/results/…-speculative-edits.json]
+//        [--threads 1] [--gpu | --backend cuda|vulkan | --lavapipe] [--rounds 3]
+//        [--acceptance bench/results/…-speculative-edits.json]
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
-import { getSharedLlamaBackend } from "../src/engines/llama-cpp/llama-backend.ts";
+import { getSharedLlamaBackend, type GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
 import type { NativeSequence } from "../src/engines/llama-cpp/native-loop/native-sequence.ts";
 import { openNativeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
 import { formatTable } from "./lib/print-table.ts";
 import { readAcceptance, projectSpeedUp, type StepCost } from "./lib/speculation-projection.ts";
@@ -26,6 +30,10 @@ const { values } = parseArgs({
     type: { type: "string" },
     threads: { type: "string", default: "1" },
     gpu: { type: "boolean", default: false },
+    /** A GPU backend by name (node-llama-cpp's prebuilt cuda or vulkan); implies --gpu. */
+    backend: { type: "string" },
+    /** Vulkan on Mesa's lavapipe (a software device, shown to this process only): CI's stand-in. */
+    lavapipe: { type: "boolean", default: false },
     rounds: { type: "string", default: "3" },
     acceptance: { type: "string" },
     context: { type: "string", default: "1024" },
@@ -45,15 +53,27 @@ const contextTokens = Number(values.context);
 const batchSizes = [1, 2, 3, 5, 9, 17, 33];
 const plainTokens = 32;
 
+if (values.lavapipe) {
+  const icd = findLavapipeIcd();
+  if (icd === undefined)
+    throw new Error("no lavapipe ICD (apt-get install -y mesa-vulkan-drivers)");
+  // Before node-llama-cpp loads Vulkan: the loader reads these when the backend starts.
+  Object.assign(process.env, lavapipeEnvironment(icd, true));
+}
+const gpu: GpuSetting = values.lavapipe
+  ? "vulkan"
+  : ((values.backend as GpuSetting | undefined) ?? (values.gpu ? "auto" : false));
 // Spark's own backend opener: the native loop binds to the llama.cpp it loaded.
-const backend = await getSharedLlamaBackend(values.gpu ? "auto" : false);
+const backend = await getSharedLlamaBackend(gpu);
 const { llama } = backend;
 const model = await llama.loadModel({ modelPath });
+/** Layers node-llama-cpp put on the GPU ("auto": what fits); the native loop puts the same. */
+const gpuLayers = llama.gpu === false ? 0 : model.gpuLayers;
 const context = await model.createContext({
   contextSize: contextTokens + 256,
   sequences: 1,
   flashAttention: values["flash-attention"],
-  ...(values.gpu ? {} : { threads }),
+  ...(gpuLayers > 0 ? {} : { threads }),
 });
 const sequence = context.getSequence();
 const filler = model.tokenize(
@@ -125,23 +145,22 @@ async function verifyStep(size: number): Promise<StepCost> {
   };
 }
 
-// Spark's native loop on its own context (calling node-llama-cpp's libllama, loaded above).
-const nativeLoop = values.gpu
-  ? undefined
-  : await openNativeLoop("native", backend, {
-      modelPath,
-      contextSize: contextTokens + 256,
-      sequences: 1,
-      threads,
-      batchSize: 512,
-      gpuLayers: 0,
-      flashAttention: values["flash-attention"],
-    });
-if (nativeLoop !== undefined && nativeLoop.native === undefined) {
+// Spark's native loop on its own context (calling node-llama-cpp's libllama, loaded above, on
+// whichever backend that is), with the engine's threads: all math cores when layers are offloaded.
+const nativeLoop = await openNativeLoop("native", backend, {
+  modelPath,
+  contextSize: contextTokens + 256,
+  sequences: 1,
+  threads: gpuLayers > 0 ? llama.cpuMathCores : threads,
+  batchSize: 512,
+  gpuLayers,
+  flashAttention: values["flash-attention"],
+});
+if (nativeLoop.native === undefined) {
   process.stderr.write(`native loop rows skipped: ${nativeLoop.reason}\n`);
 }
 const nativeSequence: NativeSequence | undefined = (
-  await nativeLoop?.native?.pool.acquire(undefined, undefined)
+  await nativeLoop.native?.pool.acquire(undefined, undefined)
 )?.sequence;
 await nativeSequence?.prefill(filler.slice(0, contextTokens + 1));
 
@@ -180,7 +199,7 @@ const plain = best.get("plain") as StepCost;
 const verify = batchSizes.map((size) => best.get(`verify ${size}`) as StepCost);
 
 console.log(
-  `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu})`}, ${contextTokens} tokens in the KV cache${values["flash-attention"] ? ", flash attention" : ""}, best of ${rounds} rounds\n`,
+  `\n${modelPath}\n${llama.gpu === false ? `CPU, ${threads} thread(s)` : `GPU (${llama.gpu}: ${(await llama.getGpuDeviceNames()).join(", ")}), ${gpuLayers} layers offloaded`}, ${contextTokens} tokens in the KV cache${values["flash-attention"] ? ", flash attention" : ""}, best of ${rounds} rounds\n`,
 );
 const native =
   nativeSequence === undefined
@@ -210,9 +229,16 @@ if (values.acceptance !== undefined) {
   console.log(
     `\nPROJECTION (not measured): prompt lookup priced at this model's step costs, with the drafts and acceptance of ${values.acceptance}`,
   );
+  const loops: Array<{ name: string; plain: StepCost; verify: StepCost[] }> = [
+    { name: "node-llama-cpp", plain, verify },
+  ];
+  const nativePlain = native[0];
+  if (nativePlain !== undefined)
+    loops.push({ name: "native loop", plain: nativePlain, verify: native });
   printTable(
     "Projection",
     [
+      "loop",
       "clock",
       "output tokens",
       "draft steps",
@@ -224,24 +250,27 @@ if (values.acceptance !== undefined) {
       "projected tokens/s",
       "speed-up",
     ],
-    (["wallMs", "cpuMs"] as const).map((clock) => {
-      const projection = projectSpeedUp(acceptance, plain, verify, clock);
-      return [
-        clock === "wallMs" ? "wall" : "CPU",
-        acceptance.outputTokens,
-        acceptance.drafts,
-        projection.plainSteps,
-        round(projection.meanDraftTokens, 1),
-        acceptance.acceptedTokens,
-        round(projection.tokensPerStep, 2),
-        round(1000 / plain[clock], 1),
-        round(projection.tokensPerSecond, 1),
-        round(projection.speedUp, 2),
-      ];
-    }),
+    loops.flatMap((loop) =>
+      (["wallMs", "cpuMs"] as const).map((clock) => {
+        const projection = projectSpeedUp(acceptance, loop.plain, loop.verify, clock);
+        return [
+          loop.name,
+          clock === "wallMs" ? "wall" : "CPU",
+          acceptance.outputTokens,
+          acceptance.drafts,
+          projection.plainSteps,
+          round(projection.meanDraftTokens, 1),
+          acceptance.acceptedTokens,
+          round(projection.tokensPerStep, 2),
+          round(1000 / loop.plain[clock], 1),
+          round(projection.tokensPerSecond, 1),
+          round(projection.speedUp, 2),
+        ];
+      }),
+    ),
   );
 }
-nativeLoop?.native?.dispose();
+nativeLoop.native?.dispose();
 await context.dispose();
 await model.dispose();
 

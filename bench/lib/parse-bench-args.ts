@@ -19,7 +19,8 @@ export const benchUsage = `usage: npm run bench -- [--quick] [--scenario N[,N…
   --scenario N     run only these scenarios (1-8; repeat the flag or give a comma list)
   --model FILE     a real GGUF instead of the self-written test model (scenarios 1, 3, 4, 5, 6, 8)
   --threads N      CPU threads for every engine, Spark's and llama-server's (default 1)
-  --gpu            run scenario 6 (GPU decode); alone unless --scenario names others too
+  --gpu            run scenario 6 (GPU decode); alone unless --scenario names others too, which
+                   then run on the GPU where they can (scenario 4)
   --results DIR    where JSON, the report and charts go (default bench/results)
   --smoke          tiny sizes for the test suite; the numbers mean nothing
 Scenario 5 runs when LLAMA_SERVER=<path to llama-server> is set.`;

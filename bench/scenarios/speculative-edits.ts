@@ -4,8 +4,13 @@
 // interleaved over several rounds (best of N): decode tokens/s, end-to-end time, the lookup's
 // accepted/rejected counters per draft position and the ceiling a perfect lookup would reach. A
 // prose task (new text, with a file passed as prediction all the same) checks that lookup costs
-// nothing where the output does not copy.
+// nothing where the output does not copy. With --gpu both serving processes run on the GPU
+// backend node-llama-cpp loads (a GPU the driver sees but CUDA did not load fails the run).
 import { readFile } from "node:fs/promises";
+import { queryNvidiaGpus } from "../../src/engines/llama-cpp/device/nvidia-gpus.ts";
+import { SparkError } from "../../src/protocol/spark-error.ts";
+import { detectGpu } from "../lib/detect-gpu.ts";
+import { decideGpuRun } from "../lib/gpu-run-decision.ts";
 import { BenchServer } from "../lib/bench-server.ts";
 import { ensureLongContextTestModel } from "../lib/long-context-test-model.ts";
 import { rateOverTime } from "../lib/rate-over-time.ts";
@@ -54,6 +59,13 @@ export const speculativeEdits: Scenario = {
     const tasks = settings.size === "smoke" ? renameTasks : [...renameTasks, proseTask];
     const rounds = { full: 3, quick: 1, smoke: 1 }[settings.size];
     const modelPath = settings.modelPath ?? (await ensureLongContextTestModel(CONTEXT_SIZE));
+    if (settings.gpu) {
+      const decision = decideGpuRun(await queryNvidiaGpus(), await detectGpu());
+      if (decision.kind === "backend-missing") {
+        throw new SparkError("model_load_failed", decision.message);
+      }
+      settings.log(`  --gpu: ${decision.description}`);
+    }
     const startServer = (decodeLoop: DecodeLoop): Promise<BenchServer> =>
       BenchServer.start(
         {
@@ -64,6 +76,7 @@ export const speculativeEdits: Scenario = {
             contextSize: CONTEXT_SIZE,
             sequences: 1,
             decodeLoop,
+            gpu: settings.gpu ? "auto" : false,
           },
           probe: true,
         },

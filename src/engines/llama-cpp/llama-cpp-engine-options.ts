@@ -16,13 +16,19 @@ export interface LlamaCppEngineOptions {
   threads?: number;
   gpu?: GpuSetting;
   /**
-   * Prompt-lookup decoding on every text request, not only those with a `prediction`; tool
-   * turns decode plainly.
+   * Prompt-lookup decoding on every text request, not only those with a `prediction` (on the
+   * native loop, the text of a tool turn too).
    */
   speculative?: boolean;
+  /**
+   * Prompt lookup inside tool calls on the native loop, drafting a call's JSON from the context
+   * as JSON strings quote it (an edit copying a file). Default true; false drafts only in
+   * requests that ask for lookup (a prediction, `speculative`).
+   */
+  toolCallLookup?: boolean;
   /** Longest prompt-lookup draft. Default 16. */
   maxDraftTokens?: number;
-  /** Called after each text request that drafted with prompt lookup (benchmarks read it). */
+  /** Called after each request that drafted with prompt lookup (benchmarks read it). */
   onSpeculation?: (report: SpeculationReport) => void;
   batchSize?: number;
   /**

@@ -313,7 +313,7 @@ export class LlamaCppEngine implements Engine {
       outputTokens: 0,
       cachedInputTokens: 0,
     };
-    // Tool turns and structured output decode without prompt lookup: a grammar steers each step.
+    // Text under a grammar decodes without prompt lookup; tool turns draft on the native loop only.
     const lookup =
       hasTools || grammar !== undefined ? undefined : this.lookups.for(request, promptTokens);
     const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
@@ -332,10 +332,13 @@ export class LlamaCppEngine implements Engine {
           grammar: await this.grammars.nativeCallGrammar(tools),
           forceCall: forceToolCall,
           newToolCallId,
+          lookup: this.lookups.forToolTurn(request, promptTokens),
         };
         yield* textGrammar === undefined
           ? generateNativeWithTools(calls, result)
           : generateNativeStructuredWithTools({ ...calls, textGrammar }, result);
+        const drafted = calls.lookup?.opened();
+        if (drafted !== undefined) this.lookups.report(drafted, promptTokens.length, usage);
       } else yield* generateNativeText({ ...input, lookup, grammar: textGrammar }, result);
       if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
       yield* this.finishGeneration(usage, result, signal, finish);

@@ -41,7 +41,10 @@ export async function* generateNativeStructuredWithTools(
       result.outputTokens += 1;
       yield* generateNativeWithTools({ ...input, forceCall: true }, result);
     } else {
-      yield* generateNativeText({ ...input, grammar: input.textGrammar }, result);
+      yield* generateNativeText(
+        { ...input, lookup: undefined, grammar: input.textGrammar },
+        result,
+      );
     }
   } finally {
     // What the prompt found cached is what the decision's job reused; the jobs after it reuse

@@ -38,7 +38,11 @@ export async function* generateNativeText(
   }
 }
 
-function lookupSpeculation(lookup: { drafts: PromptLookup; history: Token[] }): NativeSpeculation {
+/** Drafts for a job from the lookup, recording what it samples into the history. */
+export function lookupSpeculation(lookup: {
+  drafts: PromptLookup;
+  history: Token[];
+}): NativeSpeculation {
   return {
     record: (sampled) => {
       for (const token of sampled) lookup.history.push(token as Token);

@@ -2,14 +2,22 @@
 // samples `<tool_call>`; then the call's JSON under the tools' grammar (a complete call ends the
 // job); then one sampled token after `\n</tool_call>\n` says whether another call follows. Each
 // job's prompt is what the sequence's cache holds after the last (its prompt and what it sampled)
-// plus a few tokens, so only those decode.
+// plus a few tokens, so only those decode. With prompt lookup each call's job drafts its JSON from
+// the context as JSON strings quote it (the text's job too when the request asked for lookup).
 import type { Token } from "node-llama-cpp";
 import type { EngineEvent } from "../../engine.ts";
 import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
 import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
 import { streamToolCall } from "../tool-calls/stream-tool-call.ts";
 import type { ToolCallSyntax } from "../tool-calls/tool-call-syntax.ts";
-import type { NativeGrammar, NativeSequence, NativeTokensOptions } from "./native-sequence.ts";
+import type { ToolTurnLookup } from "../prompt-lookup/request-lookup.ts";
+import { lookupSpeculation } from "./generate-native-text.ts";
+import type {
+  NativeGrammar,
+  NativeSequence,
+  NativeSpeculation,
+  NativeTokensOptions,
+} from "./native-sequence.ts";
 
 export interface NativeToolsInput extends EmitInput {
   sequence: NativeSequence;
@@ -20,6 +28,8 @@ export interface NativeToolsInput extends EmitInput {
   /** tool_choice required or a named tool: the turn opens with a call. */
   forceCall: boolean;
   newToolCallId: () => string;
+  /** Prompt lookup for the turn's calls (and its text, when draftsText). */
+  lookup?: ToolTurnLookup | undefined;
 }
 
 export async function* generateNativeWithTools(
@@ -43,13 +53,23 @@ export async function* generateNativeWithTools(
     if (firstJob) result.cachedInputTokens = cachedTokens;
     firstJob = false;
   };
+  /** Drafting for a job whose prompt is `prompt`: it extends the lookup's history. */
+  const drafting = (drafts: boolean): NativeSpeculation | undefined => {
+    if (!drafts || input.lookup === undefined) return undefined;
+    const lookup = input.lookup.open();
+    continueHistory(lookup.history, prompt);
+    return lookupSpeculation(lookup);
+  };
   // Read after awaits: the signal may have fired meanwhile.
   const aborted = (): boolean => signal?.aborted === true;
 
   if (input.forceCall) {
     prompt = [...prompt, syntax.openToken, ...syntax.afterOpen];
   } else {
-    const textOptions = jobOptions({ stopTokens: [syntax.openToken] });
+    const textOptions = jobOptions({
+      stopTokens: [syntax.openToken],
+      speculation: drafting(input.lookup?.draftsText === true),
+    });
     if (textOptions === undefined) {
       result.finishReason = "length";
       return;
@@ -64,7 +84,7 @@ export async function* generateNativeWithTools(
   }
 
   for (;;) {
-    const callOptions = jobOptions({ grammar: input.grammar });
+    const callOptions = jobOptions({ grammar: input.grammar, speculation: drafting(true) });
     if (callOptions === undefined) {
       result.finishReason = "length";
       return;
@@ -92,5 +112,15 @@ export async function* generateNativeWithTools(
     if (aborted() || next.stopToken() !== syntax.openToken) return;
     result.outputTokens += 1;
     prompt = [...prompt, syntax.openToken, ...syntax.afterOpen];
+  }
+}
+
+/** Brings the history up to a job's prompt, which extends it (the cache plus the syntax's glue). */
+function continueHistory(history: Token[], prompt: readonly Token[]): void {
+  const continues =
+    prompt.length >= history.length && history.every((token, index) => token === prompt[index]);
+  if (!continues) history.length = 0;
+  for (let index = history.length; index < prompt.length; index += 1) {
+    history.push(prompt[index] as Token);
   }
 }

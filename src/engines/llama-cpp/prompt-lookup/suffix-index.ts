@@ -26,18 +26,30 @@ export interface MatchPreference {
 }
 
 export class SuffixIndex {
-  private readonly ends = new Map<number, number[]>();
+  /**
+   * A hash table of chains in typed arrays, not a Map of arrays: built for every request that
+   * drafts, over prompts of 100k+ tokens (a tool turn's lookup holds the prompt and its escaped
+   * views), where a Map took ~250 ms and this takes a few. `heads[slot]`: the latest run end
+   * whose key hashes to the slot (-1: none); `next[end]`: the one before it in that slot.
+   */
+  private readonly heads: Int32Array;
+  private readonly next: Int32Array;
+  private readonly mask: number;
 
   constructor(
     readonly tokens: readonly Token[],
     private readonly characters: (token: Token) => number,
   ) {
+    let slots = 16;
+    while (slots < tokens.length * 2) slots *= 2;
+    this.mask = slots - 1;
+    this.heads = new Int32Array(slots).fill(-1);
+    this.next = new Int32Array(Math.max(1, tokens.length));
     // A match must leave a token to draft, so runs ending at the last token are not indexed.
     for (let end = KEY_TOKENS; end < tokens.length; end += 1) {
-      const key = keyOf(tokens, end);
-      const bucket = this.ends.get(key);
-      if (bucket === undefined) this.ends.set(key, [end]);
-      else bucket.push(end);
+      const slot = keyOf(tokens, end) & this.mask;
+      this.next[end] = this.heads[slot] as number;
+      this.heads[slot] = end;
     }
   }
 
@@ -52,12 +64,11 @@ export class SuffixIndex {
     preference: MatchPreference,
   ): SuffixMatch | undefined {
     if (history.length < KEY_TOKENS) return undefined;
-    const candidates = this.ends.get(keyOf(history, history.length));
-    if (candidates === undefined) return undefined;
     let best: SuffixMatch | undefined;
-    for (const end of candidates) {
+    const slot = keyOf(history, history.length) & this.mask;
+    for (let end = this.heads[slot] as number; end !== -1; end = this.next[end] as number) {
       const match = this.measure(history, end);
-      // Fewer tokens than the key means a hash collision, not a match.
+      // Fewer tokens than the key means a hash collision (or another key's slot), not a match.
       if (match.tokens < KEY_TOKENS || match.characters < minimumCharacters) continue;
       if (best === undefined || isBetter(match, best, preference)) best = match;
     }
