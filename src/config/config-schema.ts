@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
 import {
   DECODE_LOOPS,
+  DEVICE_SAMPLING_MODES,
   GPU_BACKENDS,
   MODEL_ENGINES,
   PROVIDER_PRESETS,
@@ -48,6 +49,7 @@ const modelLayerSchema = z.strictObject({
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
+  device_sampling: z.enum(DEVICE_SAMPLING_MODES).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
   base_urls: z.array(httpUrl).min(1).optional(),
@@ -165,6 +167,7 @@ const llamaCppModelSchema = z.strictObject({
     })
     .optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
+  device_sampling: z.enum(DEVICE_SAMPLING_MODES).optional(),
 });
 
 const openAiCompatibleModelSchema = z

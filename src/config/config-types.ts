@@ -6,6 +6,8 @@ import type { ConfigLayer } from "./config-layer.ts";
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
 export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
+/** Where the native loop samples (see the llama-cpp engine's deviceSampling). */
+export const DEVICE_SAMPLING_MODES = ["auto", "off"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
 
 export const PROVIDER_PRESETS = [
@@ -40,6 +42,8 @@ export interface LlamaCppModelConfig {
   fimTemplate?: string;
   /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
   decodeLoop?: (typeof DECODE_LOOPS)[number];
+  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend where it can). */
+  deviceSampling?: (typeof DEVICE_SAMPLING_MODES)[number];
 }
 
 export interface OpenAiCompatibleModelConfig {

@@ -101,6 +101,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         speculative: model.speculative,
         ...(model.fim_template === undefined ? {} : { fimTemplate: model.fim_template }),
         ...(model.decode_loop === undefined ? {} : { decodeLoop: model.decode_loop }),
+        ...(model.device_sampling === undefined ? {} : { deviceSampling: model.device_sampling }),
       };
     case "openai-compatible": {
       const preset = model.preset ?? "custom";

@@ -21,6 +21,7 @@ export async function createEngine(
         speculative: model.speculative,
         ...(model.fimTemplate === undefined ? {} : { fimTemplate: model.fimTemplate }),
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
+        ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });
     }

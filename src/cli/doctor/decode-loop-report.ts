@@ -106,6 +106,7 @@ async function openAsTheEngine(
       gpu: model.gpu,
       ...(model.threads === undefined ? {} : { threads: model.threads }),
       ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
+      ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
     });
   } catch (error) {
     // The model's own check reports why it does not load; the binding above still stands.

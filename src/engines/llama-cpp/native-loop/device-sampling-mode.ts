@@ -11,7 +11,9 @@ export const DEVICE_SAMPLING_MODES = ["auto", "off"] as const;
  */
 export type DeviceSamplingMode = (typeof DEVICE_SAMPLING_MODES)[number];
 
-export function requestedDeviceSampling(option: DeviceSamplingMode | undefined): DeviceSamplingMode {
+export function requestedDeviceSampling(
+  option: DeviceSamplingMode | undefined,
+): DeviceSamplingMode {
   if (option !== undefined) return option;
   const fromEnvironment = process.env.SPARK_DEVICE_SAMPLING;
   if (fromEnvironment === undefined || fromEnvironment === "") return "auto";
