@@ -182,7 +182,7 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     ]);
     expect(auto.report.decodeLoop).toMatchObject({
       loop: "native",
-      opened: { model: "local", gpuLayers: 0 },
+      opened: { model: "local", gpuLayers: 0, sampling: "device" },
     });
     expect(auto.report.decodeLoop.llamaLibrary).toMatch(CPU_LIBLLAMA);
     expect(auto.report.findings).toEqual([]);
@@ -198,6 +198,7 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     expect(vulkan.report.decodeLoop.loop).toBe("native");
     expect(vulkan.report.decodeLoop.llamaLibrary).toMatch(/libllama\.vulkan\./);
     expect(vulkan.report.decodeLoop.opened?.gpuLayers).toBeGreaterThan(0);
+    expect(vulkan.report.decodeLoop.opened?.sampling).toBe("device");
     expect(vulkan.report.findings.map((finding) => finding.status)).toEqual(["warning"]);
     expect(vulkan.report.findings[0]?.message).toMatch(
       /^gpu = "vulkan" runs on no real GPU: llvmpipe/,
