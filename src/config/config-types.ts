@@ -7,7 +7,7 @@ export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as con
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
 export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
 /** Where the native loop samples (see the llama-cpp engine's deviceSampling). */
-export const DEVICE_SAMPLING_MODES = ["auto", "off"] as const;
+export const DEVICE_SAMPLING_MODES = ["auto", "on", "off"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
 
 export const PROVIDER_PRESETS = [
@@ -42,7 +42,7 @@ export interface LlamaCppModelConfig {
   fimTemplate?: string;
   /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
   decodeLoop?: (typeof DECODE_LOOPS)[number];
-  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend where it can). */
+  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend where it can, not Vulkan). */
   deviceSampling?: (typeof DEVICE_SAMPLING_MODES)[number];
 }
 

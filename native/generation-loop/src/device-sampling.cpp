@@ -57,6 +57,14 @@ void DeviceSampling::configure(llama_context * context, const llama_vocab * voca
     vocab_ = vocab;
     enabled_ = enabled;
     sequences_.assign(static_cast<size_t>(std::max(sequences, 0)), SequenceChain{});
+    if (!enabled_) return;
+    // Every sequence starts with the greedy chain, before the first decode: llama.cpp then sizes
+    // its output buffers for backend sampling from the start.
+    SamplingOptions greedy_sampling;
+    greedy_sampling.temperature = 0.0f;
+    for (size_t index = 0; index < sequences_.size(); index += 1) {
+        attach(sequences_[index], static_cast<llama_seq_id>(index), make_chain(greedy_sampling, vocab_), greedy_sampling);
+    }
 }
 
 bool DeviceSampling::eligible(const GenerationJob & job) const {
@@ -86,6 +94,7 @@ void DeviceSampling::begin(GenerationJob & job) {
 bool DeviceSampling::attach(SequenceChain & entry, llama_seq_id sequence, llama_sampler * chain, const SamplingOptions & sampling) {
     // llama.cpp keeps the pointer; the chain it replaces is unused from here (the graph that
     // referred to it is rebuilt at the next decode).
+    llama_synchronize(context_);
     const bool set = llama_set_sampler(context_, sequence, chain);
     if (entry.chain != nullptr) llama_sampler_free(entry.chain);
     entry.chain = chain;
@@ -99,6 +108,7 @@ bool DeviceSampling::attach(SequenceChain & entry, llama_seq_id sequence, llama_
 
 void DeviceSampling::clear(SequenceChain & entry, llama_seq_id sequence) {
     if (entry.chain == nullptr) return;
+    llama_synchronize(context_);
     llama_set_sampler(context_, sequence, nullptr);
     llama_sampler_free(entry.chain);
     entry.chain = nullptr;

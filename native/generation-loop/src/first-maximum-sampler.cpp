@@ -65,6 +65,9 @@ void backend_apply(llama_sampler *, ggml_context * context, ggml_cgraph *, llama
         index = ggml_get_rows(context, rows, index);
     }
     data->sampled = index;
+    // Only the token comes back: left set, the whole row of logits would be copied to the host as
+    // "sampled logits" after every step, the very copy device sampling is for avoiding.
+    data->logits = nullptr;
 }
 
 /** Whether the device behind `buffer_type` runs every op of the graph (as llama.cpp's samplers check). */

@@ -57,6 +57,7 @@
     X(bool, llama_set_sampler, (llama_context * context, llama_seq_id sequence, llama_sampler * sampler),               \
       (context, sequence, sampler))                                                                                      \
     X(llama_token, llama_get_sampled_token_ith, (llama_context * context, int32_t index), (context, index))             \
+    X(void, llama_synchronize, (llama_context * context), (context))                                                     \
     X(ggml_backend_dev_t, ggml_backend_buft_get_device, (ggml_backend_buffer_type_t type), (type))                       \
     X(bool, ggml_backend_dev_supports_op, (ggml_backend_dev_t device, const ggml_tensor * op), (device, op))            \
     X(ggml_context *, ggml_init, (ggml_init_params parameters), (parameters))                                            \

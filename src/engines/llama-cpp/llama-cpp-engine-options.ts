@@ -48,8 +48,9 @@ export interface LlamaCppEngineOptions {
    * Where the native loop samples. "auto" (default): on llama.cpp's backend, so the vocabulary's
    * logits stay on the GPU, for a request without a grammar or prompt lookup whose sampler chain
    * the backend runs; greedy tokens are the host's, a seed's tokens with a temperature may differ
-   * from node-llama-cpp's where a draw falls within rounding of a boundary (docs/gpu.md). "off":
-   * always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
+   * from node-llama-cpp's where a draw falls within rounding of a boundary (docs/gpu.md); not on
+   * Vulkan, where changing a sequence's backend sampler corrupted the heap on lavapipe. "on": on
+   * Vulkan too. "off": always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
    */
   deviceSampling?: DeviceSamplingMode;
   /** Where the native addon is (tests point it at a missing file). */

@@ -10,7 +10,10 @@ import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { defaultCpuThreads, loadModel, startLlamaBackend, type LoadedModel } from "./load-model.ts";
 import { NativeContext } from "./native-loop/native-context.ts";
-import { requestedDeviceSampling } from "./native-loop/device-sampling-mode.ts";
+import {
+  deviceSamplingEnabled,
+  requestedDeviceSampling,
+} from "./native-loop/device-sampling-mode.ts";
 import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
@@ -96,7 +99,7 @@ export async function openEngineParts(
           batchSize: options.batchSize ?? Math.min(contextSize * sequences, DEFAULT_BATCH_SIZE),
           gpuLayers,
           flashAttention: loaded.model.defaultContextFlashAttention,
-          deviceSampling: deviceSampling === "auto",
+          deviceSampling: deviceSamplingEnabled(deviceSampling, loaded.llama.gpu),
         });
       } catch (error) {
         nativeFallbackReason = SparkError.from(error).message;

@@ -15,7 +15,7 @@ const [modelPath, gpuArgument, prompt = "hello", maxTokens = "24", deviceSamplin
   process.argv.slice(2);
 if (modelPath === undefined || gpuArgument === undefined) {
   throw new Error(
-    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens] [auto|off]",
+    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens] [auto|on|off]",
   );
 }
 const gpu = (gpuArgument === "false" ? false : gpuArgument) as GpuSetting;

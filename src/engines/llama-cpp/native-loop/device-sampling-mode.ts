@@ -4,10 +4,12 @@ import type { SamplingPlace } from "../../engine.ts";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { Sampler } from "./generation-loop-addon.ts";
 
-export const DEVICE_SAMPLING_MODES = ["auto", "off"] as const;
+export const DEVICE_SAMPLING_MODES = ["auto", "on", "off"] as const;
 /**
- * "auto": a job without a grammar or prompt lookup samples on the backend when it runs the whole
- * chain (greedy, or top-k → top-p → temperature → seeded dist); "off": every job on the host.
+ * "on": a job without a grammar or prompt lookup samples on the backend when it runs the whole
+ * chain (greedy, or top-k → top-p → temperature → seeded dist); "off": every job on the host;
+ * "auto": "on", except on Vulkan, where changing a sequence's backend sampler between jobs
+ * corrupted the heap (lavapipe, the llama.cpp of node-llama-cpp 3.22.1; docs/gpu.md).
  */
 export type DeviceSamplingMode = (typeof DEVICE_SAMPLING_MODES)[number];
 
@@ -22,7 +24,7 @@ export function requestedDeviceSampling(
   }
   throw new SparkError(
     "invalid_config",
-    `SPARK_DEVICE_SAMPLING is "${fromEnvironment}"; use "auto" or "off".`,
+    `SPARK_DEVICE_SAMPLING is "${fromEnvironment}"; use "auto", "on" or "off".`,
   );
 }
 
@@ -33,4 +35,12 @@ export function samplingPlace(samplers: readonly Sampler[]): SamplingPlace | und
   if (device && host) return "device+host";
   if (device) return "device";
   return host ? "host" : undefined;
+}
+
+/** Whether the native context samples on the device, for the backend node-llama-cpp loaded. */
+export function deviceSamplingEnabled(
+  mode: DeviceSamplingMode,
+  gpu: false | "cuda" | "vulkan" | "metal",
+): boolean {
+  return mode === "on" || (mode === "auto" && gpu !== "vulkan");
 }
