@@ -33,7 +33,7 @@ interface Variant {
   deviceSampling: DeviceSamplingMode;
 }
 const variants: Variant[] = [
-  { name: "native, device sampling", loop: "native", deviceSampling: "auto" },
+  { name: "native, device sampling", loop: "native", deviceSampling: "on" },
   { name: "native, host sampling", loop: "native", deviceSampling: "off" },
   { name: "node-llama-cpp", loop: "node-llama-cpp", deviceSampling: "off" },
 ];

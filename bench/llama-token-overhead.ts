@@ -90,7 +90,7 @@ async function sparkEngine(
     }
     // A row must measure the sampler it is named after.
     const expected =
-      decodeLoop !== "native" ? undefined : deviceSampling === "auto" ? "device" : "host";
+      decodeLoop !== "native" ? undefined : deviceSampling === "off" ? "host" : "device";
     if (result.timings?.sampling !== expected) {
       throw new Error(`sampled on ${result.timings?.sampling ?? "?"}, not ${expected ?? "-"}`);
     }
@@ -184,7 +184,7 @@ for (const entry of models) {
           await runNativeAnchor(anchor, { ...anchorRun, backendSampling: true }),
         );
         keep(`native|${label}`, await sparkEngine(setting, "native"));
-        keep(`native-device|${label}`, await sparkEngine(setting, "native", "auto"));
+        keep(`native-device|${label}`, await sparkEngine(setting, "native", "on"));
         keep(`node-llama-cpp|${label}`, await sparkEngine(setting, "node-llama-cpp"));
         keep(`bare|${label}`, await bareEvaluate(model, setting));
       }
