@@ -2,8 +2,9 @@
 // for this machine, side by side in one run: the CPU backend, and Vulkan on Mesa's lavapipe (a
 // software device, shown only to its child process; it stands in for a GPU in CI and shows what
 // `gpu: auto` now refuses). Each backend runs in its own child process: the native loop calls the
-// one libllama its process's node-llama-cpp loaded. Greedy, best of interleaved rounds, the
-// prompt cached before each timed turn.
+// one libllama its process's node-llama-cpp loaded. The native loop runs twice: sampling on
+// llama.cpp's backend (deviceSampling "auto") and on the host ("off"). Greedy, best of
+// interleaved rounds, the prompt cached before each timed turn.
 // Usage: npx tsx bench/backend-decode-loops.ts [--tokens 64] [--rounds 3] [--threads 1]
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,7 @@ import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest } from "../src/engines/engine.ts";
 import type { GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { DeviceSamplingMode } from "../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
@@ -25,12 +27,24 @@ const { values } = parseArgs({
     child: { type: "string" },
   },
 });
-const loops: DecodeLoop[] = ["native", "node-llama-cpp"];
+interface Variant {
+  name: "native, device sampling" | "native, host sampling" | "node-llama-cpp";
+  loop: DecodeLoop;
+  deviceSampling: DeviceSamplingMode;
+}
+const variants: Variant[] = [
+  { name: "native, device sampling", loop: "native", deviceSampling: "on" },
+  { name: "native, host sampling", loop: "native", deviceSampling: "off" },
+  { name: "node-llama-cpp", loop: "node-llama-cpp", deviceSampling: "off" },
+];
 
 interface LoopResult {
+  variant: Variant["name"];
   loop: DecodeLoop;
   /** The loop the engine ended on (a fallback would show here). */
   ran: DecodeLoop;
+  /** Where the native loop sampled (the engine's report). */
+  sampling: string | undefined;
   tokensPerSecond: number;
   outputTokens: number;
   gpuLayers: number;
@@ -47,9 +61,9 @@ function request(tokens: number): EngineRequest {
 async function measureBackend(gpu: GpuSetting): Promise<LoopResult[]> {
   const modelPath = await ensureTestModel();
   const tokens = Number(values.tokens);
-  const best = new Map<DecodeLoop, LoopResult>();
+  const best = new Map<Variant["name"], LoopResult>();
   for (let round = 0; round < Number(values.rounds); round += 1) {
-    for (const loop of loops) {
+    for (const { name, loop, deviceSampling } of variants) {
       const engine = await createLlamaCppEngine({
         modelPath,
         gpu,
@@ -57,28 +71,31 @@ async function measureBackend(gpu: GpuSetting): Promise<LoopResult[]> {
         sequences: 1,
         contextSize: 1024,
         decodeLoop: loop,
+        deviceSampling,
       });
       try {
         await collectStream(engine.stream({ ...request(tokens), prefillOnly: true }));
         const result = await collectStream(engine.stream(request(tokens)));
         if (result.error !== undefined) throw result.error;
         const sample = {
+          variant: name,
           loop,
           ran: engine.decodeLoop,
+          sampling: result.timings?.sampling,
           tokensPerSecond: result.timings?.decodeTokensPerSecond ?? 0,
           outputTokens: result.usage?.outputTokens ?? 0,
           gpuLayers: engine.gpuLayers,
         };
-        const previous = best.get(loop);
+        const previous = best.get(name);
         if (previous === undefined || sample.tokensPerSecond > previous.tokensPerSecond) {
-          best.set(loop, sample);
+          best.set(name, sample);
         }
       } finally {
         await engine.dispose();
       }
     }
   }
-  return loops.flatMap((loop) => best.get(loop) ?? []);
+  return variants.flatMap(({ name }) => best.get(name) ?? []);
 }
 
 async function inChild(gpu: string, env: NodeJS.ProcessEnv): Promise<LoopResult[]> {
@@ -121,17 +138,27 @@ if (values.child !== undefined) {
     `tiny test model, ${values.tokens} tokens greedy, ${values.threads} thread(s), best of ${values.rounds} rounds\n`,
   );
   console.log(
-    "| backend | layers on the device | native loop tokens/s | node-llama-cpp loop tokens/s | native ÷ node-llama-cpp |",
+    "| backend | layers on the device | native, device sampling tokens/s | native, host sampling tokens/s | " +
+      "node-llama-cpp loop tokens/s | device ÷ host sampling | native (device) ÷ node-llama-cpp |",
   );
-  console.log("|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|");
   for (const backend of backends) {
-    const [native, fallback] = await inChild(backend.gpu, backend.env);
-    if (native === undefined || fallback === undefined)
+    const [device, host, fallback] = await inChild(backend.gpu, backend.env);
+    if (device === undefined || host === undefined || fallback === undefined)
       throw new Error(`${backend.label}: no result`);
-    if (native.ran !== "native") throw new Error(`${backend.label}: the native loop fell back`);
+    if (device.ran !== "native" || host.ran !== "native") {
+      throw new Error(`${backend.label}: the native loop fell back`);
+    }
+    // A row must measure the sampler it is named after.
+    if (device.sampling !== "device" || host.sampling !== "host") {
+      throw new Error(`${backend.label}: sampled on ${device.sampling} / ${host.sampling}`);
+    }
+    const ratio = (over: LoopResult, under: LoopResult): string =>
+      `${(over.tokensPerSecond / under.tokensPerSecond).toFixed(2)}×`;
     console.log(
-      `| ${backend.label} | ${native.gpuLayers} | ${native.tokensPerSecond.toFixed(1)} | ` +
-        `${fallback.tokensPerSecond.toFixed(1)} | ${(native.tokensPerSecond / fallback.tokensPerSecond).toFixed(2)}× |`,
+      `| ${backend.label} | ${device.gpuLayers} | ${device.tokensPerSecond.toFixed(1)} | ` +
+        `${host.tokensPerSecond.toFixed(1)} | ${fallback.tokensPerSecond.toFixed(1)} | ` +
+        `${ratio(device, host)} | ${ratio(device, fallback)} |`,
     );
   }
 }

@@ -2,7 +2,8 @@
 // run on the same GGUF, threads, prompt tokens and sampler chain: Spark's engine on its native loop
 // and on node-llama-cpp's, node-llama-cpp's bare evaluate loop, llama.cpp's sampled generation loop
 // (the fair anchor, bench/native/sampled-loop.cpp) and llama-bench (decode without sampling: a
-// floor). The anchors are compiled at bench time against node-llama-cpp's prebuilt libllama.
+// floor). Spark's native loop and the anchor each run twice: sampling on the host, and on llama.cpp's
+// backend (Spark's deviceSampling "auto", the anchor's llama_set_sampler). The anchors are compiled at bench time against node-llama-cpp's prebuilt libllama.
 // Variants are interleaved and the best of several rounds is kept, so background load hits them
 // alike. CPU time per token is printed beside: on a loaded machine wall time mostly says how much
 // CPU a process was given, CPU time what each token cost (all threads; read it at one thread).
@@ -12,6 +13,7 @@ import { parseArgs } from "node:util";
 import { getLlama, LlamaLogLevel, type LlamaModel, type Token } from "node-llama-cpp";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { DeviceSamplingMode } from "../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { keepBest } from "./lib/best-of-rounds.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
@@ -49,13 +51,18 @@ interface Setting {
   promptTokens: Token[];
 }
 
-async function sparkEngine(setting: Setting, decodeLoop: DecodeLoop): Promise<Sample> {
+async function sparkEngine(
+  setting: Setting,
+  decodeLoop: DecodeLoop,
+  deviceSampling: DeviceSamplingMode = "off",
+): Promise<Sample> {
   const engine = await createLlamaCppEngine({
     modelPath: setting.modelPath,
     threads: setting.threads,
     sequences: 1,
     contextSize: CONTEXT_SIZE,
     decodeLoop,
+    deviceSampling,
   });
   try {
     if (engine.decodeLoop !== decodeLoop) {
@@ -80,6 +87,12 @@ async function sparkEngine(setting: Setting, decodeLoop: DecodeLoop): Promise<Sa
     const cpu = process.cpuUsage(cpuAtFirstToken);
     if (result.usage?.outputTokens !== setting.tokens + 1) {
       throw new Error(`generated ${result.usage?.outputTokens} tokens, not ${setting.tokens + 1}`);
+    }
+    // A row must measure the sampler it is named after.
+    const expected =
+      decodeLoop !== "native" ? undefined : deviceSampling === "off" ? "host" : "device";
+    if (result.timings?.sampling !== expected) {
+      throw new Error(`sampled on ${result.timings?.sampling ?? "?"}, not ${expected ?? "-"}`);
     }
     return {
       tokensPerSecond: result.timings?.decodeTokensPerSecond ?? 0,
@@ -164,11 +177,14 @@ for (const entry of models) {
           promptTokens,
         };
         const label = temperature <= 0 ? "greedy" : `t=${temperature}`;
+        const anchorRun = { ...setting, tokens: entry.tokens + 1, seed: SEED };
+        keep(`anchor|${label}`, await runNativeAnchor(anchor, anchorRun));
         keep(
-          `anchor|${label}`,
-          await runNativeAnchor(anchor, { ...setting, tokens: entry.tokens + 1, seed: SEED }),
+          `anchor-device|${label}`,
+          await runNativeAnchor(anchor, { ...anchorRun, backendSampling: true }),
         );
         keep(`native|${label}`, await sparkEngine(setting, "native"));
+        keep(`native-device|${label}`, await sparkEngine(setting, "native", "on"));
         keep(`node-llama-cpp|${label}`, await sparkEngine(setting, "node-llama-cpp"));
         keep(`bare|${label}`, await bareEvaluate(model, setting));
       }
@@ -183,11 +199,12 @@ for (const entry of models) {
   await model.dispose();
 }
 console.log(
-  "\n| model | threads | sampler | Spark, native loop | Spark, node-llama-cpp loop | " +
-    "llama.cpp sampled loop (anchor) | llama-bench tg | native ÷ anchor, tokens/s | " +
-    "native ÷ anchor, CPU per token |",
+  "\n| model | threads | sampler | Spark native, host sampling | Spark native, device sampling | " +
+    "Spark, node-llama-cpp loop | anchor, host sampling | anchor, backend sampling | " +
+    "llama-bench tg | native host ÷ anchor host | native device ÷ anchor host | " +
+    "native device ÷ native host | native ÷ anchor, CPU per token |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const line of summary) console.log(line);
 
 function printSetting(label: string, threads: number, tokens: number, best: Map<string, Sample>) {
@@ -201,7 +218,9 @@ function printSetting(label: string, threads: number, tokens: number, best: Map<
     const anchorSample = sample("anchor");
     for (const [variant, name] of [
       ["anchor", "llama.cpp sampled loop (anchor)"],
-      ["native", "Spark engine, native loop"],
+      ["anchor-device", "llama.cpp sampled loop, backend sampling"],
+      ["native", "Spark engine, native loop, host sampling"],
+      ["native-device", "Spark engine, native loop, device sampling"],
       ["node-llama-cpp", "Spark engine, node-llama-cpp loop"],
       ["bare", "node-llama-cpp bare evaluate"],
     ] as const) {
@@ -212,11 +231,15 @@ function printSetting(label: string, threads: number, tokens: number, best: Map<
       );
     }
     const native = sample("native");
+    const device = sample("native-device");
+    const ratio = (over: Sample, under: Sample): string =>
+      `${(over.tokensPerSecond / under.tokensPerSecond).toFixed(2)}×`;
     summary.push(
       `| ${label} | ${threads} | ${sampler} | ${native.tokensPerSecond.toFixed(0)} | ` +
-        `${sample("node-llama-cpp").tokensPerSecond.toFixed(0)} | ${anchorSample.tokensPerSecond.toFixed(0)} | ` +
+        `${device.tokensPerSecond.toFixed(0)} | ${sample("node-llama-cpp").tokensPerSecond.toFixed(0)} | ` +
+        `${anchorSample.tokensPerSecond.toFixed(0)} | ${sample("anchor-device").tokensPerSecond.toFixed(0)} | ` +
         `${floor === undefined ? "–" : floor.toFixed(0)} | ` +
-        `${(native.tokensPerSecond / anchorSample.tokensPerSecond).toFixed(2)}× | ` +
+        `${ratio(native, anchorSample)} | ${ratio(device, anchorSample)} | ${ratio(device, native)} | ` +
         // Lower CPU per token is better: the anchor's over Spark's, so ≥ 1 reads the same way.
         `${(anchorSample.cpuMicrosecondsPerToken / native.cpuMicrosecondsPerToken).toFixed(2)}× |`,
     );

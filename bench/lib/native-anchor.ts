@@ -34,6 +34,8 @@ export interface AnchorRun {
   temperature: number;
   contextSize?: number;
   seed?: number;
+  /** llama.cpp's backend sampling (llama_set_sampler) instead of sampling on the host. */
+  backendSampling?: boolean;
 }
 
 async function modifiedAt(path: string): Promise<number> {
@@ -92,6 +94,7 @@ export async function runNativeAnchor(
     String(options.seed ?? 1),
     "--prompt-tokens",
     options.promptTokens.join(","),
+    ...(options.backendSampling === true ? ["--backend-sampling", "1"] : []),
   ]);
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
     decodeTokensPerSecond?: number;

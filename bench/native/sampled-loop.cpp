@@ -4,9 +4,12 @@
 //
 // Usage: sampled-loop --model file.gguf --backends <dir> --threads N --tokens N
 //                     --prompt-tokens 1,2,3 [--temperature T] [--top-k K] [--top-p P] [--seed S]
+//                     [--backend-sampling 1]
 // Prints one JSON line: {"decodeTokensPerSecond": ..., "outputTokens": ..., "promptTokens": ...}.
 // The chain is Spark's (node-llama-cpp's): greedy at temperature <= 0, otherwise
-// top-k -> top-p -> temperature -> dist(seed).
+// top-k -> top-p -> temperature -> dist(seed). --backend-sampling 1 runs that chain on llama.cpp's
+// backend (llama_set_sampler, as llama-cli's --backend-sampling), greedy as llama.cpp's own
+// backend greedy (ggml_argmax).
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -33,6 +36,7 @@ struct Arguments {
     float top_p = 0.95f;
     uint32_t seed = 1;
     bool threadpool = true;
+    bool backend_sampling = false;
     std::vector<llama_token> prompt;
 };
 
@@ -60,6 +64,7 @@ bool parse(int argc, char ** argv, Arguments & arguments) {
         else if (name == "--top-p") arguments.top_p = std::stof(value);
         else if (name == "--seed") arguments.seed = static_cast<uint32_t>(std::stoul(value));
         else if (name == "--threadpool") arguments.threadpool = value != "0";
+        else if (name == "--backend-sampling") arguments.backend_sampling = value != "0";
         else if (name == "--prompt-tokens") arguments.prompt = parse_tokens(value);
         else {
             fprintf(stderr, "unknown argument %s\n", name.c_str());
@@ -138,6 +143,11 @@ int main(int argc, char ** argv) {
     }
 
     llama_sampler * sampler = make_sampler(arguments, vocab);
+    // llama_sampler_sample then returns the token the backend sampled.
+    if (arguments.backend_sampling && !llama_set_sampler(context, 0, sampler)) {
+        fprintf(stderr, "the backend cannot run the sampler chain\n");
+        return 1;
+    }
     llama_batch batch = llama_batch_get_one(arguments.prompt.data(), static_cast<int32_t>(arguments.prompt.size()));
     using clock = std::chrono::steady_clock;
     clock::time_point first;
@@ -177,9 +187,10 @@ int main(int argc, char ** argv) {
     const double cpu_seconds = (cpu_last.tv_sec - cpu_first.tv_sec) + (cpu_last.tv_nsec - cpu_first.tv_nsec) / 1e9;
     const int steps = produced > 1 ? produced - 1 : 1;
     printf("{\"decodeTokensPerSecond\":%.3f,\"cpuMicrosecondsPerToken\":%.3f,\"decodeMicrosecondsPerToken\":%.3f,"
-           "\"sampleMicrosecondsPerToken\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s}\n",
+           "\"sampleMicrosecondsPerToken\":%.3f,\"outputTokens\":%d,\"promptTokens\":%zu,\"threadpool\":%s,\"backendSampling\":%s}\n",
            seconds > 0 ? (produced - 1) / seconds : 0.0, cpu_seconds * 1e6 / steps, decode_seconds * 1e6 / steps,
-           sample_seconds * 1e6 / steps, produced, arguments.prompt.size(), threadpool != nullptr ? "true" : "false");
+           sample_seconds * 1e6 / steps, produced, arguments.prompt.size(), threadpool != nullptr ? "true" : "false",
+           arguments.backend_sampling ? "true" : "false");
 
     llama_sampler_free(sampler);
     llama_free(context);

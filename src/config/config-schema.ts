@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defaultServeConfig as serveDefaults } from "../gateway/serve-config.ts";
 import {
   DECODE_LOOPS,
+  DEVICE_SAMPLING_MODES,
   FIM_ORDERS,
   FIM_SPLITS,
   GPU_BACKENDS,
@@ -52,6 +53,7 @@ const modelLayerSchema = z.strictObject({
   fim_order: z.enum(FIM_ORDERS).optional(),
   fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
+  device_sampling: z.enum(DEVICE_SAMPLING_MODES).optional(),
   preset: z.enum(PROVIDER_PRESETS).optional(),
   base_url: httpUrl.optional(),
   base_urls: z.array(httpUrl).min(1).optional(),
@@ -175,6 +177,7 @@ const llamaCppModelSchema = z.strictObject({
    * typed part of the line after <|fim_middle|>; the default) or "cursor". */
   fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
+  device_sampling: z.enum(DEVICE_SAMPLING_MODES).optional(),
 });
 
 const openAiCompatibleModelSchema = z

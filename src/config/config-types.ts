@@ -6,6 +6,8 @@ import type { ConfigLayer } from "./config-layer.ts";
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
 export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
+/** Where the native loop samples (see the llama-cpp engine's deviceSampling). */
+export const DEVICE_SAMPLING_MODES = ["auto", "on", "off"] as const;
 export type ModelEngine = (typeof MODEL_ENGINES)[number];
 /** Where a FIM prompt puts the suffix (see the llama-cpp engine's FimOrder). */
 export const FIM_ORDERS = ["psm", "spm"] as const;
@@ -50,6 +52,8 @@ export interface LlamaCppModelConfig {
   fimSplit?: (typeof FIM_SPLITS)[number];
   /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
   decodeLoop?: (typeof DECODE_LOOPS)[number];
+  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend where it can, not Vulkan). */
+  deviceSampling?: (typeof DEVICE_SAMPLING_MODES)[number];
 }
 
 export interface OpenAiCompatibleModelConfig {

@@ -227,6 +227,19 @@ path = "~/b.gguf"
     }
   });
 
+  it("reads a llama-cpp model's device_sampling and refuses an unknown one", async () => {
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndevice_sampling = "off"\n`,
+    );
+    const config = await directories.load();
+    expect(config.models.code).toMatchObject({ deviceSampling: "off" });
+    await directories.writeUserConfig(
+      `[models.code]\nengine = "llama-cpp"\npath = "/m.gguf"\ndevice_sampling = "gpu"\n`,
+    );
+    const error = await directories.loadError();
+    expect(error.message).toContain("models.code.device_sampling");
+  });
+
   it("names the file for problems only visible after merging", async () => {
     await directories.writeUserConfig(`[serve]\nport = 1\n`);
     const projectFile = await directories.writeProjectConfig(

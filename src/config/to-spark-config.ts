@@ -103,6 +103,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         ...(model.fim_order === undefined ? {} : { fimOrder: model.fim_order }),
         ...(model.fim_split === undefined ? {} : { fimSplit: model.fim_split }),
         ...(model.decode_loop === undefined ? {} : { decodeLoop: model.decode_loop }),
+        ...(model.device_sampling === undefined ? {} : { deviceSampling: model.device_sampling }),
       };
     case "openai-compatible": {
       const preset = model.preset ?? "custom";

@@ -122,6 +122,9 @@ export interface EngineStreamOptions {
 
 export type { Usage } from "../protocol/usage.ts";
 
+/** Where a stream's tokens were sampled (Timings.sampling). */
+export type SamplingPlace = "device" | "host" | "device+host";
+
 export interface Timings {
   /** Waiting for a free sequence/connection before any work began. */
   queueMs: number;
@@ -138,6 +141,11 @@ export interface Timings {
    * (the fallback, and tool syntaxes the native loop does not speak). Unset for other engines.
    */
   decodeLoop?: "native" | "node-llama-cpp";
+  /**
+   * Where the native loop sampled the stream's tokens: on llama.cpp's backend ("device"), on the
+   * host, or both (a tool call's JSON under its grammar samples on the host). Unset elsewhere.
+   */
+  sampling?: SamplingPlace;
   /** Set by the router when it served the request through a fallback chain. */
   routing?: RoutingTimings;
 }

@@ -10,6 +10,8 @@ export class StreamClock {
   private prefillWorkMs = 0;
   /** Which loop decoded, where the engine has several (reported with the timings). */
   decodeLoop: Timings["decodeLoop"];
+  /** Where the tokens were sampled, asked when the timings are read (the native loop's jobs). */
+  sampling: (() => Timings["sampling"]) | undefined;
 
   /** The request got its sequence/connection: queueing ends, prefill begins. */
   markWorkStarted(): void {
@@ -55,7 +57,13 @@ export class StreamClock {
         decodeMs > 0 && decodeTokens > 0 ? round((decodeTokens * 1000) / decodeMs) : null,
       totalMs: round(now - this.startedAt),
       ...(this.decodeLoop === undefined ? {} : { decodeLoop: this.decodeLoop }),
+      ...this.samplingTimings(),
     };
+  }
+
+  private samplingTimings(): Pick<Timings, "sampling"> {
+    const sampling = this.sampling?.();
+    return sampling === undefined ? {} : { sampling };
   }
 }
 

@@ -16,6 +16,7 @@ export function sparkTimings(
     decode_tokens_per_second: timings?.decodeTokensPerSecond ?? null,
     gateway_overhead_ms: gatewayOverheadMs,
     ...(timings?.decodeLoop === undefined ? {} : { decode_loop: timings.decodeLoop }),
+    ...(timings?.sampling === undefined ? {} : { sampling: timings.sampling }),
     ...(timings?.routing === undefined ? {} : { routing: sparkRoutingTimings(timings.routing) }),
   };
 }

@@ -64,6 +64,11 @@ export interface SparkTimings {
   gateway_overhead_ms: number;
   /** The embedded engine's decode loop that ran: "native" (Spark's) or "node-llama-cpp". */
   decode_loop?: "native" | "node-llama-cpp";
+  /**
+   * Where the native loop sampled: "device" (llama.cpp's backend, the logits stay on the GPU),
+   * "host", or "device+host" (a tool call's JSON samples on the host under its grammar).
+   */
+  sampling?: "device" | "host" | "device+host";
   /** Set when the router served the response: attempts, retries, fallbacks, waits. */
   routing?: SparkRoutingTimings;
 }

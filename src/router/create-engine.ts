@@ -23,6 +23,7 @@ export async function createEngine(
         ...(model.fimOrder === undefined ? {} : { fimOrder: model.fimOrder }),
         ...(model.fimSplit === undefined ? {} : { fimSplit: model.fimSplit }),
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
+        ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
       });
     }

@@ -44,7 +44,7 @@ function report(llama: Partial<LlamaBackendReport>): Omit<DoctorReport, "finding
       addonPath: "/x/spark_generation_loop.node",
       llamaLibrary: "/x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libllama.cuda.v0.5.0.so",
       devices: ["CUDA0 (NVIDIA H100 80GB HBM3)", "CPU"],
-      opened: { model: "local", gpuLayers: 25 },
+      opened: { model: "local", gpuLayers: 25, sampling: "device" },
       notOpened: undefined,
       reason: undefined,
     },
@@ -148,7 +148,8 @@ describe("doctor findings", () => {
     expect(text).toContain(
       "decode loop: native (/x/spark_generation_loop.node)\n" +
         "  calls /x/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda/libllama.cuda.v0.5.0.so: CUDA0 (NVIDIA H100 80GB HBM3), CPU\n" +
-        "  opened on model local as the engine opens it (25 layers on a GPU)\n",
+        "  opened on model local as the engine opens it (25 layers on a GPU)\n" +
+        "  samples on the device (llama.cpp's backend; the logits stay where they were computed)\n",
     );
     const fellBack = {
       ...cuda.decodeLoop,

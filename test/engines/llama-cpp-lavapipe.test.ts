@@ -2,8 +2,8 @@
 // case in a child process shown only lavapipe (the test runner never loads Vulkan): `gpu: auto`
 // refuses it and decodes on the CPU; a forced `gpu = "vulkan"` runs Spark's native loop on it,
 // calling node-llama-cpp's libllama.vulkan (before, the addon mapped the CPU package's libllama,
-// whose registry was empty, and fell back), with the CPU backend's greedy text; `spark doctor`
-// reports both.
+// whose registry was empty, and fell back), with the CPU backend's greedy text, sampled on the
+// device as on the host; `spark doctor` reports both.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -42,11 +42,16 @@ interface ChildReport {
   timings: Timings | undefined;
 }
 
-function runChild(modelPath: string, gpu: string, env: NodeJS.ProcessEnv): Promise<ChildReport> {
+function runChild(
+  modelPath: string,
+  gpu: string,
+  env: NodeJS.ProcessEnv,
+  deviceSampling: "auto" | "on" | "off" = "auto",
+): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", CHILD, modelPath, gpu],
+      ["--import", "tsx", CHILD, modelPath, gpu, "hello", "24", deviceSampling],
       { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const line = stdout.trim().split("\n").at(-1) ?? "";
@@ -130,6 +135,30 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     expect(vulkan.text).toBe(cpu.text);
   }, 200_000);
 
+  it("on lavapipe the greedy tokens sampled on the device are those sampled on the host, ties included", async () => {
+    const environment = lavapipeEnvironment(icd, true);
+    // The noise model, and a scripted one whose every logit is 0 after "OK": a tie across the
+    // vocabulary, which the host breaks by lowest token and ggml_argmax (llama.cpp's backend
+    // greedy) by no promised rule (on the CPU backend: the last token).
+    const tied = await ensureTestModel({ successors: { "\n": "O", O: "K" } });
+    for (const path of [modelPath, tied]) {
+      // "on": auto keeps Vulkan on the host (a sampler changed between jobs corrupted the heap
+      // on lavapipe); one job per process sets it once, before the first decode.
+      const onDevice = await runChild(path, "vulkan", environment, "on");
+      const onHost = await runChild(path, "vulkan", environment, "off");
+      expect([onDevice.gpu, onDevice.decodeLoop, onHost.decodeLoop]).toEqual([
+        "vulkan",
+        "native",
+        "native",
+      ]);
+      // Vulkan runs the whole chain (the first-maximum greedy's ops): nothing fell back.
+      expect(onDevice.timings?.sampling).toBe("device");
+      expect(onHost.timings?.sampling).toBe("host");
+      expect(onDevice.outputTokens).toBe(onHost.outputTokens);
+      expect(onDevice.text).toBe(onHost.text);
+    }
+  }, 300_000);
+
   it("spark doctor: auto reports the refused device and no problem; forced vulkan, the loop on it and a warning", async () => {
     const configure = (gpu: string): Promise<void> =>
       writeFile(
@@ -155,7 +184,7 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     ]);
     expect(auto.report.decodeLoop).toMatchObject({
       loop: "native",
-      opened: { model: "local", gpuLayers: 0 },
+      opened: { model: "local", gpuLayers: 0, sampling: "device" },
     });
     expect(auto.report.decodeLoop.llamaLibrary).toMatch(CPU_LIBLLAMA);
     expect(auto.report.findings).toEqual([]);
@@ -171,6 +200,8 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     expect(vulkan.report.decodeLoop.loop).toBe("native");
     expect(vulkan.report.decodeLoop.llamaLibrary).toMatch(/libllama\.vulkan\./);
     expect(vulkan.report.decodeLoop.opened?.gpuLayers).toBeGreaterThan(0);
+    // device_sampling = "auto" keeps Vulkan's sampling on the host (docs/gpu.md).
+    expect(vulkan.report.decodeLoop.opened?.sampling).toBe("host");
     expect(vulkan.report.findings.map((finding) => finding.status)).toEqual(["warning"]);
     expect(vulkan.report.findings[0]?.message).toMatch(
       /^gpu = "vulkan" runs on no real GPU: llvmpipe/,

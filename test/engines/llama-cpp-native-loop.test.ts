@@ -95,20 +95,31 @@ describeNative("llama-cpp native decode loop", () => {
     expect(fallback.toolDecodeLoop).toBe("node-llama-cpp");
   });
 
-  it("samples the same text as node-llama-cpp's loop: greedy, and seeded (small and large seeds) at temperature 0.7", async () => {
+  it("samples the same text as node-llama-cpp's loop: greedy (on the device and the host), and seeded (small and large seeds) at temperature 0.7 on the host", async () => {
     expect(native.decodeLoop).toBe("native");
     expect(fallback.decodeLoop).toBe("node-llama-cpp");
-    for (const sampling of [
-      { temperature: 0, maxOutputTokens: 48 },
-      { temperature: 0.7, seed: 42, maxOutputTokens: 48 },
-      // Above 2^24: a seed passed through a float would lose its low bits.
-      { temperature: 0.7, seed: 3_000_000_123, maxOutputTokens: 48 },
-    ]) {
-      const prompt = request("Write a haiku about compilers.", sampling);
-      const fromNative = await collectStream(native.stream(prompt));
-      const fromNodeLlamaCpp = await collectStream(fallback.stream(prompt));
-      expect(fromNative.usage?.outputTokens).toBe(48);
-      expect(fromNative.text).toBe(fromNodeLlamaCpp.text);
+    // The seed's text is node-llama-cpp's when sampled on the host; the backend's dist sums in
+    // f32 and may pick a neighbouring token where a draw falls within rounding of a boundary.
+    const hostSampled = await createLlamaCppEngine(
+      await engineOptions({ decodeLoop: "native", deviceSampling: "off" }),
+    );
+    try {
+      for (const [engine, sampling] of [
+        [native, { temperature: 0, maxOutputTokens: 48 }],
+        [hostSampled, { temperature: 0, maxOutputTokens: 48 }],
+        [hostSampled, { temperature: 0.7, seed: 42, maxOutputTokens: 48 }],
+        // Above 2^24: a seed passed through a float would lose its low bits.
+        [hostSampled, { temperature: 0.7, seed: 3_000_000_123, maxOutputTokens: 48 }],
+      ] as const) {
+        const prompt = request("Write a haiku about compilers.", sampling);
+        const fromNative = await collectStream(engine.stream(prompt));
+        const fromNodeLlamaCpp = await collectStream(fallback.stream(prompt));
+        expect(fromNative.timings?.sampling).toBe(engine === native ? "device" : "host");
+        expect(fromNative.usage?.outputTokens).toBe(48);
+        expect(fromNative.text).toBe(fromNodeLlamaCpp.text);
+      }
+    } finally {
+      await hostSampled.dispose();
     }
   });
 
@@ -118,7 +129,10 @@ describeNative("llama-cpp native decode loop", () => {
     // takes the native selection).
     const modelPath = await ensureTestModel({ successors: { "\n": "O", O: "K" } });
     const [tiedNative, tiedFallback] = await Promise.all([
-      createLlamaCppEngine(await engineOptions({ modelPath, decodeLoop: "native" })),
+      // On the host: the tie handling under test is the host's top-k.
+      createLlamaCppEngine(
+        await engineOptions({ modelPath, decodeLoop: "native", deviceSampling: "off" }),
+      ),
       createLlamaCppEngine(await engineOptions({ modelPath, decodeLoop: "node-llama-cpp" })),
     ]);
     try {

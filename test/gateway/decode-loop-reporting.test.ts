@@ -9,7 +9,7 @@ import { ensureTestModel } from "../support/test-model.ts";
 import { startGatewayHarness, type GatewayHarness } from "./support/gateway-harness.ts";
 
 interface WithTimings {
-  spark_timings?: { decode_loop?: string };
+  spark_timings?: { decode_loop?: string; sampling?: string };
 }
 
 describe.each<DecodeLoop>(["native", "node-llama-cpp"])("the %s decode loop is named", (loop) => {
@@ -45,6 +45,8 @@ describe.each<DecodeLoop>(["native", "node-llama-cpp"])("the %s decode loop is n
   it("in spark_timings on Responses and Chat Completions, and in /metrics", async () => {
     const response = await post("/v1/responses", { input: "Say hello.", max_output_tokens: 6 });
     expect(response.spark_timings?.decode_loop).toBe(loop);
+    // Where the native loop sampled (the CPU backend runs the greedy chain); nothing on the other.
+    expect(response.spark_timings?.sampling).toBe(loop === "native" ? "device" : undefined);
     const completion = await post("/v1/chat/completions", {
       messages: [{ role: "user", content: "Say hello." }],
       max_tokens: 6,
@@ -70,5 +72,8 @@ describe("spark prompt --stats", () => {
       /, finish stop, loop node-llama-cpp$/,
     );
     expect(formatStats(usage, timings, "stop")).not.toContain("loop");
+    expect(
+      formatStats(usage, { ...timings, decodeLoop: "native", sampling: "device+host" }, "stop"),
+    ).toMatch(/, loop native, sampling device\+host$/);
   });
 });

@@ -129,6 +129,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         parsed.gpu_layers = integer_option(options, "gpuLayers", parsed.gpu_layers);
         Napi::Value flash_attention = options.Get("flashAttention");
         if (flash_attention.IsBoolean()) parsed.flash_attention = flash_attention.As<Napi::Boolean>().Value() ? 1 : 0;
+        Napi::Value device_sampling = options.Get("deviceSampling");
+        if (device_sampling.IsBoolean()) parsed.device_sampling = device_sampling.As<Napi::Boolean>().Value();
         auto * worker = new LoadWorker(info.Env(), context_, parsed);
         Napi::Promise promise = worker->promise();
         worker->Queue();
@@ -149,6 +151,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         job->sampling.top_p = float_option(options, "topP", job->sampling.top_p);
         job->sampling.seed = unsigned_option(options, "seed", 0);
         job->speculative = options.Get("speculative").ToBoolean().Value();
+        Napi::Value device_sampling = options.Get("deviceSampling");
+        if (device_sampling.IsBoolean()) job->device_sampling = device_sampling.As<Napi::Boolean>().Value();
         // The first draft (from the prompt alone) is verified together with the prompt.
         if (options.Get("draft").IsTypedArray()) {
             Napi::Uint32Array draft = options.Get("draft").As<Napi::Uint32Array>();

@@ -9,52 +9,6 @@
 
 #include "ggml-backend.h"
 
-namespace {
-
-/** Hands the job's pending tokens (and its end, once) to JS. Runs on the JS thread. */
-void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_ptr<GenerationJob> & job) {
-    std::vector<llama_token> tokens;
-    bool finished = false;
-    {
-        std::lock_guard<std::mutex> lock(job->mutex);
-        tokens.swap(job->pending);
-        job->call_scheduled = false;
-        if (job->finished && !job->finish_delivered) {
-            job->finish_delivered = true;
-            finished = true;
-        }
-    }
-    if (env == nullptr || callback.IsEmpty()) return;
-    auto array = Napi::Uint32Array::New(env, tokens.size());
-    std::copy(tokens.begin(), tokens.end(), array.Data());
-    Napi::Value end = env.Undefined();
-    if (finished) {
-        auto object = Napi::Object::New(env);
-        object.Set("reason", job->finish_reason);
-        object.Set("cacheTokens", job->cache_tokens);
-        object.Set("reused", job->reused);
-        object.Set("steps", job->steps);
-        if (!job->error.empty()) object.Set("error", job->error);
-        if (job->stop_token != LLAMA_TOKEN_NULL) object.Set("stopToken", job->stop_token);
-        end = object;
-    }
-    callback.Call({array, end});
-    if (finished) job->deliver.Release();
-}
-
-void schedule_call(const std::shared_ptr<GenerationJob> & job) {
-    // Called with job->mutex held. At most one call is queued per job: tokens sampled while JS is
-    // busy accumulate in `pending` and go over together.
-    // After the end went over, the thread-safe function is released: nothing may be queued on it.
-    if (job->call_scheduled || job->finish_delivered) return;
-    job->call_scheduled = true;
-    job->deliver.NonBlockingCall([job](Napi::Env env, Napi::Function callback) {
-        call_javascript(env, callback, job);
-    });
-}
-
-}  // namespace
-
 GenerationContext::~GenerationContext() { dispose(); }
 
 std::string GenerationContext::load(const ContextOptions & options) {
@@ -97,6 +51,7 @@ std::string GenerationContext::load(const ContextOptions & options) {
         }
     }
     can_speculate_ = !llama_model_is_recurrent(model_) && !llama_model_is_hybrid(model_);
+    device_sampling_.configure(context_, vocab_, options.sequences, options.device_sampling);
     batch_ = llama_batch_init(options.batch_size, 0, 1);
     batch_allocated_ = true;
     return "";
@@ -162,6 +117,7 @@ void GenerationContext::dispose() {
     batch_allocated_ = false;
     if (context_ != nullptr) llama_free(context_);
     context_ = nullptr;
+    device_sampling_.release();
     if (threadpool_ != nullptr && threadpool_free_ != nullptr) threadpool_free_(threadpool_);
     threadpool_ = nullptr;
     if (model_ != nullptr) llama_model_free(model_);
@@ -175,6 +131,7 @@ void GenerationContext::begin(GenerationJob & job) {
     // every token it sampled (the first one off the draft included), so the grammar, which
     // accepts each sample, never holds a token the output does not.
     job.speculative = job.speculative && can_speculate_;
+    device_sampling_.begin(job);
     llama_memory_t memory = llama_get_memory(context_);
     job.reused = std::min<int32_t>(job.reuse, static_cast<int32_t>(job.prompt.size()));
     // Some memories (recurrent models) cannot drop a tail: start the sequence over instead.
@@ -184,51 +141,6 @@ void GenerationContext::begin(GenerationJob & job) {
     }
     job.prompt_cursor = static_cast<size_t>(job.reused);
     job.position = job.reused;
-}
-
-void GenerationContext::finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error) {
-    std::lock_guard<std::mutex> lock(job->mutex);
-    if (job->finished) return;
-    job->finished = true;
-    job->finish_reason = reason;
-    job->error = error;
-    job->cache_tokens = job->position;
-    schedule_call(job);
-}
-
-void GenerationContext::deliver(const std::shared_ptr<GenerationJob> & job, const std::vector<llama_token> & tokens, bool last, bool await_draft) {
-    std::lock_guard<std::mutex> lock(job->mutex);
-    job->pending.insert(job->pending.end(), tokens.begin(), tokens.end());
-    // The job's last tokens go over with its end, which finish() schedules next.
-    if (last) return;
-    if (await_draft) {
-        // A draft was just verified: the copy is likely running, so the next draft is worth a
-        // round trip to JS; the job sits out the batches until it comes back. (Waiting after
-        // every step instead cost text the lookup cannot draft a JS round trip per token.)
-        job->awaiting_draft.store(true, std::memory_order_release);
-        job->has_pending = false;
-        schedule_call(job);
-        return;
-    }
-    // The first token goes at once (time to first token); later ones wait up to
-    // kDeliveryInterval so a fast model wakes the JS thread once per few tokens, not per token.
-    if (job->generated == static_cast<int32_t>(tokens.size())) {
-        schedule_call(job);
-    } else if (!job->has_pending) {
-        job->has_pending = true;
-        job->oldest_pending = std::chrono::steady_clock::now();
-    }
-}
-
-void GenerationContext::flush(const std::vector<std::shared_ptr<GenerationJob>> & jobs, bool all) {
-    const auto now = std::chrono::steady_clock::now();
-    for (const auto & job : jobs) {
-        // A finished job's last tokens went over with its end.
-        if (!job->has_pending || (!all && now - job->oldest_pending < kDeliveryInterval)) continue;
-        job->has_pending = false;
-        std::lock_guard<std::mutex> lock(job->mutex);
-        schedule_call(job);
-    }
 }
 
 namespace {
@@ -307,10 +219,12 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
         // distribution (greedy: the same token; seeded sampling draws once per kept token, as
         // the plain loop does, but a batch's logits differ from a single token's in the last
         // bits, so a draw near a boundary can go the other way).
-        const llama_token token = sample(generation, logits_index + static_cast<int32_t>(index));
+        // A device-sampled job has no draft: one output, whose token the backend sampled.
+        const llama_token token = generation.device_sampled ? device_sampling_.sampled(logits_index)
+                                                            : sample(generation, logits_index + static_cast<int32_t>(index));
         if (token == LLAMA_TOKEN_NULL) {
             reason = "error";
-            error = "the tool-call grammar allows no next token";
+            error = generation.device_sampled ? "llama.cpp's backend sampled no token" : "the tool-call grammar allows no next token";
             break;
         }
         const bool stop_token =

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "device-sampling.h"
 #include "generation-job.h"
 #include "ggml-cpu.h"
 #include "llama.h"
@@ -26,6 +27,8 @@ struct ContextOptions {
     int32_t gpu_layers = 0;
     /** -1: llama.cpp decides; 0 / 1: off / on, as node-llama-cpp's context was created. */
     int32_t flash_attention = -1;
+    /** Whether jobs may sample on llama.cpp's backend (device-sampling.h); false: all on the host. */
+    bool device_sampling = true;
 };
 
 class GenerationContext {
@@ -78,6 +81,7 @@ class GenerationContext {
     void accept(const std::shared_ptr<GenerationJob> & job, int32_t logits_index);
     /** Wakes the decode thread after a job's state changed outside it. */
     void wake();
+    // job-delivery.cpp: finish, deliver and flush.
     void finish(const std::shared_ptr<GenerationJob> & job, const char * reason, const std::string & error = "");
     /**
      * Queues tokens for JS; `last` when finish() follows and hands them over with the end,
@@ -97,6 +101,7 @@ class GenerationContext {
     decltype(ggml_threadpool_free) * threadpool_free_ = nullptr;
     llama_batch batch_{};
     bool batch_allocated_ = false;
+    DeviceSampling device_sampling_;
     /** Recurrent and hybrid memories cannot drop a tail: rejected drafts could not be erased. */
     bool can_speculate_ = false;
 

@@ -43,6 +43,8 @@ struct GenerationJob {
      * grammar that is complete allows only end of generation, which ends the job.
      */
     llama_sampler * grammar = nullptr;
+    /** false: sample on the host even where the backend could (device-sampling.h decides). */
+    bool device_sampling = true;
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.
@@ -52,6 +54,8 @@ struct GenerationJob {
      */
     llama_sampler * top_k = nullptr;
     llama_sampler * sampler = nullptr;
+    /** The backend samples this job's tokens (its sequence's chain); else the samplers above. */
+    bool device_sampled = false;
     size_t prompt_cursor = 0;
     llama_pos position = 0;
     llama_token next_token = LLAMA_TOKEN_NULL;

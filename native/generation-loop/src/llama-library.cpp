@@ -49,6 +49,41 @@
     X(void, llama_sampler_apply, (llama_sampler * sampler, llama_token_data_array * candidates), (sampler, candidates)) \
     X(void, llama_sampler_accept, (llama_sampler * sampler, llama_token token), (sampler, token))                       \
     X(void, llama_sampler_free, (llama_sampler * sampler), (sampler))                                                    \
+    X(llama_sampler *, llama_sampler_init, (llama_sampler_i * interface, llama_sampler_context_t state), (interface, state)) \
+    X(const char *, llama_sampler_name, (const llama_sampler * sampler), (sampler))                                    \
+    X(void, llama_sampler_reset, (llama_sampler * sampler), (sampler))                                                   \
+    X(llama_sampler *, llama_sampler_chain_get, (llama_sampler * chain, int32_t index), (chain, index))                 \
+    X(int32_t, llama_sampler_chain_n, (const llama_sampler * chain), (chain))                                            \
+    X(bool, llama_set_sampler, (llama_context * context, llama_seq_id sequence, llama_sampler * sampler),               \
+      (context, sequence, sampler))                                                                                      \
+    X(llama_token, llama_get_sampled_token_ith, (llama_context * context, int32_t index), (context, index))             \
+    X(void, llama_synchronize, (llama_context * context), (context))                                                     \
+    X(ggml_backend_dev_t, ggml_backend_buft_get_device, (ggml_backend_buffer_type_t type), (type))                       \
+    X(bool, ggml_backend_dev_supports_op, (ggml_backend_dev_t device, const ggml_tensor * op), (device, op))            \
+    X(ggml_context *, ggml_init, (ggml_init_params parameters), (parameters))                                            \
+    X(void, ggml_free, (ggml_context * context), (context))                                                              \
+    X(size_t, ggml_tensor_overhead, (), ())                                                                              \
+    X(size_t, ggml_graph_overhead_custom, (size_t size, bool grads), (size, grads))                                      \
+    X(ggml_cgraph *, ggml_new_graph_custom, (ggml_context * context, size_t size, bool grads), (context, size, grads))  \
+    X(int, ggml_graph_n_nodes, (ggml_cgraph * graph), (graph))                                                           \
+    X(ggml_tensor *, ggml_graph_node, (ggml_cgraph * graph, int index), (graph, index))                                  \
+    X(void, ggml_build_forward_expand, (ggml_cgraph * graph, ggml_tensor * tensor), (graph, tensor))                    \
+    X(ggml_tensor *, ggml_new_tensor_1d, (ggml_context * context, enum ggml_type type, int64_t size),                  \
+      (context, type, size))                                                                                             \
+    X(int64_t, ggml_nelements, (const ggml_tensor * tensor), (tensor))                                                   \
+    X(ggml_tensor *, ggml_reshape_1d, (ggml_context * context, ggml_tensor * a, int64_t size), (context, a, size))      \
+    X(ggml_tensor *, ggml_reshape_2d, (ggml_context * context, ggml_tensor * a, int64_t size0, int64_t size1),         \
+      (context, a, size0, size1))                                                                                        \
+    X(ggml_tensor *, ggml_argmax, (ggml_context * context, ggml_tensor * a), (context, a))                              \
+    X(ggml_tensor *, ggml_get_rows, (ggml_context * context, ggml_tensor * a, ggml_tensor * rows), (context, a, rows))  \
+    X(ggml_tensor *, ggml_sub, (ggml_context * context, ggml_tensor * a, ggml_tensor * b), (context, a, b))             \
+    X(ggml_tensor *, ggml_scale, (ggml_context * context, ggml_tensor * a, float scale), (context, a, scale))           \
+    X(ggml_tensor *, ggml_scale_bias, (ggml_context * context, ggml_tensor * a, float scale, float bias),               \
+      (context, a, scale, bias))                                                                                         \
+    X(ggml_tensor *, ggml_step, (ggml_context * context, ggml_tensor * a), (context, a))                                \
+    X(ggml_tensor *, ggml_cumsum, (ggml_context * context, ggml_tensor * a), (context, a))                              \
+    X(ggml_tensor *, ggml_sum, (ggml_context * context, ggml_tensor * a), (context, a))                                 \
+    X(ggml_tensor *, ggml_cast, (ggml_context * context, ggml_tensor * a, enum ggml_type type), (context, a, type))     \
     X(ggml_threadpool_params, ggml_threadpool_params_default, (int threads), (threads))                                 \
     X(size_t, ggml_backend_dev_count, (), ())                                                                            \
     X(ggml_backend_dev_t, ggml_backend_dev_get, (size_t index), (index))                                                 \

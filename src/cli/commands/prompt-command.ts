@@ -82,6 +82,7 @@ export function formatStats(
     `finish ${reason}`,
   ];
   if (timings?.decodeLoop !== undefined) parts.push(`loop ${timings.decodeLoop}`);
+  if (timings?.sampling !== undefined) parts.push(`sampling ${timings.sampling}`);
   if (usage?.acceptedPredictionTokens !== undefined) {
     parts.push(
       `prediction ${usage.acceptedPredictionTokens} accepted / ${usage.rejectedPredictionTokens ?? 0} rejected`,

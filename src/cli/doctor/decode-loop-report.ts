@@ -3,6 +3,8 @@
 // opened on that model, whose own choice is reported. Loading the addon alone said "native" on
 // machines where the engine then fell back (issue 23).
 import type { LlamaCppModelConfig } from "../../config/config-types.ts";
+import { collectStream } from "../../engines/collect-stream.ts";
+import type { Engine, SamplingPlace } from "../../engines/engine.ts";
 import { getSharedLlamaBackend } from "../../engines/llama-cpp/llama-backend.ts";
 import {
   findNativeLoop,
@@ -24,8 +26,11 @@ export interface DecodeLoopReport {
   llamaLibrary: string | undefined;
   /** The devices in that llama.cpp's backend registry, e.g. "Vulkan0 (llvmpipe …)", "CPU". */
   devices: string[];
-  /** The configured model an engine was opened on to find the loop, with its layers on a GPU. */
-  opened: { model: string; gpuLayers: number } | undefined;
+  /**
+   * The configured model an engine was opened on to find the loop, with its layers on a GPU and,
+   * on the native loop, where one greedy token it generated was sampled (device or host).
+   */
+  opened: { model: string; gpuLayers: number; sampling?: SamplingPlace } | undefined;
   /** Why no engine was opened: no llama-cpp model configured, or it did not load. */
   notOpened: string | undefined;
   /** Why decoding runs on node-llama-cpp's loop (or why the setting is invalid). */
@@ -106,6 +111,7 @@ async function openAsTheEngine(
       gpu: model.gpu,
       ...(model.threads === undefined ? {} : { threads: model.threads }),
       ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
+      ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
     });
   } catch (error) {
     // The model's own check reports why it does not load; the binding above still stands.
@@ -115,7 +121,12 @@ async function openAsTheEngine(
   try {
     const opened = { model: target.name, gpuLayers: engine.gpuLayers };
     return engine.decodeLoop === "native"
-      ? { loop: "native", opened, notOpened: undefined, reason: undefined }
+      ? {
+          loop: "native",
+          opened: { ...opened, ...(await samplingOf(engine)) },
+          notOpened: undefined,
+          reason: undefined,
+        }
       : {
           loop: "node-llama-cpp",
           opened,
@@ -125,4 +136,16 @@ async function openAsTheEngine(
   } finally {
     await engine.dispose();
   }
+}
+
+/** Where the engine samples: one greedy token, generated as a request would be. */
+async function samplingOf(engine: Pick<Engine, "stream">): Promise<{ sampling?: SamplingPlace }> {
+  const result = await collectStream(
+    engine.stream({
+      messages: [{ role: "user", content: "hi" }],
+      sampling: { temperature: 0, maxOutputTokens: 1 },
+    }),
+  );
+  const sampling = result.timings?.sampling;
+  return sampling === undefined ? {} : { sampling };
 }

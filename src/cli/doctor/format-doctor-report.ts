@@ -1,5 +1,6 @@
 // `spark doctor`'s report for people: runtime, backend and devices, threads, models, then the
 // problems with what to do about them.
+import type { SamplingPlace } from "../../engines/engine.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { DoctorReport } from "./doctor-report.ts";
@@ -95,12 +96,19 @@ function decodeLoopLines(decodeLoop: DecodeLoopReport): string[] {
     lines.push(`  calls ${decodeLoop.llamaLibrary}: ${decodeLoop.devices.join(", ")}`);
   }
   if (decodeLoop.opened !== undefined) {
-    const { model, gpuLayers } = decodeLoop.opened;
+    const { model, gpuLayers, sampling } = decodeLoop.opened;
     lines.push(
       `  opened on model ${model} as the engine opens it (${gpuLayers === 0 ? "no layers" : `${gpuLayers} layers`} on a GPU)`,
     );
+    if (sampling !== undefined) lines.push(`  ${samplingLine(sampling)}`);
   } else if (decodeLoop.notOpened !== undefined) {
     lines.push(`  not opened on a model: ${decodeLoop.notOpened}`);
   }
   return lines;
+}
+
+function samplingLine(sampling: SamplingPlace): string {
+  return sampling === "host"
+    ? 'samples on the host (device_sampling = "off", or llama.cpp\'s backend does not run the chain)'
+    : "samples on the device (llama.cpp's backend; the logits stay where they were computed)";
 }

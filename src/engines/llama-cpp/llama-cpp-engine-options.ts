@@ -2,6 +2,7 @@
 // lookup, batch dispatch, FIM, and which loop decodes.
 import type { FimOrder, FimSplit } from "./completion-prompt.ts";
 import type { GpuSetting } from "./load-model.ts";
+import type { DeviceSamplingMode } from "./native-loop/device-sampling-mode.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
 
@@ -62,6 +63,15 @@ export interface LlamaCppEngineOptions {
    * native falls back to node-llama-cpp when the addon is missing or fails to load.
    */
   decodeLoop?: DecodeLoop;
+  /**
+   * Where the native loop samples. "auto" (default): on llama.cpp's backend, so the vocabulary's
+   * logits stay on the GPU, for a request without a grammar or prompt lookup whose sampler chain
+   * the backend runs; greedy tokens are the host's, a seed's tokens with a temperature may differ
+   * from node-llama-cpp's where a draw falls within rounding of a boundary (docs/gpu.md); not on
+   * Vulkan, where changing a sequence's backend sampler corrupted the heap on lavapipe. "on": on
+   * Vulkan too. "off": always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
+   */
+  deviceSampling?: DeviceSamplingMode;
   /** Where the native addon is (tests point it at a missing file). */
   nativeLoopAddonPath?: string;
   signal?: AbortSignal;

@@ -33,6 +33,7 @@ import type { LoadedModel } from "./load-model.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
 import { generateNativeStructuredWithTools } from "./native-loop/generate-native-structured.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
+import { samplingPlace } from "./native-loop/device-sampling-mode.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
@@ -235,6 +236,11 @@ export class LlamaCppEngine implements Engine {
     }
     clock.markWorkStarted();
     clock.decodeLoop = lease.loop;
+    if (lease.loop === "native") {
+      const sequence = lease.lease.sequence;
+      sequence.resetSamplers();
+      clock.sampling = () => samplingPlace(sequence.samplersUsed());
+    }
     this.activity.streams += 1;
     try {
       // Another tenant's tokens would be reused as a prefix, and show in cached tokens: clear them.

@@ -10,6 +10,10 @@ import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { defaultCpuThreads, loadModel, startLlamaBackend, type LoadedModel } from "./load-model.ts";
 import { NativeContext } from "./native-loop/native-context.ts";
+import {
+  deviceSamplingEnabled,
+  requestedDeviceSampling,
+} from "./native-loop/device-sampling-mode.ts";
 import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
@@ -69,6 +73,7 @@ export async function openEngineParts(
   // Whether the native loop can hold the weights is known before they load, so they load once.
   // node-llama-cpp's backend first: the addon binds to the libllama it loaded (findNativeLoop).
   const requested = requestedDecodeLoop(options.decodeLoop);
+  const deviceSampling = requestedDeviceSampling(options.deviceSampling);
   const backend = requested === "native" ? await startLlamaBackend(gpu) : undefined;
   const found = findNativeLoop(requested, backend, options.nativeLoopAddonPath);
   const addon = found.addon;
@@ -94,6 +99,7 @@ export async function openEngineParts(
           batchSize: options.batchSize ?? Math.min(contextSize * sequences, DEFAULT_BATCH_SIZE),
           gpuLayers,
           flashAttention: loaded.model.defaultContextFlashAttention,
+          deviceSampling: deviceSamplingEnabled(deviceSampling, loaded.llama.gpu),
         });
       } catch (error) {
         nativeFallbackReason = SparkError.from(error).message;

@@ -1,19 +1,21 @@
 // Run in a child process by llama-cpp-lavapipe.test.ts (so the test runner never loads Vulkan):
 // opens the embedded engine on `modelPath` with `gpu` as a user's config would, generates greedily,
 // and prints one JSON line: the backend node-llama-cpp ended on, what `auto` refused, the decode
-// loop with the library it calls, and the text with its timings.
+// loop with the library it calls, and the text with its timings (which say where it sampled).
 import { collectStream } from "../../../src/engines/collect-stream.ts";
 import {
   getSharedLlamaBackend,
   type GpuSetting,
 } from "../../../src/engines/llama-cpp/llama-backend.ts";
 import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { DeviceSamplingMode } from "../../../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import { findNativeLoop } from "../../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 
-const [modelPath, gpuArgument, prompt = "hello", maxTokens = "24"] = process.argv.slice(2);
+const [modelPath, gpuArgument, prompt = "hello", maxTokens = "24", deviceSampling = "auto"] =
+  process.argv.slice(2);
 if (modelPath === undefined || gpuArgument === undefined) {
   throw new Error(
-    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens]",
+    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens] [auto|on|off]",
   );
 }
 const gpu = (gpuArgument === "false" ? false : gpuArgument) as GpuSetting;
@@ -23,6 +25,7 @@ const engine = await createLlamaCppEngine({
   threads: 1,
   sequences: 1,
   contextSize: 512,
+  deviceSampling: deviceSampling as DeviceSamplingMode,
 });
 try {
   const backend = await getSharedLlamaBackend(gpu);

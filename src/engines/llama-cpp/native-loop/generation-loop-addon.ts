@@ -15,6 +15,11 @@ export interface AddonContextOptions {
   gpuLayers: number;
   /** As node-llama-cpp's context has it; absent or "auto": llama.cpp decides. */
   flashAttention?: boolean | "auto";
+  /**
+   * Whether jobs may sample on llama.cpp's backend (the device computing the logits): a job
+   * without a grammar or prompt lookup whose whole chain the backend runs. Default true.
+   */
+  deviceSampling?: boolean;
 }
 
 export interface AddonGenerateOptions {
@@ -45,6 +50,8 @@ export interface AddonGenerateOptions {
   grammar?: string;
   /** The grammar's start rule; default "root". */
   grammarRoot?: string;
+  /** false: this job samples on the host even where the context's backend could. */
+  deviceSampling?: boolean;
 }
 
 export interface AddonGenerationJob {
@@ -68,7 +75,12 @@ export interface AddonGenerationEnd {
   error?: string;
   /** The stop token that ended the job, when one did. */
   stopToken?: number;
+  /** Where its tokens were sampled: llama.cpp's backend, or the host; absent for a prefill. */
+  sampling?: Sampler;
 }
+
+/** Where the native loop sampled a job's tokens. */
+export type Sampler = "device" | "host";
 
 export interface AddonGenerationContext {
   load(options: AddonContextOptions): Promise<void>;

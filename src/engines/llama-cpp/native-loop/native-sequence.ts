@@ -10,6 +10,7 @@ import type {
   AddonGenerationContext,
   AddonGenerationEnd,
   AddonGenerationJob,
+  Sampler,
 } from "./generation-loop-addon.ts";
 
 /** node-llama-cpp's defaults, so both loops sample alike. */
@@ -27,6 +28,8 @@ export interface NativeTokensOptions {
   stopTokens?: readonly Token[] | undefined;
   /** GBNF every sample must follow (a tool call's JSON); its completion ends the job. */
   grammar?: NativeGrammar | undefined;
+  /** false: sample on the host even where the context samples on the device. */
+  deviceSampling?: boolean | undefined;
 }
 
 export interface NativeGrammar {
@@ -54,12 +57,16 @@ export interface NativeTokens {
   steps: () => number;
   /** The stop token that ended the job, once it ended (undefined: another end). */
   stopToken: () => Token | undefined;
+  /** Where its tokens were sampled, once it ended. */
+  sampler: () => Sampler | undefined;
 }
 
 export class NativeSequence {
   /** What the sequence's KV cache holds, as far as JS knows (exact between jobs). */
   private cached: Token[] = [];
   private running = false;
+  /** Where the jobs since resetSamplers() sampled (a stream's report). */
+  private samplers = new Set<Sampler>();
 
   constructor(
     private readonly context: AddonGenerationContext,
@@ -75,6 +82,16 @@ export class NativeSequence {
   /** How many leading tokens of `tokens` the cache holds (the pool matches prompts by it). */
   sharedPrefixLength(tokens: readonly Token[]): number {
     return commonPrefixLength(this.cached, tokens);
+  }
+
+  /** Where the jobs since resetSamplers() sampled: "device", "host", or both. */
+  samplersUsed(): Sampler[] {
+    return [...this.samplers].sort();
+  }
+
+  /** A new stream on the sequence: its report starts empty. */
+  resetSamplers(): void {
+    this.samplers.clear();
   }
 
   /** Another cache scope used it: its next job starts from an empty cache. */
@@ -140,6 +157,7 @@ export class NativeSequence {
         ...(options.grammar === undefined
           ? {}
           : { grammar: options.grammar.text, grammarRoot: options.grammar.root }),
+        ...(options.deviceSampling === undefined ? {} : { deviceSampling: options.deviceSampling }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
@@ -155,6 +173,7 @@ export class NativeSequence {
           return;
         }
         end = jobEnd;
+        if (jobEnd.sampling !== undefined) this.samplers.add(jobEnd.sampling);
         this.cached = cacheContents(promptTokens, sampled, jobEnd.cacheTokens);
         this.running = false;
         if (jobEnd.reason === "error") {
@@ -196,6 +215,7 @@ export class NativeSequence {
       cachedTokens: () => end?.reused ?? reuse,
       steps: () => end?.steps ?? 0,
       stopToken: () => end?.stopToken as Token | undefined,
+      sampler: () => end?.sampling,
     };
   }
 
