@@ -34,6 +34,7 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
         object.Set("cacheTokens", job->cache_tokens);
         object.Set("reused", job->reused);
         object.Set("steps", job->steps);
+        if (job->grammar != nullptr) object.Set("grammarResamples", job->grammar_resamples(env));
         if (!job->error.empty()) object.Set("error", job->error);
         if (job->stop_token != LLAMA_TOKEN_NULL) object.Set("stopToken", job->stop_token);
         end = object;

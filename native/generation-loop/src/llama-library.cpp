@@ -49,6 +49,10 @@
     X(void, llama_sampler_apply, (llama_sampler * sampler, llama_token_data_array * candidates), (sampler, candidates)) \
     X(void, llama_sampler_accept, (llama_sampler * sampler, llama_token token), (sampler, token))                       \
     X(void, llama_sampler_free, (llama_sampler * sampler), (sampler))                                                    \
+    X(llama_sampler *, llama_sampler_clone, (const llama_sampler * sampler), (sampler))                                 \
+    X(int32_t, llama_token_to_piece,                                                                                     \
+      (const llama_vocab * vocab, llama_token token, char * buffer, int32_t length, int32_t lstrip, bool special),        \
+      (vocab, token, buffer, length, lstrip, special))                                                                   \
     X(ggml_threadpool_params, ggml_threadpool_params_default, (int threads), (threads))                                 \
     X(size_t, ggml_backend_dev_count, (), ())                                                                            \
     X(ggml_backend_dev_t, ggml_backend_dev_get, (size_t index), (index))                                                 \

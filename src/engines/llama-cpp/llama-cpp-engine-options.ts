@@ -1,6 +1,7 @@
 // The embedded engine's options: the model, its context and sequences, threads and GPU, prompt
 // lookup, batch dispatch, FIM, and which loop decodes.
 import type { GpuSetting } from "./load-model.ts";
+import type { GrammarSearch } from "./native-loop/generation-loop-addon.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
 
@@ -43,6 +44,12 @@ export interface LlamaCppEngineOptions {
    * native falls back to node-llama-cpp when the addon is missing or fails to load.
    */
   decodeLoop?: DecodeLoop;
+  /**
+   * How the native loop draws a tool call's token again when the grammar refused the model's
+   * sample (see GrammarSearch); every choice gives the same tokens. Unset: "token-prefixes". The
+   * bench and the tests set "full-vocabulary" to compare against what each refusal cost before.
+   */
+  grammarSearch?: GrammarSearch;
   /** Where the native addon is (tests point it at a missing file). */
   nativeLoopAddonPath?: string;
   signal?: AbortSignal;

@@ -10,6 +10,8 @@ import type {
   AddonGenerationContext,
   AddonGenerationEnd,
   AddonGenerationJob,
+  GrammarResamples,
+  GrammarSearch,
 } from "./generation-loop-addon.ts";
 
 /** node-llama-cpp's defaults, so both loops sample alike. */
@@ -32,6 +34,8 @@ export interface NativeTokensOptions {
 export interface NativeGrammar {
   text: string;
   root: string;
+  /** Where a refused sample is drawn again; unset: the addon's default ("token-prefixes"). */
+  search?: GrammarSearch | undefined;
 }
 
 /** Drafting for a speculative job, on the JS thread between its steps. */
@@ -54,6 +58,8 @@ export interface NativeTokens {
   steps: () => number;
   /** The stop token that ended the job, once it ended (undefined: another end). */
   stopToken: () => Token | undefined;
+  /** Under a grammar, once the job ended: its refused samples, by where each was drawn again. */
+  grammarResamples: () => GrammarResamples | undefined;
 }
 
 export class NativeSequence {
@@ -139,7 +145,13 @@ export class NativeSequence {
           : { stopTokens: Uint32Array.from(options.stopTokens) }),
         ...(options.grammar === undefined
           ? {}
-          : { grammar: options.grammar.text, grammarRoot: options.grammar.root }),
+          : {
+              grammar: options.grammar.text,
+              grammarRoot: options.grammar.root,
+              ...(options.grammar.search === undefined
+                ? {}
+                : { grammarSearch: options.grammar.search }),
+            }),
       },
       (batch, jobEnd) => {
         if (batch.length > 0) {
@@ -196,6 +208,7 @@ export class NativeSequence {
       cachedTokens: () => end?.reused ?? reuse,
       steps: () => end?.steps ?? 0,
       stopToken: () => end?.stopToken as Token | undefined,
+      grammarResamples: () => end?.grammarResamples,
     };
   }
 
