@@ -64,7 +64,7 @@ inline size_t character_length(const std::string & piece, size_t offset) {
 
 inline std::string piece_of(const llama_vocab * vocab, llama_token token) {
     // As llama.cpp's grammar reads it: the cached piece with special tokens written out.
-    std::string piece(16, '\0');
+    std::string piece(15, '\0');  // within the small-string buffer: most pieces allocate nothing
     int32_t length = llama_token_to_piece(vocab, token, piece.data(), static_cast<int32_t>(piece.size()), 0, true);
     if (length < 0) {
         piece.resize(static_cast<size_t>(-length));

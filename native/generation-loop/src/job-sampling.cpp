@@ -47,11 +47,10 @@ bool greedy_order(const llama_token_data & left, const llama_token_data & right)
  */
 int32_t pending_utf8_after(const llama_vocab * vocab, llama_token token, int32_t pending) {
     static constexpr int32_t kLength[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 3, 4};
-    char piece[64];
-    const int32_t length = llama_token_to_piece(vocab, token, piece, sizeof(piece), 0, true);
-    if (length < 0 || pending < 0) return -1;
-    for (int32_t index = 0; index < length; index += 1) {
-        const auto byte = static_cast<uint8_t>(piece[index]);
+    if (pending < 0) return -1;
+    const std::string piece = grammar_candidates::piece_of(vocab, token);
+    for (const char character : piece) {
+        const auto byte = static_cast<uint8_t>(character);
         if (pending > 0) {
             if ((byte >> 6) != 0x2) return -1;
             pending -= 1;
