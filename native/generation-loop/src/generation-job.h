@@ -80,6 +80,8 @@ struct GenerationJob {
     int32_t resampled_among_top = 0;
     int32_t resampled_among_prefixes = 0;
     int32_t resampled_over_vocabulary = 0;
+    /** CPU time the grammar took on the decode thread: checks, samples drawn again, accepting. */
+    std::chrono::nanoseconds grammar_time{0};
     /** Bytes still owed by a UTF-8 character the grammar accepted part of (-1: unknown). */
     int32_t grammar_pending_utf8 = 0;
     /** Scratch for sampling within the grammar (job-sampling.cpp). */
@@ -114,12 +116,16 @@ struct GenerationJob {
     /** The stop token that ended the job, if one did. */
     llama_token stop_token = LLAMA_TOKEN_NULL;
 
-    /** For the job's end: {top, prefixes, vocabulary}, refused samples drawn again each way. */
+    /**
+     * For the job's end: {top, prefixes, vocabulary}, refused samples drawn again each way, and
+     * microseconds, the grammar's CPU time in all.
+     */
     Napi::Object grammar_resamples(Napi::Env env) const {
         Napi::Object counts = Napi::Object::New(env);
         counts.Set("top", resampled_among_top);
         counts.Set("prefixes", resampled_among_prefixes);
         counts.Set("vocabulary", resampled_over_vocabulary);
+        counts.Set("microseconds", static_cast<double>(grammar_time.count()) / 1000.0);
         return counts;
     }
 

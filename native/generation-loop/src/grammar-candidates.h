@@ -4,8 +4,8 @@
 // token is refused at its first character. A grammar over characters accepts a token only if it
 // accepts every prefix of it (the same stacks match the same characters), so tokens sharing a
 // first character are refused together when the one-character token is refused; after it, the
-// grammar advanced past that character (a clone that accepted it) decides their second one, and
-// so on. Exact only for a grammar without token references (`<...>`, matched by id), which the
+// grammar advanced past that character (a clone that accepted that token) decides their second
+// one by the one-character tokens again, and so on. Exact only for a grammar without token references (`<...>`, matched by id), which the
 // caller checks; while the grammar holds part of a UTF-8 character only tokens continuing it can
 // be accepted, and those are listed apart.
 #pragma once
@@ -26,7 +26,7 @@ struct VocabularyPrefixes {
         /** Its tokens: sorted[begin, end), every piece starting with the node's prefix. */
         int32_t begin = 0;
         int32_t end = 0;
-        /** The token whose piece is exactly the prefix (one character more than its parent's). */
+        /** The one-character token of the character the node's prefix adds to its parent's. */
         llama_token head = LLAMA_TOKEN_NULL;
         /** Tokens of the node not under a child: checked one by one. */
         std::vector<llama_token> direct;
@@ -99,7 +99,7 @@ inline int32_t build_node(VocabularyPrefixes & prefixes, const std::vector<std::
             if (next.size() < offset + length || next.compare(offset, length, piece, offset, length) != 0) break;
             run_end += 1;
         }
-        const auto found = heads.find(piece.substr(0, offset + length));
+        const auto found = heads.find(piece.substr(offset, length));
         if (found == heads.end() || run_end - position < kChildAt) {
             for (int32_t member = position; member < run_end; member += 1) direct.push_back(prefixes.sorted[static_cast<size_t>(member)]);
         } else {
@@ -137,8 +137,6 @@ inline VocabularyPrefixes build_vocabulary_prefixes(const llama_vocab * vocab) {
         const int order = pieces[static_cast<size_t>(left)].compare(pieces[static_cast<size_t>(right)]);
         return order != 0 ? order < 0 : left < right;
     });
-    // Heads that are also run members of their own node are checked at the grammar itself too:
-    // the head of a node is a prefix of every token in it, including itself.
     build_node(prefixes, pieces, heads, 0, static_cast<int32_t>(prefixes.sorted.size()), 0, LLAMA_TOKEN_NULL);
     return prefixes;
 }
@@ -159,7 +157,8 @@ inline bool collect_grammar_candidates(const VocabularyPrefixes & prefixes, int3
     }
     out.insert(out.end(), node.direct.begin(), node.direct.end());
     if (out.size() > limit) return false;
-    // One check per child: its one-character head, at the grammar past this node's prefix.
+    // One check per child: the one-character token of its next character, at the grammar past
+    // this node's prefix (accepting a token's characters one by one is accepting the token).
     heads_scratch.clear();
     for (const int32_t child : node.children) heads_scratch.push_back({prefixes.nodes[static_cast<size_t>(child)].head, 0.0f, 0.0f});
     llama_token_data_array array{heads_scratch.data(), heads_scratch.size(), -1, false};
@@ -192,25 +191,29 @@ inline bool collect_grammar_candidates(const VocabularyPrefixes & prefixes, int3
 
 /**
  * The `count` largest logits' tokens in llama.cpp's greedy order (logit descending, then id
- * ascending: a total order, so ties need no special care), into `selected`. False on NaN.
+ * ascending: a total order, so ties need no special care), into `selected`. The logits must
+ * all be finite (NaN would never compare).
  */
-inline bool select_top_ordered(const float * logits, int32_t vocabulary, int32_t count, std::vector<float> & block_maxima,
+inline void select_top_ordered(const float * logits, int32_t vocabulary, int32_t count, std::vector<float> & block_maxima,
                                std::vector<llama_token_data> & selected) {
     constexpr int32_t kBlock = 64;
     count = std::min(count, vocabulary);
     const int32_t block_size = std::clamp(vocabulary / (4 * std::max(count, 1)), 1, kBlock);
     const int32_t blocks = (vocabulary + block_size - 1) / block_size;
     block_maxima.resize(static_cast<size_t>(blocks));
+    // Eight lanes so the compiler vectorizes the one full read (the caller checked for NaN).
     for (int32_t block = 0; block < blocks; block += 1) {
         const int32_t start = block * block_size;
         const int32_t end = std::min(start + block_size, vocabulary);
-        float maximum = logits[start];
-        bool nan = false;
-        for (int32_t index = start; index < end; index += 1) {
-            maximum = std::max(maximum, logits[index]);
-            nan = nan || std::isnan(logits[index]);
+        float lanes[8] = {logits[start], logits[start], logits[start], logits[start],
+                          logits[start], logits[start], logits[start], logits[start]};
+        int32_t index = start;
+        for (; index + 8 <= end; index += 8) {
+            for (int32_t lane = 0; lane < 8; lane += 1) lanes[lane] = std::max(lanes[lane], logits[index + lane]);
         }
-        if (nan) return false;
+        for (; index < end; index += 1) lanes[0] = std::max(lanes[0], logits[index]);
+        float maximum = lanes[0];
+        for (int32_t lane = 1; lane < 8; lane += 1) maximum = std::max(maximum, lanes[lane]);
         block_maxima[static_cast<size_t>(block)] = maximum;
     }
     // Every logit of the top `count` reaches the count-th largest block maximum (count blocks do).
@@ -220,13 +223,23 @@ inline bool select_top_ordered(const float * logits, int32_t vocabulary, int32_t
         std::nth_element(order.begin(), order.begin() + (count - 1), order.end(), std::greater<float>());
         bound = order[static_cast<size_t>(count - 1)];
     }
+    // Those above the bound, then as many at it as are missing, lowest ids first: most of a
+    // vocabulary can tie there (the noise test models give most tokens a logit of exactly 0).
     selected.clear();
     for (int32_t block = 0; block < blocks; block += 1) {
-        if (block_maxima[static_cast<size_t>(block)] < bound) continue;
+        if (!(block_maxima[static_cast<size_t>(block)] > bound)) continue;
         const int32_t start = block * block_size;
         const int32_t end = std::min(start + block_size, vocabulary);
         for (int32_t token = start; token < end; token += 1) {
-            if (logits[token] >= bound) selected.push_back({token, logits[token], 0.0f});
+            if (logits[token] > bound) selected.push_back({token, logits[token], 0.0f});
+        }
+    }
+    for (int32_t block = 0; block < blocks && selected.size() < static_cast<size_t>(count); block += 1) {
+        if (block_maxima[static_cast<size_t>(block)] < bound) continue;
+        const int32_t start = block * block_size;
+        const int32_t end = std::min(start + block_size, vocabulary);
+        for (int32_t token = start; token < end && selected.size() < static_cast<size_t>(count); token += 1) {
+            if (logits[token] == bound) selected.push_back({token, logits[token], 0.0f});
         }
     }
     const auto greedy_order = [](const llama_token_data & left, const llama_token_data & right) {
@@ -235,5 +248,4 @@ inline bool select_top_ordered(const float * logits, int32_t vocabulary, int32_t
     const auto kept = std::min(static_cast<size_t>(count), selected.size());
     std::partial_sort(selected.begin(), selected.begin() + static_cast<std::ptrdiff_t>(kept), selected.end(), greedy_order);
     selected.resize(kept);
-    return true;
 }

@@ -6,7 +6,9 @@
 // logit or by the prefixes it accepts (grammar-candidates.h), and the whole vocabulary is paid for
 // only where neither settles the token llama.cpp's order (grammar, then top-k) would give.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <ctime>
 
 #include "generation-context.h"
 #include "grammar-candidates.h"
@@ -33,8 +35,26 @@ int32_t top_k_of(const SamplingOptions & sampling, const llama_vocab * vocab) {
     return sampling.top_k <= 0 ? vocabulary : std::min(sampling.top_k, vocabulary);
 }
 
+/** CPU time of the calling thread: the grammar's cost, untouched by other threads on the machine. */
+std::chrono::nanoseconds thread_cpu_time() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+
 /** The first top candidates checked against the grammar; then 8x that while no prefix walk can run. */
 constexpr int32_t kFirstCandidates = 64;
+
+bool all_finite(const float * logits, int32_t vocabulary) {
+    // x - x is NaN exactly for an infinite or NaN x; eight sums so the compiler vectorizes it.
+    float sums[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int32_t index = 0;
+    for (; index + 8 <= vocabulary; index += 8) {
+        for (int32_t lane = 0; lane < 8; lane += 1) sums[lane] += logits[index + lane] - logits[index + lane];
+    }
+    for (; index < vocabulary; index += 1) sums[0] += logits[index] - logits[index];
+    return std::all_of(sums, sums + 8, [](float sum) { return sum == 0.0f; });
+}
 
 /** Orders candidates as greedy breaks ties: logit descending, then the lowest id. */
 bool greedy_order(const llama_token_data & left, const llama_token_data & right) {
@@ -110,7 +130,8 @@ void keep_allowed(llama_sampler * grammar, std::vector<llama_token_data> & candi
 bool sample_among_top(GenerationJob & job, const llama_vocab * vocab, const float * logits, int32_t count, llama_token & token) {
     const int32_t vocabulary = llama_vocab_n_tokens(vocab);
     std::vector<llama_token_data> & candidates = job.grammar_candidates;
-    if (!select_top_ordered(logits, vocabulary, count, job.grammar_block_maxima, candidates) || candidates.empty()) return false;
+    select_top_ordered(logits, vocabulary, count, job.grammar_block_maxima, candidates);
+    if (candidates.empty()) return false;
     const float bound = candidates.back().logit;
     const bool complete = candidates.size() == static_cast<size_t>(vocabulary);
     keep_allowed(job.grammar, candidates);
@@ -137,7 +158,19 @@ bool sample_among_prefixes(GenerationJob & job, const llama_vocab * vocab, const
     candidates.clear();
     for (const llama_token candidate : tokens) candidates.push_back({candidate, logits[candidate], 0.0f});
     keep_allowed(job.grammar, candidates);
-    return sample_allowed(job, vocab, candidates, true, -INFINITY, token);
+    if (sample_allowed(job, vocab, candidates, true, -INFINITY, token)) return true;
+    // Ties at a temperature: llama.cpp's top-k orders the whole array. Every token's fate is known,
+    // so that array is written as the grammar would leave it (refused ones at -INFINITY) without
+    // checking each token, and llama.cpp's own top-k sorts it.
+    std::vector<llama_token_data> & array_data = job.candidates;
+    array_data.assign(static_cast<size_t>(vocabulary), {0, -INFINITY, 0.0f});
+    for (int32_t index = 0; index < vocabulary; index += 1) array_data[static_cast<size_t>(index)].id = index;
+    for (const llama_token_data & allowed : candidates) array_data[static_cast<size_t>(allowed.id)].logit = allowed.logit;
+    llama_token_data_array array{array_data.data(), array_data.size(), -1, false};
+    llama_sampler_apply(job.top_k, &array);
+    llama_sampler_apply(job.sampler, &array);
+    token = array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;
+    return true;
 }
 
 }  // namespace
@@ -154,6 +187,7 @@ llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index)
     const float * logits = llama_get_logits_ith(context_, logits_index);
     const llama_token token = job.sampling.temperature > 0.0f ? sample_distribution(job, logits) : greedy(logits);
     if (job.grammar == nullptr) return token;
+    const std::chrono::nanoseconds grammar_start = thread_cpu_time();
     // As llama.cpp's common sampler: check the unconstrained sample against the grammar (one
     // candidate), and pay for the whole vocabulary only when the grammar refuses it.
     llama_token_data single{token, 1.0f, 0.0f};
@@ -165,6 +199,7 @@ llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index)
         llama_sampler_accept(job.grammar, chosen);
         job.grammar_pending_utf8 = pending_utf8_after(vocab_, chosen, job.grammar_pending_utf8);
     }
+    job.grammar_time += thread_cpu_time() - grammar_start;
     return chosen;
 }
 
@@ -205,7 +240,8 @@ llama_token_data_array GenerationContext::all_candidates(GenerationJob & job, co
 llama_token GenerationContext::sample_within_grammar(GenerationJob & job, const float * logits) {
     const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
     llama_token token = LLAMA_TOKEN_NULL;
-    if (job.grammar_search != GrammarSearch::full_vocabulary) {
+    // Infinite or NaN logits: llama.cpp's own path says what they mean.
+    if (job.grammar_search != GrammarSearch::full_vocabulary && all_finite(logits, vocabulary)) {
         const int32_t first = std::max(kFirstCandidates, 2 * top_k_of(job.sampling, vocab_));
         if (first < vocabulary && sample_among_top(job, vocab_, logits, first, token)) {
             job.resampled_among_top += 1;

@@ -88,6 +88,8 @@ export interface GrammarResamples {
   top: number;
   prefixes: number;
   vocabulary: number;
+  /** The grammar's CPU time on the decode thread: every check, sample drawn again and accept. */
+  microseconds: number;
 }
 
 export interface AddonGenerationContext {
