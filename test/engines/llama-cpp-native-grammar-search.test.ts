@@ -119,9 +119,8 @@ describeNative("native loop: sampling again within a tool-call grammar", () => {
     grammar = await new GrammarCache(backend.llama).nativeCallGrammar(tools);
   });
 
-  // `walks`: whether the prefix walk settles refusals. In the tiny 320-token vocabulary most
-  // tokens share their first character with no other (each is checked by itself), so the walk
-  // would check most of the vocabulary and leaves it to the full pass.
+  // `walks`: whether the prefix walk settles refusals. The tiny 320-token vocabulary is left to
+  // the full pass (the walk would check most of it anyway).
   const models: { label: string; model: EnsureTestModelOptions; walks: boolean }[] = [
     // 16,384 tokens: the prefix walk goes several levels down (a grammar clone per level).
     { label: "noise, wide vocabulary", model: { shape: "wide" }, walks: true },

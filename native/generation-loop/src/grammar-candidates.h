@@ -5,9 +5,9 @@
 // accepts every prefix of it (the same stacks match the same characters), so tokens sharing a
 // first character are refused together when the one-character token is refused; after it, the
 // grammar advanced past that character (a clone that accepted that token) decides their second
-// one by the one-character tokens again, and so on. Exact only for a grammar without token references (`<...>`, matched by id), which the
-// caller checks; while the grammar holds part of a UTF-8 character only tokens continuing it can
-// be accepted, and those are listed apart.
+// one by the one-character tokens again, and so on. Exact only for a grammar without token
+// references (`<...>`, matched by id), which the caller checks; while the grammar holds part of a
+// UTF-8 character only tokens continuing it can be accepted, and those are listed apart.
 #pragma once
 
 #include <algorithm>

@@ -247,9 +247,10 @@ llama_token GenerationContext::sample_within_grammar(GenerationJob & job, const 
             job.resampled_among_top += 1;
             return token;
         }
-        // The prefix walk needs a grammar of characters and to know where its UTF-8 stands.
+        // The prefix walk needs a grammar of characters and to know where its UTF-8 stands; in a
+        // vocabulary of a few hundred tokens it would check most of them anyway.
         const bool walk = job.grammar_search == GrammarSearch::token_prefixes && job.grammar_reads_characters &&
-                          job.grammar_pending_utf8 >= 0;
+                          job.grammar_pending_utf8 >= 0 && vocabulary >= 4 * grammar_candidates::kSplitAt;
         if (walk) {
             // Built once per model, on the decode thread (a few ms for Qwen's vocabulary).
             if (vocabulary_prefixes_ == nullptr) vocabulary_prefixes_ = std::make_shared<const VocabularyPrefixes>(build_vocabulary_prefixes(vocab_));
