@@ -119,10 +119,14 @@ async function measure(
     if (engine.toolDecodeLoop !== loop) {
       throw new Error(`asked for tool turns on the ${loop} loop: ${engine.toolLoopFallbackReason}`);
     }
-    // The prompt (tools included) evaluates once; the timed turn reuses it from the cache.
-    await collectStream(engine.stream({ ...request(phase, tokens), prefillOnly: true }));
-    // The whole turn: with the prompt cached it is one prompt token and the decode (node-llama-cpp's
-    // forced call shows nothing until its end, so there is no first event to start from).
+    // A one-token turn first: the prompt (tools included) evaluates once and the timed turn reuses
+    // it from the cache, and what an engine does once per tool set (node-llama-cpp compiling the
+    // tools' grammar, the native loop's vocabulary prefix tree on its first refused sample) is
+    // done. The timed turn is then the steady state: one prompt token and the decode
+    // (node-llama-cpp's forced call shows nothing until its end, so there is no first event to
+    // start from).
+    const warmUp = await collectStream(engine.stream(request(phase, 1)));
+    if (warmUp.error !== undefined) throw warmUp.error;
     const cpuAtStart = process.cpuUsage();
     const result = await collectStream(engine.stream(request(phase, tokens)));
     const cpu = process.cpuUsage(cpuAtStart);
