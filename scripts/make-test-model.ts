@@ -1,4 +1,4 @@
-// `npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
+// `npm run make-test-model -- <out.gguf> [--shape micro|wide|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N]
 // [--arch qwen2|llama] [--context N] [--ends-turns] [--fim-tokens] [--dry-run]`: writes a random-weight llama-family GGUF for tests and
 // benchmarks and prints its path, size and parameter count.
 
@@ -15,7 +15,7 @@ import {
 } from "../src/engines/llama-cpp/gguf/write-test-model.ts";
 
 const usage =
-  "usage: npm run make-test-model -- <out.gguf> [--shape micro|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--context N] [--ends-turns] [--fim-tokens] [--dry-run]";
+  "usage: npm run make-test-model -- <out.gguf> [--shape micro|wide|tiny|0.5b|1.5b] [--type f32|f16|q8_0] [--seed N] [--arch qwen2|llama] [--context N] [--ends-turns] [--fim-tokens] [--dry-run]";
 const tensorTypes: readonly GgufTensorType[] = ["f32", "f16", "q8_0"];
 
 function invalid(message: string): SparkError {

@@ -164,9 +164,15 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         }
         if (options.Get("grammar").IsString()) {
             Napi::Value root = options.Get("grammarRoot");
+            const std::string text = options.Get("grammar").As<Napi::String>().Utf8Value();
+            const std::string search = options.Get("grammarSearch").IsString() ? options.Get("grammarSearch").As<Napi::String>().Utf8Value() : "";
+            job->grammar_search = search == "full-vocabulary" ? GrammarSearch::full_vocabulary
+                                  : search == "top-candidates" ? GrammarSearch::top_candidates
+                                                               : GrammarSearch::token_prefixes;
+            // GBNF writes a token reference with `<`; without one anywhere the grammar reads only characters.
+            job->grammar_reads_characters = text.find('<') == std::string::npos;
             std::string error;
-            job->grammar = context_->compile_grammar(options.Get("grammar").As<Napi::String>().Utf8Value(),
-                                                     root.IsString() ? root.As<Napi::String>().Utf8Value() : "root", error);
+            job->grammar = context_->compile_grammar(text, root.IsString() ? root.As<Napi::String>().Utf8Value() : "root", error);
             if (job->grammar == nullptr) {
                 Napi::Error::New(env, error).ThrowAsJavaScriptException();
                 return env.Undefined();

@@ -18,6 +18,8 @@
 #include "ggml-cpu.h"
 #include "llama.h"
 
+struct VocabularyPrefixes;
+
 struct ContextOptions {
     std::string model_path;
     int32_t context_size = 2048;
@@ -70,7 +72,7 @@ class GenerationContext {
     llama_token sample_distribution(GenerationJob & job, const float * logits);
     /** Every token of the vocabulary as a candidate, in token order (the job's buffer). */
     llama_token_data_array all_candidates(GenerationJob & job, const float * logits) const;
-    /** Samples again over the whole vocabulary after the grammar refused the unconstrained sample. */
+    /** Samples again after the grammar refused the unconstrained sample (same token as over the whole vocabulary). */
     llama_token sample_within_grammar(GenerationJob & job, const float * logits);
     /** Adds a speculative job's draft to the batch from first_position on; returns its length. */
     int32_t add_draft(GenerationJob & job, llama_pos first_position);
@@ -104,6 +106,8 @@ class GenerationContext {
     DeviceSampling device_sampling_;
     /** Recurrent and hybrid memories cannot drop a tail: rejected drafts could not be erased. */
     bool can_speculate_ = false;
+    /** The vocabulary by shared prefixes, built on the first refused sample (job-sampling.cpp). */
+    std::shared_ptr<const VocabularyPrefixes> vocabulary_prefixes_;
 
     std::thread worker_;
     std::mutex queue_mutex_;

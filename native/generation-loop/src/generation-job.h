@@ -14,6 +14,14 @@
 #include "llama.h"
 #include "top-k-selection.h"
 
+/**
+ * How a sample the grammar refused is drawn again, each giving the same token: the top candidates
+ * by logit, then the tokens whose prefixes the grammar accepts, then the whole vocabulary
+ * (token_prefixes, the default); the top candidates, then the vocabulary; or straight away the whole
+ * vocabulary (what every refusal paid before; kept for tests and the bench to compare against).
+ */
+enum class GrammarSearch { token_prefixes, top_candidates, full_vocabulary };
+
 struct SamplingOptions {
     float temperature = 0.7f;
     int32_t top_k = 40;
@@ -45,6 +53,9 @@ struct GenerationJob {
     llama_sampler * grammar = nullptr;
     /** false: sample on the host even where the backend could (device-sampling.h decides). */
     bool device_sampling = true;
+    GrammarSearch grammar_search = GrammarSearch::token_prefixes;
+    /** No token references (`<...>`, matched by id) in the grammar: it reads characters only. */
+    bool grammar_reads_characters = false;
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.
@@ -69,6 +80,19 @@ struct GenerationJob {
     /** Candidates: the top k, or the whole vocabulary (top-k undecided, or a grammar refused). */
     std::vector<llama_token_data> candidates;
     TopKScratch top_k_scratch;
+    /** Samples the grammar refused, by where the token was drawn again (see grammar_resamples()). */
+    int32_t resampled_among_top = 0;
+    int32_t resampled_among_prefixes = 0;
+    int32_t resampled_over_vocabulary = 0;
+    /** CPU time the grammar took on the decode thread: checks, samples drawn again, accepting. */
+    std::chrono::nanoseconds grammar_time{0};
+    /** Bytes still owed by a UTF-8 character the grammar accepted part of (-1: unknown). */
+    int32_t grammar_pending_utf8 = 0;
+    /** Scratch for sampling within the grammar (job-sampling.cpp). */
+    std::vector<llama_token_data> grammar_candidates;
+    std::vector<llama_token_data> grammar_heads;
+    std::vector<llama_token> grammar_tokens;
+    std::vector<float> grammar_block_maxima;
 
     std::atomic<bool> abort_requested{false};
     /** A speculative job's tokens went to JS and its next draft has not come back yet. */
@@ -95,6 +119,19 @@ struct GenerationJob {
     int32_t reused = 0;
     /** The stop token that ended the job, if one did. */
     llama_token stop_token = LLAMA_TOKEN_NULL;
+
+    /**
+     * For the job's end: {top, prefixes, vocabulary}, refused samples drawn again each way, and
+     * microseconds, the grammar's CPU time in all.
+     */
+    Napi::Object grammar_resamples(Napi::Env env) const {
+        Napi::Object counts = Napi::Object::New(env);
+        counts.Set("top", resampled_among_top);
+        counts.Set("prefixes", resampled_among_prefixes);
+        counts.Set("vocabulary", resampled_over_vocabulary);
+        counts.Set("microseconds", static_cast<double>(grammar_time.count()) / 1000.0);
+        return counts;
+    }
 
     bool finished_flag() {
         std::lock_guard<std::mutex> lock(mutex);

@@ -30,6 +30,7 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
         object.Set("cacheTokens", job->cache_tokens);
         object.Set("reused", job->reused);
         object.Set("steps", job->steps);
+        if (job->grammar != nullptr) object.Set("grammarResamples", job->grammar_resamples(env));
         // Where its tokens were sampled (a prefill samples none).
         if (job->max_tokens > 0) object.Set("sampling", job->device_sampled ? "device" : "host");
         if (!job->error.empty()) object.Set("error", job->error);

@@ -84,6 +84,10 @@
     X(ggml_tensor *, ggml_cumsum, (ggml_context * context, ggml_tensor * a), (context, a))                              \
     X(ggml_tensor *, ggml_sum, (ggml_context * context, ggml_tensor * a), (context, a))                                 \
     X(ggml_tensor *, ggml_cast, (ggml_context * context, ggml_tensor * a, enum ggml_type type), (context, a, type))     \
+    X(llama_sampler *, llama_sampler_clone, (const llama_sampler * sampler), (sampler))                                 \
+    X(int32_t, llama_token_to_piece,                                                                                     \
+      (const llama_vocab * vocab, llama_token token, char * buffer, int32_t length, int32_t lstrip, bool special),        \
+      (vocab, token, buffer, length, lstrip, special))                                                                   \
     X(ggml_threadpool_params, ggml_threadpool_params_default, (int threads), (threads))                                 \
     X(size_t, ggml_backend_dev_count, (), ())                                                                            \
     X(ggml_backend_dev_t, ggml_backend_dev_get, (size_t index), (index))                                                 \

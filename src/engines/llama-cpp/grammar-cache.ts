@@ -2,6 +2,7 @@
 // schema every request, so each compiles once.
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
 import type { OutputFormat, ToolDefinition } from "../engine.ts";
+import type { GrammarSearch } from "./native-loop/generation-loop-addon.ts";
 import type { NativeGrammar } from "./native-loop/native-sequence.ts";
 import { compileOutputFormatGrammar } from "./structured-output/output-format-grammar.ts";
 import { grammarEndingAtValue, toolCallSchema } from "./tool-calls/tool-call-schema.ts";
@@ -13,7 +14,11 @@ export class GrammarCache {
   /** Each tool-call grammar's GBNF as the native loop takes it, rewritten once per tool set. */
   private readonly nativeCallGrammars = new WeakMap<LlamaGrammar, NativeGrammar>();
 
-  constructor(private readonly llama: Llama) {}
+  constructor(
+    private readonly llama: Llama,
+    /** How the native loop samples again after a refusal (the engine's grammarSearch option). */
+    private readonly search?: GrammarSearch,
+  ) {}
 
   /** A tool call's grammar (the tool-call JSON schema, as node-llama-cpp builds it). */
   grammarFor(schema: object): Promise<LlamaGrammar> {
@@ -27,7 +32,11 @@ export class GrammarCache {
     const grammar = await this.grammarFor(toolCallSchema(tools));
     let native = this.nativeCallGrammars.get(grammar);
     if (native === undefined) {
-      native = { text: grammarEndingAtValue(grammar.grammar), root: grammar.rootRuleName };
+      native = {
+        text: grammarEndingAtValue(grammar.grammar),
+        root: grammar.rootRuleName,
+        ...(this.search === undefined ? {} : { search: this.search }),
+      };
       this.nativeCallGrammars.set(grammar, native);
     }
     return native;

@@ -3,6 +3,7 @@
 import type { FimOrder, FimSplit } from "./completion-prompt.ts";
 import type { GpuSetting } from "./load-model.ts";
 import type { DeviceSamplingMode } from "./native-loop/device-sampling-mode.ts";
+import type { GrammarSearch } from "./native-loop/generation-loop-addon.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
 
@@ -72,6 +73,12 @@ export interface LlamaCppEngineOptions {
    * Vulkan too. "off": always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
    */
   deviceSampling?: DeviceSamplingMode;
+  /**
+   * How the native loop draws a tool call's token again when the grammar refused the model's
+   * sample (see GrammarSearch); every choice gives the same tokens. Unset: "token-prefixes". The
+   * bench and the tests set "full-vocabulary" to compare against what each refusal cost before.
+   */
+  grammarSearch?: GrammarSearch;
   /** Where the native addon is (tests point it at a missing file). */
   nativeLoopAddonPath?: string;
   signal?: AbortSignal;

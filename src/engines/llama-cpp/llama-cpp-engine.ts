@@ -103,7 +103,7 @@ export class LlamaCppEngine implements Engine {
     this.trainContextSize = parts.trainContextSize;
     const { model } = parts.loaded;
     this.fimTokens = findFimTokens(model);
-    this.grammars = new GrammarCache(parts.loaded.llama);
+    this.grammars = new GrammarCache(parts.loaded.llama, options.grammarSearch);
     this.lookups = new RequestLookups(model, options);
     this.promptTokens = new PromptTokenCache(model.tokenizer);
     this.renderer = {

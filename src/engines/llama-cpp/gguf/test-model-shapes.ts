@@ -3,7 +3,7 @@
 
 import type { GgufTensorType } from "./tensor-encoding.ts";
 
-export type TestModelShapeName = "micro" | "tiny" | "0.5b" | "1.5b";
+export type TestModelShapeName = "micro" | "wide" | "tiny" | "0.5b" | "1.5b";
 
 export interface TestModelShape {
   name: TestModelShapeName;
@@ -33,6 +33,22 @@ export const testModelShapes: Record<TestModelShapeName, TestModelShape> = {
     feedForwardLength: 128,
     contextLength: 65536,
     vocabularySize: 320,
+    tiedEmbeddings: false,
+    ropeFreqBase: 1_000_000,
+    rmsNormEpsilon: 1e-6,
+    defaultType: "f32",
+  },
+  /** micro's one narrow layer with a 16,384-token vocabulary: tokens share prefixes several
+   * levels deep (the native loop walks them under a grammar), and the file stays ~8 MB. */
+  wide: {
+    name: "wide",
+    embeddingLength: 64,
+    blockCount: 1,
+    headCount: 1,
+    headCountKv: 1,
+    feedForwardLength: 128,
+    contextLength: 4096,
+    vocabularySize: 16384,
     tiedEmbeddings: false,
     ropeFreqBase: 1_000_000,
     rmsNormEpsilon: 1e-6,

@@ -52,7 +52,18 @@ export interface AddonGenerateOptions {
   grammarRoot?: string;
   /** false: this job samples on the host even where the context's backend could. */
   deviceSampling?: boolean;
+  /** How a sample the grammar refused is drawn again (GrammarSearch); default "token-prefixes". */
+  grammarSearch?: GrammarSearch;
 }
+
+/**
+ * Where the native loop looks for the grammar's allowed tokens after it refused a sample, each
+ * giving the same tokens: "token-prefixes" (default) checks the top 64 candidates by logit, then
+ * the tokens whose prefixes the grammar accepts, then the whole vocabulary; "top-candidates" the
+ * top 64, 512 and 4,096, then the vocabulary; "full-vocabulary" every token at once (what every
+ * refusal cost before; the bench and the tests compare against it).
+ */
+export type GrammarSearch = "token-prefixes" | "top-candidates" | "full-vocabulary";
 
 export interface AddonGenerationJob {
   /** Ends the job at the start of its next step (within one step). */
@@ -77,6 +88,17 @@ export interface AddonGenerationEnd {
   stopToken?: number;
   /** Where its tokens were sampled: llama.cpp's backend, or the host; absent for a prefill. */
   sampling?: Sampler;
+  /** Under a grammar: the samples it refused, by where each was drawn again. */
+  grammarResamples?: GrammarResamples;
+}
+
+/** Refused samples drawn again among the top candidates, the prefix walk, the whole vocabulary. */
+export interface GrammarResamples {
+  top: number;
+  prefixes: number;
+  vocabulary: number;
+  /** The grammar's CPU time on the decode thread: every check, sample drawn again and accept. */
+  microseconds: number;
 }
 
 /** Where the native loop sampled a job's tokens. */

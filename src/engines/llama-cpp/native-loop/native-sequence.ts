@@ -11,6 +11,8 @@ import type {
   AddonGenerationEnd,
   AddonGenerationJob,
   Sampler,
+  GrammarResamples,
+  GrammarSearch,
 } from "./generation-loop-addon.ts";
 
 /** node-llama-cpp's defaults, so both loops sample alike. */
@@ -35,6 +37,8 @@ export interface NativeTokensOptions {
 export interface NativeGrammar {
   text: string;
   root: string;
+  /** Where a refused sample is drawn again; unset: the addon's default ("token-prefixes"). */
+  search?: GrammarSearch | undefined;
 }
 
 /** Drafting for a speculative job, on the JS thread between its steps. */
@@ -59,6 +63,8 @@ export interface NativeTokens {
   stopToken: () => Token | undefined;
   /** Where its tokens were sampled, once it ended. */
   sampler: () => Sampler | undefined;
+  /** Under a grammar, once the job ended: its refused samples, by where each was drawn again. */
+  grammarResamples: () => GrammarResamples | undefined;
 }
 
 export class NativeSequence {
@@ -156,7 +162,13 @@ export class NativeSequence {
           : { stopTokens: Uint32Array.from(options.stopTokens) }),
         ...(options.grammar === undefined
           ? {}
-          : { grammar: options.grammar.text, grammarRoot: options.grammar.root }),
+          : {
+              grammar: options.grammar.text,
+              grammarRoot: options.grammar.root,
+              ...(options.grammar.search === undefined
+                ? {}
+                : { grammarSearch: options.grammar.search }),
+            }),
         ...(options.deviceSampling === undefined ? {} : { deviceSampling: options.deviceSampling }),
       },
       (batch, jobEnd) => {
@@ -216,6 +228,7 @@ export class NativeSequence {
       steps: () => end?.steps ?? 0,
       stopToken: () => end?.stopToken as Token | undefined,
       sampler: () => end?.sampling,
+      grammarResamples: () => end?.grammarResamples,
     };
   }
 
