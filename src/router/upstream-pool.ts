@@ -1,6 +1,6 @@
-// One model served by several replicas (e.g. two vLLM servers): requests with the same session key
-// (a prompt_cache_key, or the gateway's key for a response chain) go to the same replica so its prefix cache hits, chosen by
-// rendezvous hashing over the healthy replicas; a replica that fails before any output is marked by
+// One model served by several replicas (e.g. two vLLM servers): the turns of one conversation (its
+// prompt_cache_key, else its start: replica-affinity-key.ts) go to the same replica so its prefix
+// cache hits, chosen by rendezvous hashing over the healthy replicas; a replica that fails before any output is marked by
 // its breaker (passive health checking) and the request moves to the next replica in that
 // session's order, so only the dead replica's sessions move and they come back when it recovers.
 // With active health checks a replica that fails its probe is put last in every order before a
@@ -13,7 +13,6 @@ import type {
   EngineStreamOptions,
   ModelInfo,
 } from "../engines/engine.ts";
-import { cacheAffinityKey } from "../engines/cache-affinity-key.ts";
 import { refusedStream } from "../engines/end-stream.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { CircuitBreaker, type BreakerSettings, type BreakerState } from "./circuit-breaker.ts";
@@ -22,6 +21,7 @@ import {
   type HealthCheckSettings,
   type ReplicaProbe,
 } from "./replica-health-check.ts";
+import { replicaAffinityKey } from "./replica-affinity-key.ts";
 
 export interface PoolReplica {
   /** What it is called in errors and metrics: its base URL. */
@@ -118,7 +118,7 @@ export class UpstreamPool implements Engine {
     options: EngineStreamOptions = {},
   ): AsyncIterable<EngineEvent> {
     let lastError: SparkError | undefined;
-    for (const replica of this.order(cacheAffinityKey(request))) {
+    for (const replica of this.order(replicaAffinityKey(request))) {
       if (!replica.health.tryAcquire()) continue;
       let outputSent = false;
       const held: EngineEvent[] = [];
@@ -160,8 +160,9 @@ export class UpstreamPool implements Engine {
   }
 
   /**
-   * Rendezvous order for a session key; requests without one rotate through the replicas. Replicas
-   * failing their probe come last: tried only when every other one failed too.
+   * Rendezvous order for a conversation's key (replicaAffinityKey); requests without one rotate
+   * through the replicas. Replicas failing their probe come last: tried only when every other one
+   * failed too.
    */
   private order(sessionKey: string | undefined): PooledReplica[] {
     let ordered: PooledReplica[];
