@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "llama.h"
+#include "top-k-selection.h"
 
 /** The vocabulary as a tree of shared character prefixes, built once per model. */
 struct VocabularyPrefixes {
@@ -200,22 +201,8 @@ inline void select_top_ordered(const float * logits, int32_t vocabulary, int32_t
     count = std::min(count, vocabulary);
     const int32_t block_size = std::clamp(vocabulary / (4 * std::max(count, 1)), 1, kBlock);
     const int32_t blocks = (vocabulary + block_size - 1) / block_size;
-    block_maxima.resize(static_cast<size_t>(blocks));
-    // Eight lanes so the compiler vectorizes the one full read (the caller checked for NaN).
-    for (int32_t block = 0; block < blocks; block += 1) {
-        const int32_t start = block * block_size;
-        const int32_t end = std::min(start + block_size, vocabulary);
-        float lanes[8] = {logits[start], logits[start], logits[start], logits[start],
-                          logits[start], logits[start], logits[start], logits[start]};
-        int32_t index = start;
-        for (; index + 8 <= end; index += 8) {
-            for (int32_t lane = 0; lane < 8; lane += 1) lanes[lane] = std::max(lanes[lane], logits[index + lane]);
-        }
-        for (; index < end; index += 1) lanes[0] = std::max(lanes[0], logits[index]);
-        float maximum = lanes[0];
-        for (int32_t lane = 1; lane < 8; lane += 1) maximum = std::max(maximum, lanes[lane]);
-        block_maxima[static_cast<size_t>(block)] = maximum;
-    }
+    // One vectorized read (the caller checked for NaN).
+    fill_block_maxima(logits, vocabulary, block_size, block_maxima);
     // Every logit of the top `count` reaches the count-th largest block maximum (count blocks do).
     float bound = -INFINITY;
     if (blocks > count) {

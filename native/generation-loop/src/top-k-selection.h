@@ -22,6 +22,29 @@ struct TopKScratch {
 constexpr int32_t kTopKBlock = 64;
 
 /**
+ * Each block of `block_size` logits' maximum, into `block_maxima` (resized to the block count), in
+ * one read with eight lanes so the compiler vectorizes it. NaN may or may not propagate.
+ */
+inline void fill_block_maxima(const float * logits, int32_t vocabulary, int32_t block_size, std::vector<float> & block_maxima) {
+    const int32_t blocks = (vocabulary + block_size - 1) / block_size;
+    block_maxima.resize(static_cast<size_t>(blocks));
+    for (int32_t block = 0; block < blocks; block += 1) {
+        const int32_t start = block * block_size;
+        const int32_t end = std::min(start + block_size, vocabulary);
+        float lanes[8] = {logits[start], logits[start], logits[start], logits[start],
+                          logits[start], logits[start], logits[start], logits[start]};
+        int32_t index = start;
+        for (; index + 8 <= end; index += 8) {
+            for (int32_t lane = 0; lane < 8; lane += 1) lanes[lane] = std::max(lanes[lane], logits[index + lane]);
+        }
+        for (; index < end; index += 1) lanes[0] = std::max(lanes[0], logits[index]);
+        float maximum = lanes[0];
+        for (int32_t lane = 1; lane < 8; lane += 1) maximum = std::max(maximum, lanes[lane]);
+        block_maxima[static_cast<size_t>(block)] = maximum;
+    }
+}
+
+/**
  * Fills `selected` with the k largest logits' tokens, sorted by logit, descending. False (and
  * `selected` unspecified) when k is not below the vocabulary or ties leave the order to llama.cpp's
  * sort. One pass takes each block of 64 logits' maximum (eight lanes, so the compiler vectorizes
@@ -35,22 +58,10 @@ inline bool select_top_k(const float * logits, int32_t vocabulary, int32_t k, To
     const int32_t block_size = std::clamp(vocabulary / (4 * k), 1, kTopKBlock);
     const int32_t blocks = (vocabulary + block_size - 1) / block_size;
     if (blocks < k) return false;
-    scratch.block_maxima.resize(static_cast<size_t>(blocks));
-    for (int32_t block = 0; block < blocks; block += 1) {
-        const int32_t start = block * block_size;
-        const int32_t end = std::min(start + block_size, vocabulary);
-        float lanes[8] = {logits[start], logits[start], logits[start], logits[start],
-                          logits[start], logits[start], logits[start], logits[start]};
-        int32_t index = start;
-        for (; index + 8 <= end; index += 8) {
-            for (int32_t lane = 0; lane < 8; lane += 1) lanes[lane] = std::max(lanes[lane], logits[index + lane]);
-        }
-        for (; index < end; index += 1) lanes[0] = std::max(lanes[0], logits[index]);
-        float maximum = lanes[0];
-        for (int32_t lane = 1; lane < 8; lane += 1) maximum = std::max(maximum, lanes[lane]);
-        // NaN never compares: give up rather than reason about it.
+    fill_block_maxima(logits, vocabulary, block_size, scratch.block_maxima);
+    // NaN never compares: give up rather than reason about it.
+    for (const float maximum : scratch.block_maxima) {
         if (maximum != maximum) return false;
-        scratch.block_maxima[static_cast<size_t>(block)] = maximum;
     }
     scratch.order.assign(scratch.block_maxima.begin(), scratch.block_maxima.end());
     std::nth_element(scratch.order.begin(), scratch.order.begin() + (k - 1), scratch.order.end(), std::greater<float>());
