@@ -52,7 +52,7 @@ export interface LlamaCppModelConfig {
   fimSplit?: (typeof FIM_SPLITS)[number];
   /** Unset: SPARK_DECODE_LOOP, else the native loop when it is built. */
   decodeLoop?: (typeof DECODE_LOOPS)[number];
-  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend where it can, not Vulkan). */
+  /** Unset: SPARK_DEVICE_SAMPLING, else auto (on llama.cpp's backend on CUDA and Metal). */
   deviceSampling?: (typeof DEVICE_SAMPLING_MODES)[number];
 }
 

@@ -1,5 +1,5 @@
-// The native loop's sampling on llama.cpp's backend (deviceSampling "auto") against the host's
-// ("off"), on the CPU backend: the same greedy tokens (ties included), the sampler each stream
+// The native loop's sampling on llama.cpp's backend (deviceSampling "on"; "auto" keeps the CPU
+// backend on the host) against the host's ("off"), on the CPU backend: the same greedy tokens (ties included), the sampler each stream
 // reports, and a device job beside a host job on one context. Vulkan (lavapipe) is in
 // llama-cpp-lavapipe.test.ts.
 import { existsSync } from "node:fs";
@@ -37,7 +37,7 @@ const request = (content: string, sampling: SamplingOptions): EngineRequest => (
 /** Opens a device-sampling engine and a host-sampling one on `modelPath`. */
 async function enginePair(modelPath: string): Promise<[LlamaCppEngine, LlamaCppEngine]> {
   const [device, host] = await Promise.all([
-    createLlamaCppEngine(engineOptions(modelPath, { deviceSampling: "auto" })),
+    createLlamaCppEngine(engineOptions(modelPath, { deviceSampling: "on" })),
     createLlamaCppEngine(engineOptions(modelPath, { deviceSampling: "off" })),
   ]);
   expect([device.decodeLoop, host.decodeLoop]).toEqual(["native", "native"]);
@@ -130,9 +130,7 @@ describe.skipIf(notBuilt !== undefined)(
       const modelPath = await ensureTestModel({
         successors: { a: "b", b: "c", c: "d", d: "a", "1": "2", "2": "3", "3": "4", "4": "1" },
       });
-      const engine = await createLlamaCppEngine(
-        engineOptions(modelPath, { deviceSampling: "auto" }),
-      );
+      const engine = await createLlamaCppEngine(engineOptions(modelPath, { deviceSampling: "on" }));
       try {
         const sampling = { temperature: 0, maxOutputTokens: 48 };
         const completion = (prefix: string, extra: Partial<EngineRequest> = {}): EngineRequest => ({

@@ -184,7 +184,8 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     ]);
     expect(auto.report.decodeLoop).toMatchObject({
       loop: "native",
-      opened: { model: "local", gpuLayers: 0, sampling: "device" },
+      // The CPU backend: "auto" samples on the host there (docs/gpu.md).
+      opened: { model: "local", gpuLayers: 0, sampling: "host" },
     });
     expect(auto.report.decodeLoop.llamaLibrary).toMatch(CPU_LIBLLAMA);
     expect(auto.report.findings).toEqual([]);

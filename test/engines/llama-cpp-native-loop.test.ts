@@ -77,7 +77,10 @@ describeNative("llama-cpp native decode loop", () => {
   let native: LlamaCppEngine;
   let fallback: LlamaCppEngine;
   beforeAll(async () => {
-    native = await createLlamaCppEngine(await engineOptions({ decodeLoop: "native" }));
+    // Sampling on llama.cpp's backend, as on a GPU ("auto" keeps the CPU backend on the host).
+    native = await createLlamaCppEngine(
+      await engineOptions({ decodeLoop: "native", deviceSampling: "on" }),
+    );
     fallback = await createLlamaCppEngine(await engineOptions({ decodeLoop: "node-llama-cpp" }));
   });
   afterAll(async () => {

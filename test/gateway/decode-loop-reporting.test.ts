@@ -45,8 +45,9 @@ describe.each<DecodeLoop>(["native", "node-llama-cpp"])("the %s decode loop is n
   it("in spark_timings on Responses and Chat Completions, and in /metrics", async () => {
     const response = await post("/v1/responses", { input: "Say hello.", max_output_tokens: 6 });
     expect(response.spark_timings?.decode_loop).toBe(loop);
-    // Where the native loop sampled (the CPU backend runs the greedy chain); nothing on the other.
-    expect(response.spark_timings?.sampling).toBe(loop === "native" ? "device" : undefined);
+    // Where the native loop sampled (on the CPU backend "auto" samples on the host); nothing on
+    // node-llama-cpp's loop.
+    expect(response.spark_timings?.sampling).toBe(loop === "native" ? "host" : undefined);
     const completion = await post("/v1/chat/completions", {
       messages: [{ role: "user", content: "Say hello." }],
       max_tokens: 6,

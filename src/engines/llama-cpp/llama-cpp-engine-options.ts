@@ -65,12 +65,13 @@ export interface LlamaCppEngineOptions {
    */
   decodeLoop?: DecodeLoop;
   /**
-   * Where the native loop samples. "auto" (default): on llama.cpp's backend, so the vocabulary's
-   * logits stay on the GPU, for a request without a grammar or prompt lookup whose sampler chain
-   * the backend runs; greedy tokens are the host's, a seed's tokens with a temperature may differ
-   * from node-llama-cpp's where a draw falls within rounding of a boundary (docs/gpu.md); not on
-   * Vulkan, where changing a sequence's backend sampler corrupted the heap on lavapipe. "on": on
-   * Vulkan too. "off": always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
+   * Where the native loop samples. "auto" (default): on CUDA and Metal on llama.cpp's backend, so
+   * the vocabulary's logits stay on the GPU, for a request without a grammar or prompt lookup
+   * whose sampler chain the backend runs; greedy tokens are the host's, a seed's tokens with a
+   * temperature may differ from node-llama-cpp's where a draw falls within rounding of a boundary
+   * (docs/gpu.md); on the host on the CPU backend (slower there) and on Vulkan (changing a
+   * sequence's backend sampler corrupted the heap on lavapipe). "on": on the backend everywhere.
+   * "off": always on the host. Unset: SPARK_DEVICE_SAMPLING, else auto.
    */
   deviceSampling?: DeviceSamplingMode;
   /**

@@ -8,8 +8,10 @@ export const DEVICE_SAMPLING_MODES = ["auto", "on", "off"] as const;
 /**
  * "on": a job without a grammar or prompt lookup samples on the backend when it runs the whole
  * chain (greedy, or top-k → top-p → temperature → seeded dist); "off": every job on the host;
- * "auto": "on", except on Vulkan, where changing a sequence's backend sampler between jobs
- * corrupted the heap (lavapipe, the llama.cpp of node-llama-cpp 3.22.1; docs/gpu.md).
+ * "auto": "on" on CUDA and Metal, where the logits stay on the GPU; not on the CPU backend, where
+ * they are in host memory already and the backend chain measured 0.77–0.94× host sampling
+ * (bench/llama-token-overhead.ts), nor on Vulkan, where changing a sequence's backend sampler
+ * between jobs corrupted the heap (lavapipe, the llama.cpp of node-llama-cpp 3.22.1; docs/gpu.md).
  */
 export type DeviceSamplingMode = (typeof DEVICE_SAMPLING_MODES)[number];
 
@@ -42,5 +44,5 @@ export function deviceSamplingEnabled(
   mode: DeviceSamplingMode,
   gpu: false | "cuda" | "vulkan" | "metal",
 ): boolean {
-  return mode === "on" || (mode === "auto" && gpu !== "vulkan");
+  return mode === "on" || (mode === "auto" && (gpu === "cuda" || gpu === "metal"));
 }
