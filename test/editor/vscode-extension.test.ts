@@ -19,6 +19,7 @@ import {
   openFile,
   openWorkbench,
   requestCount,
+  settledRequestCount,
   runCommand,
   screenshot,
   screenshotPages,
@@ -77,7 +78,7 @@ describe.skipIf(missing !== undefined)(
       expect(server.output()).toMatch(/POST \/v1\/completions 200/);
 
       // Mid-line, with code after the cursor: no ghost text, and no request for one.
-      const before = requestCount(server, "POST /v1/completions");
+      const before = await settledRequestCount(server, "POST /v1/completions");
       await page.locator(".monaco-editor .view-line").first().click();
       await page.keyboard.press("Home");
       for (let step = 0; step < "function add".length; step++)

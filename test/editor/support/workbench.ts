@@ -172,6 +172,24 @@ export function requestCount(server: SparkServeProcess, route: string, status = 
   return (server.output().match(new RegExp(`${escaped} ${status}\\b`, "g")) ?? []).length;
 }
 
+/**
+ * requestCount once it has stopped changing for a second (at most 10 s): a request the editor sent
+ * for an earlier keystroke may still be on its way, and under load it is logged late.
+ */
+export async function settledRequestCount(
+  server: SparkServeProcess,
+  route: string,
+): Promise<number> {
+  let count = requestCount(server, route);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await sleep(1_000);
+    const now = requestCount(server, route);
+    if (now === count) break;
+    count = now;
+  }
+  return count;
+}
+
 export function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
