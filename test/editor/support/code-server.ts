@@ -2,7 +2,7 @@
 // test: installed by editors/vscode/scripts/install-code-server.sh into a git-ignored folder, run
 // on Node 24 in its own process group with XDG dirs and user data in a temp folder.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -33,34 +33,10 @@ export function codeServerMissingReason(): string | undefined {
   return reason;
 }
 
-/**
- * Builds the .vsix exactly as a user would (`npm run package` in editors/vscode), one test file at
- * a time: two packaging runs at once in the same folder failed (vitest runs the editor test files
- * in parallel workers).
- */
+/** Builds the .vsix exactly as a user would (`npm run package` in editors/vscode). */
 export function packageExtension(): void {
   if (process.env.SPARK_EDITOR_VSIX !== undefined) return;
-  const lock = path.join(os.tmpdir(), "spark-vscode-package.lock");
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      // A lock older than any packaging run was left by a killed process.
-      const heldFor =
-        Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (heldFor > 300_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`${lock} stayed locked for 5 minutes`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-    }
-  }
-  try {
-    execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
 }
 
 export interface CodeServer {
