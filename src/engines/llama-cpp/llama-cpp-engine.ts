@@ -346,13 +346,8 @@ export class LlamaCppEngine implements Engine {
         const drafted = calls.lookup?.opened();
         if (drafted !== undefined) this.lookups.report(drafted, promptTokens.length, usage);
       } else yield* generateNativeText({ ...input, lookup, grammar: textGrammar }, result);
-      if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
-      yield* this.finishGeneration(usage, result, signal, finish);
-      return;
-    }
-
-    const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
-    if (forceToolCall) {
+    } else if (forceToolCall) {
+      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
       yield* generateForcedToolCall(
         {
           ...input,
@@ -363,24 +358,17 @@ export class LlamaCppEngine implements Engine {
         result,
       );
     } else if (hasTools) {
+      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
       const chatWrapper = this.chatWrapper;
       yield* generateWithTools({ ...input, chatWrapper, history, tools, newToolCallId }, result);
     } else {
+      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
       yield* generateText(
         lookup === undefined ? { ...input, grammar } : { ...input, lookup },
         result,
       );
     }
     if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
-    yield* this.finishGeneration(usage, result, signal, finish);
-  }
-
-  private *finishGeneration(
-    usage: Usage,
-    result: GenerationResult,
-    signal: AbortSignal | undefined,
-    finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
-  ): Generator<EngineEvent, void> {
     usage.outputTokens = result.outputTokens;
     usage.cachedInputTokens = result.cachedInputTokens;
     yield* finish(signal?.aborted ? "cancelled" : result.finishReason);
