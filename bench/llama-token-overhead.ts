@@ -7,14 +7,20 @@
 // Variants are interleaved and the best of several rounds is kept, so background load hits them
 // alike. CPU time per token is printed beside: on a loaded machine wall time mostly says how much
 // CPU a process was given, CPU time what each token cost (all threads; read it at one thread).
+// On a GPU (--gpu: CUDA; --backend cuda|vulkan; --lavapipe: Vulkan on Mesa's software device, CI's
+// stand-in) every variant runs on that backend with all layers offloaded, the anchors linked
+// against node-llama-cpp's package for it (bench/gpu-check.sh carries them prebuilt).
 // Usage: npx tsx bench/llama-token-overhead.ts [--shapes tiny,0.5b] [--model file.gguf]
 //   [--tokens N] [--threads 1,2] [--temperatures 0,0.7] [--rounds 3] [--no-llama-bench]
+//   [--gpu | --backend cuda|vulkan | --lavapipe]
 import { parseArgs } from "node:util";
-import { getLlama, LlamaLogLevel, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaModel, Token } from "node-llama-cpp";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DeviceSamplingMode } from "../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { getSharedLlamaBackend, type GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
+import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { keepBest } from "./lib/best-of-rounds.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 import {
@@ -22,6 +28,7 @@ import {
   buildNativeAnchor,
   runLlamaBench,
   runNativeAnchor,
+  type AnchorBackend,
   type AnchorSample,
   type NativeAnchor,
 } from "./lib/native-anchor.ts";
@@ -33,8 +40,29 @@ const { values } = parseArgs({
     ...decodeBenchOptions({ shapes: "tiny,0.5b", threads: "1,2" }),
     temperatures: { type: "string", default: "0,0.7" },
     "no-llama-bench": { type: "boolean", default: false },
+    gpu: { type: "boolean", default: false },
+    backend: { type: "string" },
+    lavapipe: { type: "boolean", default: false },
   },
 });
+if (values.lavapipe) {
+  const icd = findLavapipeIcd();
+  if (icd === undefined)
+    throw new Error("no lavapipe ICD (apt-get install -y mesa-vulkan-drivers)");
+  // Before node-llama-cpp loads Vulkan, and inherited by the anchors' processes.
+  Object.assign(process.env, lavapipeEnvironment(icd, true));
+}
+/** The GPU backend every variant runs on, or undefined for the CPU. */
+const gpuBackend: AnchorBackend | undefined = values.lavapipe
+  ? "vulkan"
+  : values.backend !== undefined
+    ? (values.backend as AnchorBackend)
+    : values.gpu
+      ? "cuda"
+      : undefined;
+const gpu: GpuSetting = gpuBackend ?? false;
+/** All layers on the GPU: the test models fit any GPU this runs on. */
+const GPU_LAYERS = 999;
 const rounds = Number(values.rounds);
 const threadCounts = values.threads.split(",").map(Number);
 const temperatures = values.temperatures.split(",").map(Number);
@@ -63,8 +91,12 @@ async function sparkEngine(
     contextSize: CONTEXT_SIZE,
     decodeLoop,
     deviceSampling,
+    gpu,
   });
   try {
+    if (gpu !== false && engine.gpuLayers === 0) {
+      throw new Error(`asked for ${gpu}, but no layer is on the GPU`);
+    }
     if (engine.decodeLoop !== decodeLoop) {
       throw new Error(`asked for the ${decodeLoop} loop: ${engine.decodeLoopFallbackReason}`);
     }
@@ -142,27 +174,35 @@ async function sparkPromptTokens(modelPath: string): Promise<Token[]> {
     sequences: 1,
     contextSize: CONTEXT_SIZE,
     decodeLoop: "node-llama-cpp",
+    gpu,
   });
   const tokens = engine.tokenizePrompt([{ type: "user", text: PROMPT }]);
   await engine.dispose();
   return tokens;
 }
 
-const anchor = await buildNativeAnchor();
+const anchor = await buildNativeAnchor(gpuBackend);
 let llamaBench: NativeAnchor | undefined;
 if (!values["no-llama-bench"]) {
-  llamaBench = await buildLlamaBench().catch((error: unknown) => {
+  llamaBench = await buildLlamaBench(gpuBackend).catch((error: unknown) => {
     console.log(`llama-bench not built, its column is left out: ${String(error).split("\n")[0]}`);
     return undefined;
   });
 }
 const models = await benchModels(values);
 
-const llama = await getLlama({ gpu: false, logLevel: LlamaLogLevel.error, build: "never" });
+// The engine's own backend opener, so the bare loop runs on the very llama.cpp the engine does.
+const { llama } = await getSharedLlamaBackend(gpu);
+const gpuLayers = gpu === false ? 0 : GPU_LAYERS;
 const summary: string[] = [];
-console.log(`best of ${rounds} interleaved rounds, prompt "${PROMPT}" in the chat template`);
+console.log(
+  `best of ${rounds} interleaved rounds, prompt "${PROMPT}" in the chat template, ` +
+    (llama.gpu === false
+      ? "CPU backend"
+      : `${llama.gpu} (${(await llama.getGpuDeviceNames()).join(", ")}), all layers offloaded`),
+);
 for (const entry of models) {
-  const model = await llama.loadModel({ modelPath: entry.path });
+  const model = await llama.loadModel({ modelPath: entry.path, gpuLayers });
   const promptTokens = await sparkPromptTokens(entry.path);
   for (const threads of threadCounts) {
     const best = new Map<string, Sample>();
@@ -177,7 +217,7 @@ for (const entry of models) {
           promptTokens,
         };
         const label = temperature <= 0 ? "greedy" : `t=${temperature}`;
-        const anchorRun = { ...setting, tokens: entry.tokens + 1, seed: SEED };
+        const anchorRun = { ...setting, tokens: entry.tokens + 1, seed: SEED, gpuLayers };
         keep(`anchor|${label}`, await runNativeAnchor(anchor, anchorRun));
         keep(
           `anchor-device|${label}`,
@@ -189,7 +229,7 @@ for (const entry of models) {
         keep(`bare|${label}`, await bareEvaluate(model, setting));
       }
       if (llamaBench !== undefined) {
-        const options = { modelPath: entry.path, threads, tokens: entry.tokens };
+        const options = { modelPath: entry.path, threads, tokens: entry.tokens, gpuLayers };
         const tokensPerSecond = await runLlamaBench(llamaBench, options);
         keep("llama-bench", { tokensPerSecond, cpuMicrosecondsPerToken: Number.NaN });
       }

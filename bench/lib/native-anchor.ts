@@ -1,7 +1,9 @@
 // llama.cpp's own sampled generation loop (bench/native/sampled-loop.cpp) and llama-bench, compiled
 // once into .spark-test/native-anchor against node-llama-cpp's prebuilt libllama (and its
 // libllama-common), so the anchors and Spark run the very same binaries. Nothing is downloaded
-// and no binary is committed.
+// and no binary is committed. On a GPU the anchors are built against node-llama-cpp's GPU package
+// (`backend: "cuda"` links libllama.cuda.*) into their own folder, which can be built here and
+// carried to a GPU machine that has no llama.cpp sources (bench/gpu-check.sh).
 import { execFile } from "node:child_process";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
@@ -19,7 +21,50 @@ import {
 const run = promisify(execFile);
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const source = join(repositoryRoot, "bench", "native", "sampled-loop.cpp");
-const cacheDirectory = join(repositoryRoot, ".spark-test", "native-anchor");
+const cacheRoot = join(repositoryRoot, ".spark-test");
+
+/** A GPU backend whose node-llama-cpp prebuilt package the anchors link against. */
+export type AnchorBackend = "cuda" | "vulkan";
+
+interface AnchorTarget {
+  binaries: LlamaBinaries;
+  cacheDirectory: string;
+}
+
+async function anchorTarget(backend: AnchorBackend | undefined): Promise<AnchorTarget> {
+  if (backend === undefined) {
+    return {
+      binaries: await findLlamaBinaries(),
+      cacheDirectory: join(cacheRoot, "native-anchor"),
+    };
+  }
+  const packageName = `@node-llama-cpp/${process.platform}-${process.arch}-${backend}`;
+  return {
+    binaries: await findLlamaBinaries(packageName),
+    cacheDirectory: join(cacheRoot, `native-anchor-${backend}`),
+  };
+}
+
+/**
+ * Builds with `build` unless `executable` is newer than every input; when the build fails (a GPU
+ * machine without the llama.cpp sources) an executable built elsewhere and carried along is used.
+ */
+async function buildOrReuse(
+  executable: string,
+  newerThan: number,
+  build: () => Promise<void>,
+): Promise<void> {
+  const builtAt = await modifiedAt(executable);
+  if (builtAt > newerThan) return;
+  try {
+    await build();
+  } catch (error) {
+    if (builtAt < 0) throw error;
+    console.log(
+      `${executable}: rebuild failed, using the one present (${String(error).split("\n")[0]})`,
+    );
+  }
+}
 
 export interface NativeAnchor {
   executable: string;
@@ -34,6 +79,8 @@ export interface AnchorRun {
   temperature: number;
   contextSize?: number;
   seed?: number;
+  /** Layers offloaded to the GPU backend (0: the CPU). */
+  gpuLayers?: number;
   /** llama.cpp's backend sampling (llama_set_sampler) instead of sampling on the host. */
   backendSampling?: boolean;
 }
@@ -47,22 +94,23 @@ async function modifiedAt(path: string): Promise<number> {
 }
 
 /** Builds the anchor when the source is newer than the cached binary (a few seconds). */
-export async function buildNativeAnchor(): Promise<NativeAnchor> {
-  const binaries = await findLlamaBinaries();
+export async function buildNativeAnchor(backend?: AnchorBackend): Promise<NativeAnchor> {
+  const { binaries, cacheDirectory } = await anchorTarget(backend);
   const executable = join(cacheDirectory, "sampled-loop");
-  if ((await modifiedAt(executable)) > (await modifiedAt(source))) return { executable, binaries };
-  const includes = await extractLlamaHeaders(join(cacheDirectory, "llama-headers"));
-  await mkdir(cacheDirectory, { recursive: true });
-  await run(process.env.CXX ?? "c++", [
-    "-O2",
-    "-std=c++17",
-    ...includes.map((include) => `-I${include}`),
-    source,
-    "-o",
-    executable,
-    ...llamaLinkLibraries(binaries),
-    `-Wl,-rpath,${binaries.directory}`,
-  ]);
+  await buildOrReuse(executable, await modifiedAt(source), async () => {
+    const includes = await extractLlamaHeaders(join(cacheRoot, "native-anchor", "llama-headers"));
+    await mkdir(cacheDirectory, { recursive: true });
+    await run(process.env.CXX ?? "c++", [
+      "-O2",
+      "-std=c++17",
+      ...includes.map((include) => `-I${include}`),
+      source,
+      "-o",
+      executable,
+      ...llamaLinkLibraries(binaries),
+      `-Wl,-rpath,${binaries.directory}`,
+    ]);
+  });
   return { executable, binaries };
 }
 
@@ -95,6 +143,7 @@ export async function runNativeAnchor(
     "--prompt-tokens",
     options.promptTokens.join(","),
     ...(options.backendSampling === true ? ["--backend-sampling", "1"] : []),
+    ...(options.gpuLayers === undefined ? [] : ["--gpu-layers", String(options.gpuLayers)]),
   ]);
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
     decodeTokensPerSecond?: number;
@@ -110,39 +159,42 @@ export async function runNativeAnchor(
 }
 
 /** llama-bench from the bundled source, linked to the prebuilt libraries (about a minute). */
-export async function buildLlamaBench(): Promise<NativeAnchor> {
-  const binaries = await findLlamaBinaries();
+export async function buildLlamaBench(backend?: AnchorBackend): Promise<NativeAnchor> {
+  const { binaries, cacheDirectory } = await anchorTarget(backend);
   const executable = join(cacheDirectory, "llama-bench");
-  if ((await modifiedAt(executable)) > 0) return { executable, binaries };
-  const sources = join(cacheDirectory, "llama-bench-source");
-  await extractLlamaSources(sources, [
-    "tools/llama-bench",
-    "common",
-    "vendor",
-    "include",
-    "ggml/include",
-  ]);
-  await run(process.env.CXX ?? "c++", [
-    "-O2",
-    "-std=c++17",
-    ...["common", "include", "ggml/include", "vendor"].map(
-      (folder) => `-I${join(sources, folder)}`,
-    ),
-    join(sources, "tools/llama-bench/llama-bench.cpp"),
-    join(sources, "tools/llama-bench/main.cpp"),
-    "-o",
-    executable,
-    join(binaries.directory, `libllama-common.${sharedLibraryExtension(binaries)}`),
-    ...llamaLinkLibraries(binaries),
-    `-Wl,-rpath,${binaries.directory}`,
-  ]);
+  await buildOrReuse(executable, 0, async () => {
+    const sources = join(cacheRoot, "native-anchor", "llama-bench-source");
+    await extractLlamaSources(sources, [
+      "tools/llama-bench",
+      "common",
+      "vendor",
+      "include",
+      "ggml/include",
+    ]);
+    await mkdir(cacheDirectory, { recursive: true });
+    await run(process.env.CXX ?? "c++", [
+      "-O2",
+      "-DNDEBUG",
+      "-std=c++17",
+      ...["common", "include", "ggml/include", "vendor"].map(
+        (folder) => `-I${join(sources, folder)}`,
+      ),
+      join(sources, "tools/llama-bench/llama-bench.cpp"),
+      join(sources, "tools/llama-bench/main.cpp"),
+      "-o",
+      executable,
+      join(binaries.directory, `libllama-common.${sharedLibraryExtension(binaries)}`),
+      ...llamaLinkLibraries(binaries),
+      `-Wl,-rpath,${binaries.directory}`,
+    ]);
+  });
   return { executable, binaries };
 }
 
 /** llama-bench's tg figure (decode without sampling: a floor, not the fair anchor). */
 export async function runLlamaBench(
   bench: NativeAnchor,
-  options: { modelPath: string; threads: number; tokens: number },
+  options: { modelPath: string; threads: number; tokens: number; gpuLayers?: number },
 ): Promise<number> {
   // llama-bench loads ggml's backends from its working folder.
   const { stdout } = await run(
@@ -158,6 +210,8 @@ export async function runLlamaBench(
       String(options.threads),
       "-r",
       "1",
+      "-ngl",
+      String(options.gpuLayers ?? 0),
       "-o",
       "json",
     ],

@@ -4,7 +4,7 @@
 //
 // Usage: sampled-loop --model file.gguf --backends <dir> --threads N --tokens N
 //                     --prompt-tokens 1,2,3 [--temperature T] [--top-k K] [--top-p P] [--seed S]
-//                     [--backend-sampling 1]
+//                     [--backend-sampling 1] [--gpu-layers N]
 // Prints one JSON line: {"decodeTokensPerSecond": ..., "outputTokens": ..., "promptTokens": ...}.
 // The chain is Spark's (node-llama-cpp's): greedy at temperature <= 0, otherwise
 // top-k -> top-p -> temperature -> dist(seed). --backend-sampling 1 runs that chain on llama.cpp's
@@ -29,6 +29,7 @@ struct Arguments {
     std::string model;
     std::string backends;
     int threads = 1;
+    int gpu_layers = 0;
     int tokens = 256;
     int context = 2048;
     float temperature = 0.0f;
@@ -57,6 +58,7 @@ bool parse(int argc, char ** argv, Arguments & arguments) {
         if (name == "--model") arguments.model = value;
         else if (name == "--backends") arguments.backends = value;
         else if (name == "--threads") arguments.threads = std::stoi(value);
+        else if (name == "--gpu-layers") arguments.gpu_layers = std::stoi(value);
         else if (name == "--tokens") arguments.tokens = std::stoi(value);
         else if (name == "--context") arguments.context = std::stoi(value);
         else if (name == "--temperature") arguments.temperature = std::stof(value);
@@ -98,7 +100,7 @@ void quiet_log(ggml_log_level level, const char * text, void *) {
 int main(int argc, char ** argv) {
     Arguments arguments;
     if (!parse(argc, argv, arguments)) {
-        fprintf(stderr, "usage: sampled-loop --model file.gguf --backends dir --prompt-tokens 1,2 [--threads N] [--tokens N]\n");
+        fprintf(stderr, "usage: sampled-loop --model file.gguf --backends dir --prompt-tokens 1,2 [--threads N] [--tokens N] [--gpu-layers N]\n");
         return 2;
     }
     llama_log_set(quiet_log, nullptr);
@@ -106,7 +108,7 @@ int main(int argc, char ** argv) {
     else ggml_backend_load_all_from_path(arguments.backends.c_str());
 
     llama_model_params model_params = llama_model_default_params();
-    model_params.n_gpu_layers = 0;
+    model_params.n_gpu_layers = arguments.gpu_layers;
     llama_model * model = llama_model_load_from_file(arguments.model.c_str(), model_params);
     if (model == nullptr) {
         fprintf(stderr, "could not load %s\n", arguments.model.c_str());

@@ -42,9 +42,13 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** node-llama-cpp's installed CPU binaries for this platform. */
-export async function findLlamaBinaries(): Promise<LlamaBinaries> {
-  const packageName = prebuiltPackageName();
+/**
+ * node-llama-cpp's installed binaries: the CPU package for this platform, or the prebuilt package
+ * named (e.g. @node-llama-cpp/linux-x64-cuda, whose libraries carry the backend in their names).
+ */
+export async function findLlamaBinaries(
+  packageName = prebuiltPackageName(),
+): Promise<LlamaBinaries> {
   let entryPoint: string;
   try {
     // Resolved from node-llama-cpp's own location: its optional dependency may not be hoisted.
@@ -59,7 +63,9 @@ export async function findLlamaBinaries(): Promise<LlamaBinaries> {
     packageName.split("/")[1] ?? "",
   );
   const entries = await readdir(directory).catch(() => [] as string[]);
-  const llamaLibrary = entries.find((name) => /^libllama(\.v[\d.]+)?\.(so|dylib)$/.test(name));
+  const llamaLibrary = entries.find((name) =>
+    /^libllama(\.[a-z]+)?(\.v[\d.]+)?\.(so|dylib)$/.test(name),
+  );
   if (llamaLibrary === undefined) {
     throw new NativeBuildInputError(`no libllama in ${directory}`);
   }
@@ -76,13 +82,12 @@ export function sharedLibraryExtension(binaries: LlamaBinaries): "so" | "dylib" 
  * llama.cpp's release in its name as libllama does, libggml-base does not.
  */
 export function llamaLinkLibraries(binaries: LlamaBinaries): string[] {
-  const release = /\.(v[\d.]+)\.(so|dylib)$/.exec(binaries.llamaLibrary)?.[1];
   const extension = sharedLibraryExtension(binaries);
-  return [
-    binaries.llamaLibrary,
-    `libggml-base.${extension}`,
-    release === undefined ? `libggml.${extension}` : `libggml.${release}.${extension}`,
-  ].map((name) => join(binaries.directory, name));
+  // libllama.v0.5.0.so → libggml.v0.5.0.so, libllama.cuda.v0.5.0.so → libggml.cuda.v0.5.0.so
+  const ggmlLibrary = binaries.llamaLibrary.replace(/^libllama/, "libggml");
+  return [binaries.llamaLibrary, `libggml-base.${extension}`, ggmlLibrary].map((name) =>
+    join(binaries.directory, name),
+  );
 }
 
 /** The llama.cpp source bundle node-llama-cpp installed (a git bundle of the exact release). */
