@@ -22,6 +22,7 @@ import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-nativ
 import { getSharedLlamaBackend, type GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
 import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { keepBest } from "./lib/best-of-rounds.ts";
+import { measureHostSampling } from "./lib/native-sampling-time.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
 import {
   buildLlamaBench,
@@ -195,6 +196,7 @@ const models = await benchModels(values);
 const { llama } = await getSharedLlamaBackend(gpu);
 const gpuLayers = gpu === false ? 0 : GPU_LAYERS;
 const summary: string[] = [];
+const samplingRows: string[] = [];
 console.log(
   `best of ${rounds} interleaved rounds, prompt "${PROMPT}" in the chat template, ` +
     (llama.gpu === false
@@ -237,6 +239,21 @@ for (const entry of models) {
     printSetting(entry.label, threads, entry.tokens, best);
   }
   await model.dispose();
+  // Where a host-sampled token's time goes: the sampler's own time on the decode thread.
+  for (const time of await measureHostSampling({
+    modelPath: entry.path,
+    promptTokens,
+    temperatures,
+    threads: threadCounts[0] ?? 1,
+    tokens: entry.tokens,
+    rounds,
+    gpu,
+  })) {
+    samplingRows.push(
+      `| ${entry.label} | ${time.temperature <= 0 ? "greedy" : `t=${time.temperature}`} | ` +
+        `${time.microsecondsPerSample.toFixed(1)} | ${time.topKFallbacks} of ${time.samples} |`,
+    );
+  }
 }
 console.log(
   "\n| model | threads | sampler | Spark native, host sampling | Spark native, device sampling | " +
@@ -246,6 +263,13 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const line of summary) console.log(line);
+console.log(
+  "\nHost sampling on the native loop's decode thread (plain jobs, device sampling off): " +
+    "µs per sample, and samples whose top-k ties sent it to llama.cpp's sort of the whole vocabulary",
+);
+console.log("| model | sampler | µs per sample | top-k ties → whole-vocabulary sort |");
+console.log("|---|---|---|---|");
+for (const line of samplingRows) console.log(line);
 
 function printSetting(label: string, threads: number, tokens: number, best: Map<string, Sample>) {
   console.log(`\n${label}, ${threads} thread(s), ${tokens} tokens timed`);

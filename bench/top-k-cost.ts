@@ -40,6 +40,7 @@ interface Result {
   vocabulary: number;
   k: number;
   tieStep: number;
+  nonzero: number;
   llamaMicroseconds: number;
   selectionMicroseconds: number;
   /** select_top_k, plus llama.cpp's top-k in the rounds ties handed over to it. */
@@ -47,34 +48,43 @@ interface Result {
   fallbacks: number;
   mismatches: number;
   rounds: number;
+  llamaGreedyMicroseconds: number;
+  nativeGreedyMicroseconds: number;
+  greedyMismatches: number;
 }
 
 console.log(
-  "| vocabulary | logits | llama.cpp top-k µs | native loop's top-k µs (select_top_k alone) | saved per token | ties → llama.cpp's path | order differs |",
+  "| vocabulary | logits | llama.cpp top-k µs | native loop's top-k µs (select_top_k alone) | saved per token | ties → llama.cpp's path | order differs | greedy µs, llama.cpp / first_maximum | greedy token differs |",
 );
-console.log("|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|");
 let failed = false;
-for (const [vocabulary, tieStep] of [
-  [151_936, 0],
-  [151_936, 0.5],
-  [32_000, 0],
-  [320, 0],
+// nonzero > 0: that many logits drawn, the rest 0 (the project's random-weight test models).
+for (const [vocabulary, tieStep, nonzero] of [
+  [151_936, 0, 0],
+  [151_936, 0.5, 0],
+  [151_936, 0, 4096],
+  [151_936, 0, 41],
+  [32_000, 0, 0],
+  [320, 0, 0],
 ] as const) {
   const { stdout } = await run(executable, [
     String(vocabulary),
     "40",
     values.rounds,
     String(tieStep),
+    String(nonzero),
   ]).catch((error: { stdout?: string }) => {
     failed = true;
     return { stdout: error.stdout ?? "{}" };
   });
   const result = JSON.parse(stdout) as Result;
   console.log(
-    `| ${vocabulary.toLocaleString("en-US")} | ${tieStep === 0 ? "continuous" : `rounded to ${tieStep}`} | ` +
+    `| ${vocabulary.toLocaleString("en-US")} | ${tieStep === 0 ? "continuous" : `rounded to ${tieStep}`}` +
+      `${nonzero > 0 ? `, ${nonzero} drawn, the rest 0` : ""} | ` +
       `${result.llamaMicroseconds.toFixed(1)} | ${result.nativeMicroseconds.toFixed(1)} (${result.selectionMicroseconds.toFixed(1)}) | ` +
       `${(result.llamaMicroseconds - result.nativeMicroseconds).toFixed(1)} µs | ` +
-      `${result.fallbacks}/${result.rounds} | ${result.mismatches} |`,
+      `${result.fallbacks}/${result.rounds} | ${result.mismatches} | ` +
+      `${result.llamaGreedyMicroseconds.toFixed(1)} / ${result.nativeGreedyMicroseconds.toFixed(1)} | ${result.greedyMismatches} |`,
   );
 }
 if (failed) {

@@ -66,8 +66,10 @@ class GenerationContext {
     void prepare_sampling(GenerationJob & job) const;
     /** The job's next token; LLAMA_TOKEN_NULL when its grammar allows none. */
     llama_token sample(GenerationJob & job, int32_t logits_index);
+    /** sample() from the logits, without its clock. */
+    llama_token sample_host(GenerationJob & job, const float * logits);
     /** The first highest logit's token, among those a grammar left (not -INFINITY). */
-    llama_token greedy(const float * logits) const;
+    llama_token greedy(GenerationJob & job, const float * logits) const;
     /** Samples with a temperature: top-k (select_top_k, else llama.cpp's), then the job's chain. */
     llama_token sample_distribution(GenerationJob & job, const float * logits);
     /** Every token of the vocabulary as a candidate, in token order (the job's buffer). */

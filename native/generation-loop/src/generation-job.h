@@ -86,6 +86,11 @@ struct GenerationJob {
     int32_t resampled_over_vocabulary = 0;
     /** CPU time the grammar took on the decode thread: checks, samples drawn again, accepting. */
     std::chrono::nanoseconds grammar_time{0};
+    /** Host sampling on the decode thread (wall time, grammar included), samples drawn, and
+     * samples whose top-k select_top_k left to llama.cpp's sort of the whole vocabulary (ties). */
+    std::chrono::nanoseconds host_sampling_time{0};
+    int32_t host_samples = 0;
+    int32_t top_k_fallbacks = 0;
     /** Bytes still owed by a UTF-8 character the grammar accepted part of (-1: unknown). */
     int32_t grammar_pending_utf8 = 0;
     /** Scratch for sampling within the grammar (job-sampling.cpp). */
@@ -130,6 +135,15 @@ struct GenerationJob {
         counts.Set("prefixes", resampled_among_prefixes);
         counts.Set("vocabulary", resampled_over_vocabulary);
         counts.Set("microseconds", static_cast<double>(grammar_time.count()) / 1000.0);
+        return counts;
+    }
+
+    /** For the job's end: {samples, microseconds, topKFallbacks} of host sampling. */
+    Napi::Object host_sampling(Napi::Env env) const {
+        Napi::Object counts = Napi::Object::New(env);
+        counts.Set("samples", host_samples);
+        counts.Set("microseconds", static_cast<double>(host_sampling_time.count()) / 1000.0);
+        counts.Set("topKFallbacks", top_k_fallbacks);
         return counts;
     }
 

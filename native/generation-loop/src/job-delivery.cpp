@@ -33,6 +33,7 @@ void call_javascript(Napi::Env env, Napi::Function callback, const std::shared_p
         if (job->grammar != nullptr) object.Set("grammarResamples", job->grammar_resamples(env));
         // Where its tokens were sampled (a prefill samples none).
         if (job->max_tokens > 0) object.Set("sampling", job->device_sampled ? "device" : "host");
+        if (job->host_samples > 0) object.Set("hostSampling", job->host_sampling(env));
         if (!job->error.empty()) object.Set("error", job->error);
         if (job->stop_token != LLAMA_TOKEN_NULL) object.Set("stopToken", job->stop_token);
         end = object;

@@ -184,8 +184,17 @@ void GenerationContext::prepare_sampling(GenerationJob & job) const {
 }
 
 llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index) {
+    // The logits first: reading them waits for the backend to finish the decode, not the sampler.
     const float * logits = llama_get_logits_ith(context_, logits_index);
-    const llama_token token = job.sampling.temperature > 0.0f ? sample_distribution(job, logits) : greedy(logits);
+    const auto started = std::chrono::steady_clock::now();
+    const llama_token token = sample_host(job, logits);
+    job.host_sampling_time += std::chrono::steady_clock::now() - started;
+    job.host_samples += 1;
+    return token;
+}
+
+llama_token GenerationContext::sample_host(GenerationJob & job, const float * logits) {
+    const llama_token token = job.sampling.temperature > 0.0f ? sample_distribution(job, logits) : greedy(job, logits);
     if (job.grammar == nullptr) return token;
     const std::chrono::nanoseconds grammar_start = thread_cpu_time();
     // As llama.cpp's common sampler: check the unconstrained sample against the grammar (one
@@ -203,16 +212,10 @@ llama_token GenerationContext::sample(GenerationJob & job, int32_t logits_index)
     return chosen;
 }
 
-llama_token GenerationContext::greedy(const float * logits) const {
-    // Straight from the logits: one read of the vocabulary instead of writing a candidate per
-    // token (151,936 x 12 bytes for Qwen) and scanning that. The first maximum wins, as in
-    // llama.cpp's greedy sampler, so the tokens are the same.
-    const int32_t vocabulary = llama_vocab_n_tokens(vocab_);
-    int32_t best = 0;
-    for (int32_t token = 1; token < vocabulary; token += 1) {
-        if (logits[token] > logits[best]) best = token;
-    }
-    return best;
+llama_token GenerationContext::greedy(GenerationJob & job, const float * logits) const {
+    // Straight from the logits, never writing a candidate per token (151,936 x 12 bytes for
+    // Qwen): first_maximum's vectorized read of block maxima.
+    return first_maximum(logits, llama_vocab_n_tokens(vocab_), job.top_k_scratch.block_maxima);
 }
 
 llama_token GenerationContext::sample_distribution(GenerationJob & job, const float * logits) {
@@ -223,6 +226,7 @@ llama_token GenerationContext::sample_distribution(GenerationJob & job, const fl
         // What llama.cpp's top-k leaves: the k largest, sorted.
         array = {job.candidates.data(), job.candidates.size(), -1, true};
     } else {
+        job.top_k_fallbacks += 1;
         array = all_candidates(job, logits);
         llama_sampler_apply(job.top_k, &array);
     }

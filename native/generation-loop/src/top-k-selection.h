@@ -45,6 +45,32 @@ inline void fill_block_maxima(const float * logits, int32_t vocabulary, int32_t 
 }
 
 /**
+ * The token of the first highest logit, as llama.cpp's greedy sampler (and a plain scan keeping
+ * the first strict maximum) picks it: NaN never wins, unless it is the first logit. One vectorized
+ * read of block maxima, then a scan of the first block holding the maximum.
+ */
+inline llama_token first_maximum(const float * logits, int32_t vocabulary, std::vector<float> & block_maxima) {
+    const auto scan = [&](int32_t start, int32_t end) {
+        int32_t best = start;
+        for (int32_t token = start + 1; token < end; token += 1) {
+            if (logits[token] > logits[best]) best = token;
+        }
+        return best;
+    };
+    if (vocabulary <= 0) return 0;
+    // A block's maximum is NaN only when its first logit is; the plain scan then decides.
+    if (logits[0] != logits[0]) return scan(0, vocabulary);
+    fill_block_maxima(logits, vocabulary, kTopKBlock, block_maxima);
+    size_t best_block = 0;
+    for (size_t block = 1; block < block_maxima.size(); block += 1) {
+        if (block_maxima[block] != block_maxima[block]) return scan(0, vocabulary);
+        if (block_maxima[block] > block_maxima[best_block]) best_block = block;
+    }
+    const auto start = static_cast<int32_t>(best_block) * kTopKBlock;
+    return scan(start, std::min(start + kTopKBlock, vocabulary));
+}
+
+/**
  * Fills `selected` with the k largest logits' tokens, sorted by logit, descending. False (and
  * `selected` unspecified) when k is not below the vocabulary or ties leave the order to llama.cpp's
  * sort. One pass takes each block of 64 logits' maximum (eight lanes, so the compiler vectorizes
@@ -66,15 +92,37 @@ inline bool select_top_k(const float * logits, int32_t vocabulary, int32_t k, To
     scratch.order.assign(scratch.block_maxima.begin(), scratch.block_maxima.end());
     std::nth_element(scratch.order.begin(), scratch.order.begin() + (k - 1), scratch.order.end(), std::greater<float>());
     const float bound = scratch.order[static_cast<size_t>(k - 1)];
-    // Every logit at or above the k-th largest is at or above `bound`, in a block reaching it.
+    // Every logit above `bound` is in a block whose maximum is above it: fewer than k blocks. When
+    // they hold k logits or more, the top k are among them; otherwise the k-th largest is `bound`
+    // itself, shared by at least the logits still missing (k logits reach it), so decided only when
+    // exactly one is missing and exactly one logit equals `bound`. A vector where most logits share
+    // one value (a model whose unused tokens' output rows are zero) is thus never pooled whole.
     scratch.pool.clear();
     for (int32_t block = 0; block < blocks; block += 1) {
-        if (scratch.block_maxima[static_cast<size_t>(block)] < bound) continue;
+        if (!(scratch.block_maxima[static_cast<size_t>(block)] > bound)) continue;
         const int32_t start = block * block_size;
         const int32_t end = std::min(start + block_size, vocabulary);
         for (int32_t token = start; token < end; token += 1) {
-            if (logits[token] >= bound) scratch.pool.push_back({token, logits[token], 0.0f});
+            if (logits[token] > bound) scratch.pool.push_back({token, logits[token], 0.0f});
         }
+    }
+    if (scratch.pool.size() < static_cast<size_t>(k)) {
+        if (scratch.pool.size() + 1 != static_cast<size_t>(k)) return false;
+        int32_t at_bound = 0;
+        llama_token holder = 0;
+        for (int32_t block = 0; block < blocks && at_bound < 2; block += 1) {
+            if (scratch.block_maxima[static_cast<size_t>(block)] < bound) continue;
+            const int32_t start = block * block_size;
+            const int32_t end = std::min(start + block_size, vocabulary);
+            for (int32_t token = start; token < end && at_bound < 2; token += 1) {
+                if (logits[token] == bound) {
+                    at_bound += 1;
+                    holder = token;
+                }
+            }
+        }
+        if (at_bound != 1) return false;
+        scratch.pool.push_back({holder, bound, 0.0f});
     }
     const auto by_logit = [](const llama_token_data & left, const llama_token_data & right) { return left.logit > right.logit; };
     std::nth_element(scratch.pool.begin(), scratch.pool.begin() + (k - 1), scratch.pool.end(), by_logit);

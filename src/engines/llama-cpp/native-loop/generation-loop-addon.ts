@@ -90,6 +90,17 @@ export interface AddonGenerationEnd {
   sampling?: Sampler;
   /** Under a grammar: the samples it refused, by where each was drawn again. */
   grammarResamples?: GrammarResamples;
+  /** Sampled on the host: the sampler's cost on the decode thread. */
+  hostSampling?: HostSampling;
+}
+
+/** Host sampling on the decode thread over a job (its grammar's work included). */
+export interface HostSampling {
+  samples: number;
+  /** Wall time in the sampler on the decode thread. */
+  microseconds: number;
+  /** Samples whose top-k ties sent to llama.cpp's sort of the whole vocabulary. */
+  topKFallbacks: number;
 }
 
 /** Refused samples drawn again among the top candidates, the prefix walk, the whole vocabulary. */

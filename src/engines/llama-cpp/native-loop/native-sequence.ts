@@ -12,6 +12,7 @@ import type {
   AddonGenerationJob,
   Sampler,
   GrammarResamples,
+  HostSampling,
   GrammarSearch,
 } from "./generation-loop-addon.ts";
 
@@ -65,6 +66,8 @@ export interface NativeTokens {
   sampler: () => Sampler | undefined;
   /** Under a grammar, once the job ended: its refused samples, by where each was drawn again. */
   grammarResamples: () => GrammarResamples | undefined;
+  /** Sampled on the host, once the job ended: the sampler's cost on the decode thread. */
+  hostSampling: () => HostSampling | undefined;
 }
 
 export class NativeSequence {
@@ -229,6 +232,7 @@ export class NativeSequence {
       stopToken: () => end?.stopToken as Token | undefined,
       sampler: () => end?.sampling,
       grammarResamples: () => end?.grammarResamples,
+      hostSampling: () => end?.hostSampling,
     };
   }
 
