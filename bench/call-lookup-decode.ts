@@ -87,7 +87,12 @@ async function measure(engine: LlamaCppEngine): Promise<Sample> {
   };
 }
 
-async function compare(label: string, modelPath: string): Promise<string> {
+/**
+ * `exact`: the drafted call must equal the plain one. The noise model's near-ties may go the other
+ * way on a GPU, where a verified batch's logits differ from one token's in the last bits; there
+ * the row says where the calls part instead.
+ */
+async function compare(label: string, modelPath: string, exact: boolean): Promise<string> {
   const engines = new Map<Mode, LlamaCppEngine>();
   try {
     for (const mode of modes) {
@@ -113,12 +118,17 @@ async function compare(label: string, modelPath: string): Promise<string> {
     }
     const plain = best.get("plain") as Sample;
     const drafted = best.get("drafted") as Sample;
-    if (plain.call !== drafted.call) throw new Error(`${label}: drafting changed the call`);
-    const device = engines.get("plain")?.gpuLayers
-      ? `GPU (${gpu})`
-      : `CPU, ${values.threads} thread(s)`;
+    const onGpu = (engines.get("plain")?.gpuLayers ?? 0) > 0;
+    let note = "";
+    if (plain.call !== drafted.call) {
+      if (exact || !onGpu) throw new Error(`${label}: drafting changed the call`);
+      let same = 0;
+      while (plain.call[same] === drafted.call[same]) same += 1;
+      note = ` (the calls part after ${same} of ${plain.call.length} characters: a near-tie)`;
+    }
+    const device = onGpu ? `GPU (${gpu})` : `CPU, ${values.threads} thread(s)`;
     return (
-      `| ${label} | ${device} | ${plain.outputTokens} | ${plain.tokensPerSecond.toFixed(0)} | ` +
+      `| ${label}${note} | ${device} | ${plain.outputTokens} | ${plain.tokensPerSecond.toFixed(0)} | ` +
       `${drafted.tokensPerSecond.toFixed(0)} | ${(drafted.tokensPerSecond / plain.tokensPerSecond).toFixed(2)}× | ` +
       `${drafted.accepted} / ${drafted.rejected} | ` +
       `${plain.cpuMicrosecondsPerToken.toFixed(0)} / ${drafted.cpuMicrosecondsPerToken.toFixed(0)} |`
@@ -132,8 +142,9 @@ const rows = [
   await compare(
     "edit call copying the file (scripted)",
     await ensureTestModel({ successors: copyingSuccessors() }),
+    true,
   ),
-  await compare("call copying nothing (noise model)", await ensureTestModel()),
+  await compare("call copying nothing (noise model)", await ensureTestModel(), false),
 ];
 console.log(
   `\ntiny test model shape, greedy, best of ${values.rounds} interleaved rounds, the prompt cached\n`,

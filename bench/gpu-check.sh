@@ -5,37 +5,38 @@
 #   cp bench/results/<scenario 4 JSON on spark-code-tiny> .gpu/acceptance.json   (optional)
 # then through the device tool, carrying .gpu and .spark-test/native-anchor-cuda:
 #   bash .gpu/device.sh "bash bench/gpu-check.sh"
-# Every step writes its whole output under $OUT/gpu-check/ and has its own time limit, cut to what
-# is left of GPU_CHECK_SECONDS (default 500), so the run ends inside the device call; a step that
-# fails or crashes (exit status in its file) does not stop the others. Order: the device-sampling
+# Every step prints its whole output (device.sh keeps it in $OUT/log.txt: the device tool brings
+# back at most 8 files) and has its own time limit, cut to what is left of GPU_CHECK_SECONDS
+# (default 500), so the run ends inside the device call (GPU_CHECK_STEPS=a,b: only those steps); a step that fails or crashes (its exit
+# status is printed) does not stop the others. Order: the device-sampling
 # check first (whether `device_sampling = "auto"` is safe on CUDA: on lavapipe switching a
 # sequence's backend sampler corrupted the heap), then the decode figures the issue's targets name.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out="${OUT:-/tmp}/gpu-check"
-mkdir -p "$out"
+models=$(mktemp -d)
 deadline=$((SECONDS + ${GPU_CHECK_SECONDS:-500}))
 step() {
   local name=$1 limit=$2
   shift 2
+  # GPU_CHECK_STEPS=a,b runs only those steps (a rerun of what failed).
+  if [[ -n "${GPU_CHECK_STEPS:-}" && ",$GPU_CHECK_STEPS," != *",$name,"* ]]; then return; fi
   local left=$((deadline - SECONDS - 5))
   ((left < limit)) && limit=$left
   if ((limit < 10)); then
-    echo "== $name: skipped, no time left" | tee "$out/$name.txt"
+    echo "== $name: skipped, no time left"
     return
   fi
   echo "== $name (${limit} s): $*"
-  timeout "$limit" "$@" >"$out/$name.txt" 2>&1
-  echo "exit status $? after $SECONDS s" >>"$out/$name.txt"
-  tail -n 40 "$out/$name.txt"
+  timeout "$limit" "$@" 2>&1
+  echo "== $name: exit status $? after $SECONDS s"
 }
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >"$out/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1
 # The two q8_0 shapes in parallel processes (each most of a minute of one core).
-tsx bench/write-shape-model.ts --shape 0.5b >"$out/model-0.5b.txt" 2>&1 &
-tsx bench/write-shape-model.ts --shape 1.5b >"$out/model-1.5b.txt" 2>&1 &
+tsx bench/write-shape-model.ts --shape 0.5b >"$models/0.5b" 2>&1 &
+tsx bench/write-shape-model.ts --shape 1.5b >"$models/1.5b" 2>&1 &
 wait
-model05=$(tail -n 1 "$out/model-0.5b.txt")
-model15=$(tail -n 1 "$out/model-1.5b.txt")
+model05=$(tail -n 1 "$models/0.5b")
+model15=$(tail -n 1 "$models/1.5b")
 echo "models written after $SECONDS s: $model05 $model15"
 step device-sampling 70 tsx bench/device-sampling-check.ts --gpu --shapes 0.5b --rounds 3
 step token-overhead 150 tsx bench/llama-token-overhead.ts --gpu --shapes 0.5b,1.5b --threads 4 \

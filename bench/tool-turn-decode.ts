@@ -216,8 +216,8 @@ console.log(
 console.log("|---|---|---|---|---|---|");
 for (const line of targets) console.log(line);
 
-// The grammar's own time per call token, timed on the decode thread (host sampling: the same
-// work wherever the logits came from, so measured on the CPU backend).
+// The grammar's own time per call token, timed on the decode thread, on the engines' backend (a
+// process binds the native loop to one llama.cpp; a GPU's logits may tie where the CPU's do not).
 const grammarRows: string[] = [];
 for (const entry of models) {
   const times = await measureGrammarTime({
@@ -226,6 +226,7 @@ for (const entry of models) {
     threads: threadCounts[0] ?? 1,
     tokens: entry.tokens,
     rounds,
+    gpu: values.gpu ? "auto" : false,
   });
   for (const time of times) {
     const { top, prefixes, vocabulary } = time.resamples;

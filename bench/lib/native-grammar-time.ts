@@ -5,13 +5,12 @@
 import type { Token } from "node-llama-cpp";
 import type { ToolDefinition } from "../../src/engines/engine.ts";
 import { GrammarCache } from "../../src/engines/llama-cpp/grammar-cache.ts";
-import { getSharedLlamaBackend } from "../../src/engines/llama-cpp/llama-backend.ts";
+import type { GpuSetting } from "../../src/engines/llama-cpp/llama-backend.ts";
 import type {
   GrammarResamples,
   GrammarSearch,
 } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
-import { NativeContext } from "../../src/engines/llama-cpp/native-loop/native-context.ts";
-import { findNativeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { openNativeBenchContext } from "./native-bench-context.ts";
 
 export const grammarSearches: GrammarSearch[] = [
   "token-prefixes",
@@ -39,19 +38,16 @@ export async function measureGrammarTime(options: {
   threads: number;
   tokens: number;
   rounds: number;
+  /** The backend the bench's engines run on (a process binds the native loop to one). */
+  gpu?: GpuSetting;
 }): Promise<GrammarTime[]> {
-  const backend = await getSharedLlamaBackend(false);
-  const found = findNativeLoop("native", backend);
-  if (found.addon === undefined) throw new Error(found.reason);
-  const grammar = await new GrammarCache(backend.llama).nativeCallGrammar(options.tools);
-  const context = await NativeContext.create(found.addon, {
+  const { backend, context } = await openNativeBenchContext({
     modelPath: options.modelPath,
     contextSize: options.tokens + 64,
-    sequences: 1,
     threads: options.threads,
-    batchSize: 64,
-    gpuLayers: 0,
+    ...(options.gpu === undefined ? {} : { gpu: options.gpu }),
   });
+  const grammar = await new GrammarCache(backend.llama).nativeCallGrammar(options.tools);
   const run = async (search: GrammarSearch, temperature: number, tokens: number) => {
     const lease = await context.pool.acquire(undefined, undefined, undefined);
     try {
