@@ -44,10 +44,11 @@ step token-overhead 150 tsx bench/llama-token-overhead.ts --gpu --shapes 0.5b,1.
 # Spark through the gateway as users get it (WebSocket, greedy): short prompt and 8k context.
 step gateway-0.5b 45 tsx bench/run.ts --gpu --scenario 6 --model "$model05" --threads 4
 step gateway-1.5b 45 tsx bench/run.ts --gpu --scenario 6 --model "$model15" --threads 4
-# llama-bench's tg at the gateway's two contexts (empty and 8k deep), all layers on the GPU.
+# llama-bench's tg at the gateway's two contexts (empty and 8k deep), all layers on the GPU, for
+# 256 tokens (as llama-token-overhead.ts) and 1,024 (as the gateway scenario decodes).
 cuda=node_modules/@node-llama-cpp/linux-x64-cuda/bins/linux-x64-cuda
 bench=$PWD/.spark-test/native-anchor-cuda/llama-bench
-step llama-bench-depth 40 bash -c "cd $cuda && $bench -m $model05 -m $model15 -p 0 -n 256 -d 0,8192 -ngl 999 -r 2 -o md"
+step llama-bench-depth 60 bash -c "cd $cuda && $bench -m $model05 -m $model15 -p 0 -n 256,1024 -d 0,8192 -ngl 999 -r 2 -o md"
 step tool-turn 60 tsx bench/tool-turn-decode.ts --gpu --shapes 0.5b --rounds 2
 acceptance=()
 [ -f .gpu/acceptance.json ] && acceptance=(--acceptance .gpu/acceptance.json)
