@@ -1,7 +1,6 @@
 // The embedded engine: one llama.cpp model and context in this process, several sequences, a
 // sessionKey keeping its sequence's KV cache across turns, and prompt-lookup speculative decoding.
 import { basename } from "node:path";
-import { randomUUID } from "node:crypto";
 import {
   type ChatHistoryItem,
   type ChatWrapper,
@@ -22,17 +21,12 @@ import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { toChatHistory } from "./chat-history.ts";
 import { refuseUncontinuable } from "./continue-final-message.ts";
 import { acquireEngineLease, type EngineLease } from "./acquire-engine-lease.ts";
 import { findFimTokens, type FimTokens, type RenderedPrompt } from "./completion-prompt.ts";
-import { generateText, prefillPrompt, type GenerationResult } from "./generate-text.ts";
-import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
-import { generateWithTools } from "./generate-with-tools.ts";
+import { prefillPrompt, type GenerationResult } from "./generate-text.ts";
+import { generateOnLease } from "./generate-on-lease.ts";
 import type { LoadedModel } from "./load-model.ts";
-import { generateNativeText } from "./native-loop/generate-native-text.ts";
-import { generateNativeStructuredWithTools } from "./native-loop/generate-native-structured.ts";
-import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
 import { samplingPlace } from "./native-loop/device-sampling-mode.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
@@ -270,7 +264,6 @@ export class LlamaCppEngine implements Engine {
   ): AsyncGenerator<EngineEvent> {
     const { contextSize } = lease.lease.sequence;
     const model = this.loaded.model;
-    const history = request.completion === undefined ? toChatHistory(request.messages) : [];
     const choice = request.toolChoice ?? "auto";
     if (typeof choice === "object" && tools.length === 0) {
       yield* finish(
@@ -322,52 +315,23 @@ export class LlamaCppEngine implements Engine {
     // Text under a grammar decodes without prompt lookup; tool turns draft on the native loop only.
     const lookup =
       hasTools || grammar !== undefined ? undefined : this.lookups.for(request, promptTokens);
-    const newToolCallId = (): string => `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
-    // Continuing, the first tokens' text depends on the answer's last ones (a leading space).
-    const precedingTokens = request.continueFinalMessage === true ? promptTokens.slice(-16) : [];
-    const limits = { model, promptTokens, sampling, maxOutputTokens, clock, signal };
-    if (lease.loop === "native") {
-      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
-      const textGrammar =
-        grammar === undefined ? undefined : { text: grammar.grammar, root: grammar.rootRuleName };
-      if (hasTools && this.toolSyntax !== undefined) {
-        const syntax = this.toolSyntax;
-        const calls = {
-          ...input,
-          syntax,
-          grammar: await this.grammars.nativeCallGrammar(tools),
-          forceCall: forceToolCall,
-          newToolCallId,
-          lookup: this.lookups.forToolTurn(request, promptTokens),
-        };
-        yield* textGrammar === undefined
-          ? generateNativeWithTools(calls, result)
-          : generateNativeStructuredWithTools({ ...calls, textGrammar }, result);
-        const drafted = calls.lookup?.opened();
-        if (drafted !== undefined) this.lookups.report(drafted, promptTokens.length, usage);
-      } else yield* generateNativeText({ ...input, lookup, grammar: textGrammar }, result);
-    } else if (forceToolCall) {
-      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
-      yield* generateForcedToolCall(
-        {
-          ...input,
-          grammarFor: (schema) => this.grammars.grammarFor(schema),
-          tools,
-          newToolCallId,
-        },
-        result,
-      );
-    } else if (hasTools) {
-      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
-      const chatWrapper = this.chatWrapper;
-      yield* generateWithTools({ ...input, chatWrapper, history, tools, newToolCallId }, result);
-    } else {
-      const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
-      yield* generateText(
-        lookup === undefined ? { ...input, grammar } : { ...input, lookup },
-        result,
-      );
-    }
+    yield* generateOnLease(
+      {
+        lease,
+        request,
+        tools,
+        limits: { model, promptTokens, sampling, maxOutputTokens, clock, signal },
+        grammar,
+        lookup,
+        forceToolCall,
+        grammars: this.grammars,
+        lookups: this.lookups,
+        toolSyntax: this.toolSyntax,
+        chatWrapper: this.chatWrapper,
+        usage,
+      },
+      result,
+    );
     if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
     usage.outputTokens = result.outputTokens;
     usage.cachedInputTokens = result.cachedInputTokens;
