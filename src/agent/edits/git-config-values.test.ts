@@ -1,11 +1,18 @@
 // git config parsing for core.hooksPath: the spellings git itself accepts must all be found, and
 // look-alikes in other sections must not be; includes are read with their conditions as written.
 import { describe, expect, it } from "vitest";
-import { gitConfigEntries, gitConfigValues } from "./git-config-values.ts";
+import { gitConfigEntries } from "./git-config-values.ts";
 
-const hooksPath = (text: string) => gitConfigValues(text, "core", "hooksPath");
+/** Every core.hooksPath value in file order, as repository-hooks.ts reads them. */
+const hooksPath = (text: string) =>
+  gitConfigEntries(text)
+    .filter(
+      (entry) =>
+        entry.section === "core" && entry.subsection === undefined && entry.key === "hookspath",
+    )
+    .map((entry) => entry.value);
 
-describe("gitConfigValues", () => {
+describe("gitConfigEntries", () => {
   it("finds the key in any case, with or without spaces, quotes and comments", () => {
     expect(hooksPath("[core]\n\thooksPath = .githooks\n")).toEqual([".githooks"]);
     expect(hooksPath("[CORE]\nHOOKSPATH=.husky/_\n")).toEqual([".husky/_"]);

@@ -21,23 +21,6 @@ export interface GitConfigEntry {
   value: string;
 }
 
-/**
- * Every value of `section.key` (no subsection) in `text`, in file order; git uses the last, a
- * caller guarding against all of them may use every one.
- */
-export function gitConfigValues(text: string, section: string, key: string): string[] {
-  const wantedSection = section.toLowerCase();
-  const wantedKey = key.toLowerCase();
-  return gitConfigEntries(text)
-    .filter(
-      (entry) =>
-        entry.section === wantedSection &&
-        entry.subsection === undefined &&
-        entry.key === wantedKey,
-    )
-    .map((entry) => entry.value);
-}
-
 /** The entries of `text` in file order, up to a malformed section header (where git stops). */
 export function gitConfigEntries(text: string): GitConfigEntry[] {
   const cursor: Cursor = { text, index: 0 };

@@ -16,7 +16,6 @@ export interface RedisKeys {
   lease(replicaId: string): string;
   liveMeta(id: string): string;
   liveEvents(id: string): string;
-  affinity(sessionKey: string): string;
 }
 
 export function redisKeys(namespace: string): RedisKeys {
@@ -34,6 +33,5 @@ export function redisKeys(namespace: string): RedisKeys {
     lease: (replicaId) => leasePrefix + replicaId,
     liveMeta: (id) => `${namespace}:live:${id}`,
     liveEvents: (id) => `${namespace}:live-events:${id}`,
-    affinity: (sessionKey) => `${namespace}:affinity:${sessionKey}`,
   };
 }
