@@ -27,6 +27,13 @@ export interface ToolDefinition {
 export interface SamplingOptions {
   temperature?: number;
   topP?: number;
+  /** Keep the k most likely tokens; 0 keeps all (the wire's -1 too). Unset: the engine's default. */
+  topK?: number;
+  /** Drop tokens below this share of the most likely one's probability; 0 keeps all. */
+  minP?: number;
+  /** OpenAI's penalties, in [-2, 2]; engines that cannot apply them refuse a non-zero value. */
+  presencePenalty?: number;
+  frequencyPenalty?: number;
   maxOutputTokens?: number;
   stop?: string[];
   seed?: number;

@@ -43,6 +43,23 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
   if (sampling.topP !== undefined && !(sampling.topP > 0 && sampling.topP <= 1)) {
     return new SparkError("invalid_request", `top_p must be in (0, 1], got ${sampling.topP}.`);
   }
+  if (sampling.topK !== undefined && !(Number.isSafeInteger(sampling.topK) && sampling.topK >= 0)) {
+    return new SparkError(
+      "invalid_request",
+      `top_k must be a non-negative integer (0 or -1: every token), got ${sampling.topK}.`,
+    );
+  }
+  if (sampling.minP !== undefined && !(sampling.minP >= 0 && sampling.minP <= 1)) {
+    return new SparkError("invalid_request", `min_p must be in [0, 1], got ${sampling.minP}.`);
+  }
+  for (const [name, value] of [
+    ["presence_penalty", sampling.presencePenalty],
+    ["frequency_penalty", sampling.frequencyPenalty],
+  ] as const) {
+    if (value !== undefined && !(value >= -2 && value <= 2)) {
+      return new SparkError("invalid_request", `${name} must be in [-2, 2], got ${value}.`);
+    }
+  }
   if (
     sampling.maxOutputTokens !== undefined &&
     !(Number.isInteger(sampling.maxOutputTokens) && sampling.maxOutputTokens > 0)
@@ -68,6 +85,8 @@ export interface EngineCapabilities {
   outputFormat?: boolean;
   /** Continuing the assistant's partial answer (`request.continueFinalMessage`). */
   continuation?: boolean;
+  /** Non-zero presence or frequency penalties: the engine applies them or passes them on. */
+  penalties?: boolean;
 }
 
 /**
@@ -98,7 +117,34 @@ export function rejectStreamRequest(
     const refused = refuseContinuation(engineName, request);
     if (refused !== undefined) return refused;
   }
+  if (capabilities.penalties !== true) {
+    const refused = refusePenalties(engineName, request);
+    if (refused !== undefined) return refused;
+  }
   return validateEngineRequest(request);
+}
+
+/**
+ * The typed refusal of an engine that cannot apply presence or frequency penalties: a non-zero
+ * one would otherwise be ignored without a word (0, which clients send as a default, is no
+ * penalty and passes).
+ */
+export function refusePenalties(
+  engineName: string,
+  request: EngineRequest,
+): SparkError | undefined {
+  const sampling = request.sampling ?? {};
+  const named = [
+    ["presence_penalty", sampling.presencePenalty],
+    ["frequency_penalty", sampling.frequencyPenalty],
+  ].filter(([, value]) => value !== undefined && value !== 0);
+  if (named.length === 0) return undefined;
+  return new SparkError(
+    "invalid_request",
+    `The ${engineName} engine does not apply ${named.map(([name]) => name).join(" or ")}; ` +
+      `send 0 or leave it out (top_k, top_p, min_p and temperature shape its sampling), ` +
+      `or use a model served by an upstream engine that applies it.`,
+  );
 }
 
 /** The typed refusal of an engine that has no raw-prompt (completion/FIM) path. */

@@ -10,6 +10,7 @@ import type {
   ChatCompletionRequest,
   ChatCompletionRequestMessage,
 } from "../protocol/chat-completions.ts";
+import { extendedSampling } from "./extended-sampling.ts";
 import { outputFormatFromChat } from "./output-format.ts";
 import { WireError } from "./wire-error.ts";
 
@@ -20,7 +21,7 @@ export function toEngineChatRequest(body: ChatCompletionRequest, model: string):
   const messages = body.messages.map((message, index) =>
     toChatMessage(message, `messages[${index}]`, toolNames),
   );
-  const sampling: SamplingOptions = {};
+  const sampling: SamplingOptions = extendedSampling(body);
   if (body.temperature != null) sampling.temperature = body.temperature;
   if (body.top_p != null) sampling.topP = body.top_p;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;

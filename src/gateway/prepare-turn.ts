@@ -1,6 +1,7 @@
 // Turns a `response.create` (WebSocket) or POST /v1/responses body into everything a run needs:
 // the engine, the full conversation (previous response + new input), the chain's cache keys, and
 // the response object's starting state. Every refusal here is a WireError the client can act on.
+import { extendedSampling } from "./extended-sampling.ts";
 import type { ChatMessage, Engine, EngineRequest, SamplingOptions } from "../engines/engine.ts";
 import type { ResponseEchoedTool, ResponseObject } from "../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../protocol/responses-requests.ts";
@@ -114,7 +115,7 @@ export async function prepareTurn(
   checkContextLimit(messages, tools, dependencies.contextLimitTokens);
 
   const generate = body.generate !== false;
-  const sampling: SamplingOptions = {};
+  const sampling: SamplingOptions = extendedSampling(body);
   if (body.temperature != null) sampling.temperature = body.temperature;
   if (body.top_p != null) sampling.topP = body.top_p;
   // A warm-up evaluates the prompt into the cache (prefillOnly); an engine that cannot prefill

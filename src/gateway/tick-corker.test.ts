@@ -48,7 +48,10 @@ describe("createTickCorker", () => {
     stream.write("later");
     expect(batches).toHaveLength(1);
     await new Promise<void>((resolve) => process.nextTick(resolve));
-    expect(batches).toEqual([["done event", "final event"], ["late", "later"]]);
+    expect(batches).toEqual([
+      ["done event", "final event"],
+      ["late", "later"],
+    ]);
   });
 
   it("release with nothing held does nothing", () => {

@@ -1,6 +1,7 @@
 // Chat Completions wire shapes (the `openai` package's ChatCompletionCreateParams, ChatCompletion
 // and ChatCompletionChunk): the request schema Spark accepts and the objects it answers with.
 import { z } from "zod";
+import { penaltyFields, topKMinPFields } from "./sampling-fields.ts";
 import { metadataSchema } from "./request-metadata.ts";
 import { outputSchemaNameSchema } from "./responses-requests.ts";
 import type { SparkTimings } from "./responses-events.ts";
@@ -55,6 +56,8 @@ export const chatCompletionRequestSchema = z.looseObject({
   max_completion_tokens: z.number().int().positive().nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().gt(0).max(1).nullable().optional(),
+  ...topKMinPFields,
+  ...penaltyFields,
   stop: z
     .union([z.string(), z.array(z.string())])
     .nullable()

@@ -1,6 +1,7 @@
 // Wire shapes of the two fill-in-the-middle endpoints: OpenAI's legacy completions
 // (`POST /v1/completions`, prompt + suffix) and llama.cpp server's `POST /infill`.
 import { z } from "zod";
+import { penaltyFields, topKMinPFields } from "./sampling-fields.ts";
 import type { SparkTimings } from "./responses-events.ts";
 
 const stopSchema = z
@@ -18,6 +19,8 @@ export const completionRequestSchema = z.looseObject({
   max_tokens: z.number().int().positive().nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().gt(0).max(1).nullable().optional(),
+  ...topKMinPFields,
+  ...penaltyFields,
   stop: stopSchema,
   seed: z.number().int().nullable().optional(),
   n: z.literal(1).nullable().optional(),
@@ -43,6 +46,7 @@ export const infillRequestSchema = z.looseObject({
   n_predict: z.number().int().nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().gt(0).max(1).nullable().optional(),
+  ...topKMinPFields,
   stop: stopSchema,
   seed: z.number().int().nullable().optional(),
   stream: z.boolean().nullable().optional(),

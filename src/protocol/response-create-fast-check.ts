@@ -130,6 +130,8 @@ export function isCommonResponseCreate(body: unknown): boolean {
     nullableNumber(body.max_output_tokens, (value) => Number.isSafeInteger(value) && value > 0) &&
     nullableNumber(body.temperature, (value) => value >= 0 && value <= 2) &&
     nullableNumber(body.top_p, (value) => value > 0 && value <= 1) &&
+    nullableNumber(body.top_k, (value) => Number.isSafeInteger(value) && value >= -1) &&
+    nullableNumber(body.min_p, (value) => value >= 0 && value <= 1) &&
     tools(body.tools) &&
     toolChoice(body.tool_choice) &&
     nullableBoolean(body.parallel_tool_calls) &&

@@ -1,6 +1,7 @@
 // Zod schemas for what clients send the Responses API: the HTTP body of POST /v1/responses, and
 // the WebSocket client events (`response.create`, plus Spark's cancel, steer and resume).
 import { z } from "zod";
+import { topKMinPFields } from "./sampling-fields.ts";
 import { metadataSchema } from "./request-metadata.ts";
 
 const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
@@ -129,6 +130,7 @@ const responseCreateFields = {
   max_output_tokens: z.number().int().positive().nullable().optional(),
   temperature: z.number().min(0).max(2).nullable().optional(),
   top_p: z.number().gt(0).max(1).nullable().optional(),
+  ...topKMinPFields,
   tools: z.array(toolSchema).optional(),
   tool_choice: toolChoiceSchema.optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),

@@ -149,6 +149,7 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
         job->sampling.temperature = float_option(options, "temperature", job->sampling.temperature);
         job->sampling.top_k = integer_option(options, "topK", job->sampling.top_k);
         job->sampling.top_p = float_option(options, "topP", job->sampling.top_p);
+        job->sampling.min_p = float_option(options, "minP", job->sampling.min_p);
         job->sampling.seed = unsigned_option(options, "seed", 0);
         job->speculative = options.Get("speculative").ToBoolean().Value();
         Napi::Value device_sampling = options.Get("deviceSampling");

@@ -14,11 +14,12 @@ bool greedy(const SamplingOptions & sampling) { return sampling.temperature <= 0
 
 bool samples_alike(const SamplingOptions & left, const SamplingOptions & right) {
     if (greedy(left) || greedy(right)) return greedy(left) && greedy(right);
-    return left.temperature == right.temperature && left.top_k == right.top_k && left.top_p == right.top_p && left.seed == right.seed;
+    return left.temperature == right.temperature && left.top_k == right.top_k && left.top_p == right.top_p &&
+           left.min_p == right.min_p && left.seed == right.seed;
 }
 
 /**
- * The host's chain (job-sampling.cpp) as backend samplers: greedy, or top-k -> top-p ->
+ * The host's chain (job-sampling.cpp) as backend samplers: greedy, or top-k -> top-p -> min-p ->
  * temperature -> dist(seed). The backend's dist draws from the same seeded RNG over the same
  * sorted candidates, but its softmax and cumulative sum are in f32 where the host sums in double,
  * so a draw that lands within rounding of a boundary can pick the neighbouring token.
@@ -32,9 +33,11 @@ llama_sampler * make_chain(const SamplingOptions & sampling, const llama_vocab *
         return chain;
     }
     const int32_t vocabulary = llama_vocab_n_tokens(vocab);
-    llama_sampler_chain_add(chain, llama_sampler_init_top_k(sampling.top_k <= 0 ? vocabulary : std::min(sampling.top_k, vocabulary)));
+    // top_k 0 keeps every token, as on the host: no top-k over the whole vocabulary.
+    if (sampling.top_k > 0 && sampling.top_k < vocabulary) llama_sampler_chain_add(chain, llama_sampler_init_top_k(sampling.top_k));
     // As the host: top-p only for p in [0, 1); at 1 it keeps everything (llama.cpp's would be a no-op).
     if (sampling.top_p >= 0.0f && sampling.top_p < 1.0f) llama_sampler_chain_add(chain, llama_sampler_init_top_p(sampling.top_p, 1));
+    if (sampling.min_p > 0.0f) llama_sampler_chain_add(chain, llama_sampler_init_min_p(sampling.min_p, 1));
     llama_sampler_chain_add(chain, llama_sampler_init_temp(sampling.temperature));
     llama_sampler_chain_add(chain, llama_sampler_init_dist(sampling.seed));
     return chain;
@@ -70,7 +73,9 @@ void DeviceSampling::configure(llama_context * context, const llama_vocab * voca
 bool DeviceSampling::eligible(const GenerationJob & job) const {
     // A grammar checks every sample on the host; a draft needs a sample at every position, and the
     // context allows one backend output per sequence and batch (n_outputs_max_per_seq = 1).
-    return enabled_ && job.device_sampling && job.grammar == nullptr && !job.speculative;
+    // llama.cpp's backend min-p keeps only logits strictly above its threshold, so at p = 1 it
+    // drops the most likely token too (the host keeps it): such a job samples on the host.
+    return enabled_ && job.device_sampling && job.grammar == nullptr && !job.speculative && job.sampling.min_p < 1.0f;
 }
 
 void DeviceSampling::begin(GenerationJob & job) {

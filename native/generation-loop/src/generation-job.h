@@ -26,6 +26,8 @@ struct SamplingOptions {
     float temperature = 0.7f;
     int32_t top_k = 40;
     float top_p = 0.95f;
+    /** 0: none; else after top-p, as node-llama-cpp's chain. */
+    float min_p = 0.0f;
     uint32_t seed = 0;
 };
 

@@ -16,7 +16,7 @@
 
 namespace {
 
-/** The chain after top-k: top-p -> temperature -> dist (node-llama-cpp's order). */
+/** The chain after top-k: top-p -> min-p -> temperature -> dist (node-llama-cpp's order). */
 llama_sampler * make_sampler(const SamplingOptions & sampling) {
     llama_sampler_chain_params parameters = llama_sampler_chain_default_params();
     parameters.no_perf = true;
@@ -24,6 +24,7 @@ llama_sampler * make_sampler(const SamplingOptions & sampling) {
     if (sampling.top_p >= 0.0f && sampling.top_p <= 1.0f) {
         llama_sampler_chain_add(chain, llama_sampler_init_top_p(sampling.top_p, 1));
     }
+    if (sampling.min_p > 0.0f) llama_sampler_chain_add(chain, llama_sampler_init_min_p(sampling.min_p, 1));
     llama_sampler_chain_add(chain, llama_sampler_init_temp(sampling.temperature));
     llama_sampler_chain_add(chain, llama_sampler_init_dist(sampling.seed));
     return chain;
@@ -225,10 +226,13 @@ llama_token GenerationContext::sample_distribution(GenerationJob & job, const fl
     if (select_top_k(logits, vocabulary, k, job.top_k_scratch, job.candidates)) {
         // What llama.cpp's top-k leaves: the k largest, sorted.
         array = {job.candidates.data(), job.candidates.size(), -1, true};
-    } else {
+    } else if (k < vocabulary) {
         job.top_k_fallbacks += 1;
         array = all_candidates(job, logits);
         llama_sampler_apply(job.top_k, &array);
+    } else {
+        // top_k 0 keeps every token: no sort of the whole vocabulary (top-p sorts what it keeps).
+        array = all_candidates(job, logits);
     }
     llama_sampler_apply(job.sampler, &array);
     return array.selected >= 0 ? array.data[array.selected].id : LLAMA_TOKEN_NULL;

@@ -42,6 +42,7 @@
     X(void, llama_sampler_chain_add, (llama_sampler * chain, llama_sampler * sampler), (chain, sampler))                \
     X(llama_sampler *, llama_sampler_init_top_k, (int32_t k), (k))                                                       \
     X(llama_sampler *, llama_sampler_init_top_p, (float p, size_t min_keep), (p, min_keep))                             \
+    X(llama_sampler *, llama_sampler_init_min_p, (float p, size_t min_keep), (p, min_keep))                             \
     X(llama_sampler *, llama_sampler_init_temp, (float temperature), (temperature))                                     \
     X(llama_sampler *, llama_sampler_init_dist, (uint32_t seed), (seed))                                                 \
     X(llama_sampler *, llama_sampler_init_grammar, (const llama_vocab * vocab, const char * text, const char * root),   \

@@ -2,6 +2,7 @@
 // tool; the native loop has its own, generate-native-tools.ts): the call opens with
 // the Hermes/Qwen `<tool_call>` tag and its JSON is sampled under a grammar built from the tools'
 // JSON schemas, so it always parses and always names a real tool with valid arguments.
+import { nodeLlamaCppFilters } from "./node-llama-cpp-sampling.ts";
 import { LlamaGrammarEvaluationState, type LlamaGrammar } from "node-llama-cpp";
 import type { EngineEvent, ToolDefinition } from "../engine.ts";
 import { streamToolCall } from "./tool-calls/stream-tool-call.ts";
@@ -32,7 +33,7 @@ export async function* generateForcedToolCall(
   result.cachedInputTokens = await alignSequenceToPrompt(sequence, promptTokens);
   const tokens = sequence.evaluate(promptTokens.slice(result.cachedInputTokens), {
     temperature: sampling.temperature ?? 0.7,
-    ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+    ...nodeLlamaCppFilters(sampling),
     ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
     grammarEvaluationState: new LlamaGrammarEvaluationState({ model, grammar }),
   });

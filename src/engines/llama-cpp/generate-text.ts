@@ -1,6 +1,7 @@
 // The fast path for plain text: evaluate the prompt's uncached suffix, then sample token by token
 // straight from the sequence (or draft and verify with prompt lookup), with no chat-session
 // machinery per token.
+import { nodeLlamaCppFilters } from "./node-llama-cpp-sampling.ts";
 import {
   LlamaGrammarEvaluationState,
   type LlamaContextSequence,
@@ -74,7 +75,7 @@ export async function* generateText(
     input.lookup === undefined
       ? sequence.evaluate(input.promptTokens.slice(result.cachedInputTokens), {
           temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
-          ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+          ...nodeLlamaCppFilters(sampling),
           ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
           ...(grammar === undefined
             ? {}

@@ -1,5 +1,6 @@
 // The tool path: node-llama-cpp's LlamaChat constrains function calls with a grammar built from
 // each tool's JSON schema, so the call it emits always parses.
+import { nodeLlamaCppFilters } from "./node-llama-cpp-sampling.ts";
 import {
   LlamaChat,
   type ChatHistoryItem,
@@ -54,7 +55,7 @@ export async function* generateWithTools(
       functions: toChatModelFunctions(input.tools),
       maxTokens: input.maxOutputTokens,
       temperature: sampling.temperature ?? 0.7,
-      ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+      ...nodeLlamaCppFilters(sampling),
       ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
       ...(sampling.stop === undefined ? {} : { customStopTriggers: sampling.stop }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),

@@ -354,7 +354,11 @@ export class LlamaCppEngine implements Engine {
   }
 }
 
-/** FIM prompts, structured output (a grammar) and continuing a plain-text partial answer. */
+/**
+ * FIM prompts, structured output (a grammar) and continuing a plain-text partial answer. Not
+ * penalties (refused when non-zero): node-llama-cpp's repeat penalty counts the prompt's last
+ * tokens too, where OpenAI's counts the answer's, and the two loops would disagree.
+ */
 const ENGINE_CAPABILITIES = { completions: true, outputFormat: true, continuation: true };
 
 function disposedError(cause?: unknown): SparkError {

@@ -4,6 +4,7 @@
 // the model would not have produced, and erases the rest from the KV cache. node-llama-cpp's
 // own predictor hook (3.22.1) validates only the first drafted token per step, so drafting
 // longer through it only adds verification cost; `controlledEvaluate` gives every position.
+import { nodeLlamaCppFilters, type NodeLlamaCppFilters } from "./node-llama-cpp-sampling.ts";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { SamplingOptions } from "../engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -41,7 +42,7 @@ export interface SpeculativeDecodeInput {
 export async function* speculativeTokens(input: SpeculativeDecodeInput): AsyncGenerator<Token> {
   const { sequence, lookup, history } = input;
   const temperature = input.sampling.temperature ?? input.defaultTemperature;
-  const topP = input.sampling.topP === undefined ? {} : { topP: input.sampling.topP };
+  const filters = nodeLlamaCppFilters(input.sampling);
   // controlledEvaluate builds a sampler per call: distinct seeds keep its draws independent.
   let seed = input.sampling.seed ?? Math.floor(Math.random() * 2 ** 31);
   let pending: Token[] = history.slice(input.cachedTokens);
@@ -52,7 +53,7 @@ export async function* speculativeTokens(input: SpeculativeDecodeInput): AsyncGe
       const draft = room > 1 ? lookup.draft(history).slice(0, room - 1) : [];
       let produced: Token[];
       if (draft.length === 0) {
-        plain ??= sequence.evaluate(pending, { temperature, ...topP, seed });
+        plain ??= sequence.evaluate(pending, { temperature, ...filters, seed });
         const step = await plain.next();
         if (step.done === true) return;
         produced = [step.value];
@@ -63,7 +64,7 @@ export async function* speculativeTokens(input: SpeculativeDecodeInput): AsyncGe
           plain = undefined;
         }
         seed = (seed + 1) % 2 ** 31;
-        produced = await verifyDraft(sequence, pending, draft, { temperature, ...topP, seed });
+        produced = await verifyDraft(sequence, pending, draft, { temperature, ...filters, seed });
       }
       for (const token of produced) {
         if (sequence.model.isEogToken(token)) return;
@@ -88,7 +89,7 @@ async function verifyDraft(
   sequence: LlamaContextSequence,
   pending: readonly Token[],
   draft: readonly Token[],
-  options: { temperature: number; topP?: number; seed: number },
+  options: NodeLlamaCppFilters & { temperature: number; seed: number },
 ): Promise<Token[]> {
   const sampleAfter = (token: Token): [Token, { generateNext: object }] => [
     token,

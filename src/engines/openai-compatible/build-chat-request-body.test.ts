@@ -24,6 +24,26 @@ describe("buildChatRequestBody", () => {
     });
   });
 
+  it("carries top_k, min_p and the penalties only when the client set them", () => {
+    const body = buildChatRequestBody(
+      {
+        messages,
+        sampling: { topK: 20, minP: 0.05, presencePenalty: 0.5, frequencyPenalty: -0.25 },
+      },
+      vllm,
+    );
+    expect(body).toMatchObject({
+      top_k: 20,
+      min_p: 0.05,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.25,
+    });
+    const plain = buildChatRequestBody({ messages, sampling: { temperature: 0 } }, vllm);
+    for (const field of ["top_k", "min_p", "presence_penalty", "frequency_penalty"]) {
+      expect(plain).not.toHaveProperty(field);
+    }
+  });
+
   it("maps sampling, tools and stream usage", () => {
     const body = buildChatRequestBody(
       {

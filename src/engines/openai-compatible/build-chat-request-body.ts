@@ -40,6 +40,12 @@ export function buildChatRequestBody(
   const sampling = request.sampling ?? {};
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  // top_k and min_p are not OpenAI's: sent only when the client asked (vLLM, SGLang, llama-server
+  // and Ollama's OpenAI endpoint read them; OpenAI answers 400, which reaches the client as it is).
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
+  if (sampling.minP !== undefined) body.min_p = sampling.minP;
+  if (sampling.presencePenalty !== undefined) body.presence_penalty = sampling.presencePenalty;
+  if (sampling.frequencyPenalty !== undefined) body.frequency_penalty = sampling.frequencyPenalty;
   if (sampling.maxOutputTokens !== undefined)
     body[capabilities.maxTokensField] = sampling.maxOutputTokens;
   if (sampling.stop !== undefined && sampling.stop.length > 0) body.stop = sampling.stop;

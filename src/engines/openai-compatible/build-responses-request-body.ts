@@ -26,6 +26,9 @@ export function buildResponsesRequestBody(
   if (sampling.maxOutputTokens !== undefined) body.max_output_tokens = sampling.maxOutputTokens;
   if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
   if (sampling.topP !== undefined) body.top_p = sampling.topP;
+  // Not OpenAI's: sent only when the client asked (see build-chat-request-body.ts).
+  if (sampling.topK !== undefined) body.top_k = sampling.topK;
+  if (sampling.minP !== undefined) body.min_p = sampling.minP;
   if (request.sessionKey !== undefined) body.prompt_cache_key = request.sessionKey;
   if (request.tools !== undefined && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

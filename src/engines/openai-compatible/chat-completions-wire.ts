@@ -27,6 +27,10 @@ export interface ChatCompletionsRequestBody {
   tool_choice?: "auto" | "none" | "required" | { type: "function"; function: { name: string } };
   temperature?: number;
   top_p?: number;
+  top_k?: number;
+  min_p?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
   max_tokens?: number;
   max_completion_tokens?: number;
   stop?: string[];

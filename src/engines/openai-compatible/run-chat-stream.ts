@@ -8,6 +8,7 @@ import { StreamClock } from "../stream-clock.ts";
 import {
   refuseCompletion,
   refuseContinuation,
+  refusePenalties,
   validateEngineRequest,
 } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -256,6 +257,10 @@ export function refuseRequest(
     refuseCompletion("openai-compatible", request) ??
     // vLLM and SGLang could (continue_final_message); others would start a new turn instead.
     refuseContinuation("openai-compatible", request) ??
+    // The Responses API has no penalties; Chat Completions carries them on.
+    (options.api === "responses"
+      ? refusePenalties("openai-compatible (Responses API)", request)
+      : undefined) ??
     validateEngineRequest(request) ??
     missingKeyError(options)
   );

@@ -1,7 +1,8 @@
 // The sampling fields /v1/completions and /infill share, as the engine takes them.
 import type { SamplingOptions } from "../../engines/engine.ts";
+import { extendedSampling, type ExtendedSamplingFields } from "../extended-sampling.ts";
 
-export interface CompletionSamplingFields {
+export interface CompletionSamplingFields extends ExtendedSamplingFields {
   temperature?: number | null | undefined;
   top_p?: number | null | undefined;
   seed?: number | null | undefined;
@@ -15,6 +16,7 @@ export function completionSampling(
 ): SamplingOptions {
   const stop = body.stop ?? undefined;
   return {
+    ...extendedSampling(body),
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(body.temperature == null ? {} : { temperature: body.temperature }),
     ...(body.top_p == null ? {} : { topP: body.top_p }),

@@ -32,6 +32,8 @@ export interface AddonGenerateOptions {
   temperature: number;
   topK: number;
   topP: number;
+  /** 0 or absent: no min-p filter. */
+  minP?: number;
   seed: number;
   /**
    * Prompt lookup: after a step that verified a draft, its tokens come at once and the job waits

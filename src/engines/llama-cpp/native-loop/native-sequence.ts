@@ -154,8 +154,9 @@ export class NativeSequence {
         reuse,
         maxTokens: options.maxTokens,
         temperature: sampling.temperature ?? options.defaultTemperature,
-        topK: DEFAULT_TOP_K,
+        topK: sampling.topK ?? DEFAULT_TOP_K,
         topP: sampling.topP ?? DEFAULT_TOP_P,
+        minP: sampling.minP ?? 0,
         seed: sampling.seed ?? Math.floor(Date.now() / 1000),
         ...(firstDraft === undefined
           ? {}
