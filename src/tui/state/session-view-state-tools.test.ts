@@ -2,28 +2,8 @@
 // history (split from session-view-state.test.ts, which covers streaming text).
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../protocol/agent/session-events.ts";
-import {
-  initialSessionViewState,
-  reduceSessionView,
-  type SessionViewState,
-} from "./session-view-state.ts";
-
-function fold(events: Array<[SessionEvent, number]>): SessionViewState {
-  return reduceSessionView(
-    initialSessionViewState("s1"),
-    ...events.map(([event, at]) => ({ type: "session-event" as const, event, at })),
-  );
-}
-
-const usage = { inputTokens: 100, cachedInputTokens: 60, outputTokens: 5 };
-const timings = {
-  totalMs: 10,
-  modelMs: 8,
-  toolMs: 0,
-  timeToFirstTokenMs: 3,
-  decodeMs: 5,
-  decodeTokens: 4,
-};
+import { initialSessionViewState, reduceSessionView } from "./session-view-state.ts";
+import { fold, timings, usage } from "./session-view-test-support.ts";
 
 describe("reduceSessionView: tool calls, approvals, context and history", () => {
   it("finishes an approved command with its exit code, duration and last lines (issue 27)", () => {

@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../protocol/agent/session-events.ts";
-import {
-  initialSessionViewState,
-  reduceSessionView,
-  type SessionViewState,
-} from "./session-view-state.ts";
+import { initialSessionViewState, reduceSessionView } from "./session-view-state.ts";
+import { fold, timings, usage } from "./session-view-test-support.ts";
 import { LONGEST_LIVE_LINE } from "./answer-lines.ts";
-
-function fold(events: Array<[SessionEvent, number]>): SessionViewState {
-  return reduceSessionView(
-    initialSessionViewState("s1"),
-    ...events.map(([event, at]) => ({ type: "session-event" as const, event, at })),
-  );
-}
-
-const usage = { inputTokens: 100, cachedInputTokens: 60, outputTokens: 5 };
-const timings = {
-  totalMs: 10,
-  modelMs: 8,
-  toolMs: 0,
-  timeToFirstTokenMs: 3,
-  decodeMs: 5,
-  decodeTokens: 4,
-};
 
 describe("reduceSessionView", () => {
   it("opens with a header naming the workspace when attached", () => {
