@@ -45,7 +45,7 @@ describe.skipIf(missing !== undefined)("ghost text latency in code-server", () =
   let workbench: Workbench | undefined;
 
   beforeAll(async () => {
-    packageExtension();
+    await packageExtension();
     chromium = await launchChromium();
   }, 180_000);
   afterAll(() => chromium?.close());

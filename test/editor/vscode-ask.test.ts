@@ -32,7 +32,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    packageExtension();
+    await packageExtension();
     chromium = await launchChromium();
   }, 180_000);
   afterAll(() => chromium?.close());

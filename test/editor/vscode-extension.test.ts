@@ -41,7 +41,7 @@ describe.skipIf(missing !== undefined)(
     let workbench: Workbench | undefined;
 
     beforeAll(async () => {
-      packageExtension();
+      await packageExtension();
       chromium = await launchChromium();
     }, 180_000);
     afterAll(() => chromium?.close());

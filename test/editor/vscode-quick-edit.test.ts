@@ -17,6 +17,7 @@ import {
   openFile,
   openWorkbench,
   runCommand,
+  saveAll,
   screenshot,
   screenshotPages,
   sleep,
@@ -36,7 +37,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
   let workbench: Workbench | undefined;
 
   beforeAll(async () => {
-    packageExtension();
+    await packageExtension();
     chromium = await launchChromium();
   }, 180_000);
   afterAll(() => chromium?.close());
@@ -72,10 +73,6 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
 
   const diffText = (page: Page): Promise<string> =>
     page.locator(".monaco-diff-editor").first().innerText().then(visibleText);
-
-  async function saveAll(page: Page): Promise<void> {
-    await runCommand(page, "File: Save All");
-  }
 
   it("opens the diff at the selection; Accept writes the document and leaves saving to the user", async () => {
     // The selection near the end of a long file: line 157 of 161, as in the report.

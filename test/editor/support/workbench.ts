@@ -112,8 +112,29 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press("F1");
   await page.locator(".quick-input-widget input").waitFor();
   await page.keyboard.type(title);
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor();
+  // Enter runs the focused row: under load the list may still show an earlier filter's focus.
+  await page
+    .locator(".quick-input-list .monaco-list-row.focused", { hasText: title })
+    .first()
+    .waitFor();
   await page.keyboard.press("Enter");
+}
+
+/** File: Save All, until no editor tab is dirty (a command the palette dropped is run again). */
+export async function saveAll(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await runCommand(page, "File: Save All");
+    const saved = await page
+      .waitForFunction(() => document.querySelectorAll(".tab.dirty").length === 0, undefined, {
+        timeout: 5_000,
+      })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (saved) return;
+    if (attempt === 3) throw new Error("File: Save All left an editor unsaved three times");
+  }
 }
 
 /**
