@@ -96,7 +96,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     expect(shown).toContain("return (x + y) | 0;");
     expect(shown).not.toContain("const value0 = 0;");
     await apply.locator(".monaco-button", { hasText: "Accept" }).click();
-    await diffClosed(page);
+    await diffClosed(page, /\|\s0;/);
     const file = path.join(root, "sample.js");
     const expected = content.replace(FUNCTION, rewritten);
     // The editor holds the edit, unsaved, like any other edit: the file on disk is untouched.
@@ -132,7 +132,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const apply = toast(page, "Apply Spark's edit?");
     await apply.waitFor({ timeout: 30_000 });
     await apply.locator(".monaco-button", { hasText: "Accept" }).click();
-    await diffClosed(page);
+    await diffClosed(page, /Math\.imul/);
     await saveAll(page);
     const expected = `let added = 0;\nconst a = 1;\n\n${rewritten}\n`;
     expect(await fileSettles(file, expected)).toBe(expected);
@@ -198,7 +198,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const apply = toast(page, "Apply Spark's edit?");
     await apply.waitFor({ timeout: 30_000 });
     await apply.locator(".monaco-button", { hasText: "Accept" }).click();
-    await diffClosed(page);
+    await diffClosed(page, /typeof\sx/);
     await saveAll(page);
     const file = path.join(root, "sum.js");
     await expect.poll(() => readFileSync(file, "utf8"), { timeout: 10_000 }).not.toBe(content);
@@ -270,10 +270,24 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
   });
 });
 
-async function diffClosed(page: Page): Promise<void> {
+/**
+ * The proposal's diff is gone and Accept has finished: the file's editor shows `applied` and holds
+ * the focus. Accept focuses that editor after the diff closes (and under load retries an edit the
+ * user's last keystrokes made stale); a command palette opened before then loses the focus to it
+ * and its keys land in the file.
+ */
+async function diffClosed(page: Page, applied: RegExp): Promise<void> {
   await page.locator(".monaco-diff-editor").first().waitFor({ state: "detached", timeout: 30_000 });
-  // Accept then focuses the file's editor; let that land before the next command.
-  await sleep(500);
+  await page
+    .locator(".monaco-editor .view-lines", { hasText: applied })
+    .filter({ visible: true })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await page.waitForFunction(
+    () => document.activeElement?.closest(".monaco-editor") != null,
+    undefined,
+    { timeout: 30_000 },
+  );
 }
 
 async function closeToasts(page: Page): Promise<void> {

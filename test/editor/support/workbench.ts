@@ -56,6 +56,11 @@ export async function openWorkbench(
       "extensions.autoUpdate": false,
       "update.mode": "none",
       "editor.inlineSuggest.enabled": true,
+      // VS Code's own suggest widget, which pops up as the tests type (under load at any key):
+      // while it is open an inline suggestion shows as a preview inside it and Tab takes the
+      // widget's item, so the tests of Spark's ghost text keep it closed.
+      "editor.quickSuggestions": { other: false, comments: false, strings: false },
+      "editor.suggestOnTriggerCharacters": false,
       "chat.disableAIFeatures": true,
       // VS Code desktop's default; code-server (a web build) saves after a second by default,
       // which would hide whether the extension saved a file itself.
@@ -109,15 +114,39 @@ export async function openFile(page: Page, name: string): Promise<void> {
 }
 
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press("F1");
-  await page.locator(".quick-input-widget input").waitFor();
-  await page.keyboard.type(title);
-  // Enter runs the focused row: under load the list may still show an earlier filter's focus.
-  await page
-    .locator(".quick-input-list .monaco-list-row.focused", { hasText: title })
-    .first()
-    .waitFor();
-  await page.keyboard.press("Enter");
+  // Under load the palette can open after the keys meant for it (which then land in the editor)
+  // or lose them: type only once its input has the focus, and press Enter only once the focused
+  // row is the command (the list may still show an earlier filter's focus).
+  for (let attempt = 1; ; attempt += 1) {
+    await page.keyboard.press("F1");
+    await page.locator(".quick-input-widget input").waitFor();
+    const focused = await page
+      .waitForFunction(
+        () => document.activeElement?.closest(".quick-input-widget") != null,
+        undefined,
+        { timeout: 5_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (focused) {
+      await page.keyboard.type(title);
+      const row = page
+        .locator(".quick-input-list .monaco-list-row.focused", { hasText: title })
+        .first();
+      const shown = await row.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) {
+        await page.keyboard.press("Enter");
+        return;
+      }
+    }
+    if (attempt === 3) throw new Error(`the command palette did not run "${title}"`);
+    await page.keyboard.press("Escape");
+  }
 }
 
 /** File: Save All, until no editor tab is dirty (a command the palette dropped is run again). */

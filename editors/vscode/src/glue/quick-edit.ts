@@ -33,6 +33,8 @@ interface PendingEdit {
 }
 
 /** How often the diff view is refreshed while the edit streams (ms): a frame or so. */
+/** Tries at applying an accepted edit while the document keeps changing under it. */
+const ACCEPT_ATTEMPTS = 3;
 const REFRESH_INTERVAL_MS = 30;
 
 export class QuickEdit {
@@ -177,21 +179,30 @@ export class QuickEdit {
     // An edit through the file's editor, as typing is: saving stays with the user (Copilot and
     // Continue leave it unsaved), where a workspace edit counts as a refactoring VS Code saves.
     const editor = await vscode.window.showTextDocument(document, { preview: false });
-    const span = reanchorSelection(pending, editor.document.getText());
-    if (span === undefined) return;
-    const range = new vscode.Range(
-      editor.document.positionAt(span.start),
-      editor.document.positionAt(span.end),
-    );
-    const applied = await editor.edit((builder) => builder.replace(range, proposal));
-    if (!applied) {
-      void vscode.window.showErrorMessage("VS Code refused Spark's edit; the file is unchanged.");
-      return;
+    // VS Code refuses an edit when the document changed after the edit's range was read (the
+    // user's last keystrokes still arriving): read it again and retry, wherever the selection is.
+    for (let attempt = 1; attempt <= ACCEPT_ATTEMPTS; attempt += 1) {
+      const span = reanchorSelection(pending, editor.document.getText());
+      if (span === undefined) {
+        void vscode.window.showWarningMessage(
+          "Spark's edit was not applied: the selected code changed in the file while Spark was " +
+            "editing it. Run the quick edit again on the new code.",
+        );
+        return;
+      }
+      const range = new vscode.Range(
+        editor.document.positionAt(span.start),
+        editor.document.positionAt(span.end),
+      );
+      if (await editor.edit((builder) => builder.replace(range, proposal))) {
+        // The cursor after the edit, not a selection of it: the next keystroke must not replace it.
+        const end = editor.document.positionAt(span.start + proposal.length);
+        editor.selection = new vscode.Selection(end, end);
+        editor.revealRange(new vscode.Range(range.start, end));
+        return;
+      }
     }
-    // The cursor after the edit, not a selection of it: the next keystroke must not replace it.
-    const end = editor.document.positionAt(span.start + proposal.length);
-    editor.selection = new vscode.Selection(end, end);
-    editor.revealRange(new vscode.Range(range.start, end));
+    void vscode.window.showErrorMessage("VS Code refused Spark's edit; the file is unchanged.");
   }
 
   async reject(): Promise<void> {
