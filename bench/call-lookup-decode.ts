@@ -7,32 +7,23 @@
 import { parseArgs } from "node:util";
 import { collectStream } from "../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../src/engines/engine.ts";
-import type { GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
 import {
   createLlamaCppEngine,
   type LlamaCppEngine,
 } from "../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { COPIED_FILE, copyingSuccessors } from "../test/support/copying-script.ts";
-import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
+import { benchBackendOptions, benchGpuSetting } from "./lib/bench-backend.ts";
 import { keepBest } from "./lib/best-of-rounds.ts";
 
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "3" },
     threads: { type: "string", default: "1" },
-    gpu: { type: "boolean", default: false },
-    lavapipe: { type: "boolean", default: false },
+    ...benchBackendOptions,
   },
 });
-if (values.lavapipe) {
-  const icd = findLavapipeIcd();
-  if (icd === undefined)
-    throw new Error("no lavapipe ICD (apt-get install -y mesa-vulkan-drivers)");
-  // Before node-llama-cpp loads Vulkan: the loader reads these when the backend starts.
-  Object.assign(process.env, lavapipeEnvironment(icd, true));
-}
-const gpu: GpuSetting = values.lavapipe ? "vulkan" : values.gpu ? "auto" : false;
+const gpu = benchGpuSetting(values);
 const modes = ["plain", "drafted"] as const;
 type Mode = (typeof modes)[number];
 

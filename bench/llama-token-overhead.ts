@@ -20,7 +20,7 @@ import { createLlamaCppEngine } from "../src/engines/llama-cpp/llama-cpp-engine.
 import type { DeviceSamplingMode } from "../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import type { DecodeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { getSharedLlamaBackend, type GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
-import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
+import { benchBackendOptions, benchGpuSetting } from "./lib/bench-backend.ts";
 import { keepBest } from "./lib/best-of-rounds.ts";
 import { measureHostSampling } from "./lib/native-sampling-time.ts";
 import { benchModels, decodeBenchOptions } from "./lib/shape-models.ts";
@@ -41,26 +41,13 @@ const { values } = parseArgs({
     ...decodeBenchOptions({ shapes: "tiny,0.5b", threads: "1,2" }),
     temperatures: { type: "string", default: "0,0.7" },
     "no-llama-bench": { type: "boolean", default: false },
-    gpu: { type: "boolean", default: false },
-    backend: { type: "string" },
-    lavapipe: { type: "boolean", default: false },
+    ...benchBackendOptions,
   },
 });
-if (values.lavapipe) {
-  const icd = findLavapipeIcd();
-  if (icd === undefined)
-    throw new Error("no lavapipe ICD (apt-get install -y mesa-vulkan-drivers)");
-  // Before node-llama-cpp loads Vulkan, and inherited by the anchors' processes.
-  Object.assign(process.env, lavapipeEnvironment(icd, true));
-}
-/** The GPU backend every variant runs on, or undefined for the CPU. */
-const gpuBackend: AnchorBackend | undefined = values.lavapipe
-  ? "vulkan"
-  : values.backend !== undefined
-    ? (values.backend as AnchorBackend)
-    : values.gpu
-      ? "cuda"
-      : undefined;
+// The anchors link one prebuilt package: --gpu means CUDA's, and every variant runs on it.
+const chosen = benchGpuSetting(values);
+const gpuBackend: AnchorBackend | undefined =
+  chosen === false ? undefined : chosen === "auto" ? "cuda" : (chosen as AnchorBackend);
 const gpu: GpuSetting = gpuBackend ?? false;
 /** All layers on the GPU: the test models fit any GPU this runs on. */
 const GPU_LAYERS = 999;

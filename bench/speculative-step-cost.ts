@@ -14,12 +14,12 @@ import { parseArgs } from "node:util";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { GgufTensorType } from "../src/engines/llama-cpp/gguf/tensor-encoding.ts";
 import type { TestModelShapeName } from "../src/engines/llama-cpp/gguf/test-model-shapes.ts";
-import { getSharedLlamaBackend, type GpuSetting } from "../src/engines/llama-cpp/llama-backend.ts";
+import { getSharedLlamaBackend } from "../src/engines/llama-cpp/llama-backend.ts";
 import type { NativeSequence } from "../src/engines/llama-cpp/native-loop/native-sequence.ts";
 import { openNativeLoop } from "../src/engines/llama-cpp/native-loop/open-native-loop.ts";
-import { findLavapipeIcd, lavapipeEnvironment } from "../test/support/lavapipe.ts";
 import { ensureTestModel } from "../test/support/test-model.ts";
 import { formatTable } from "./lib/print-table.ts";
+import { benchBackendOptions, benchGpuSetting } from "./lib/bench-backend.ts";
 import { readAcceptance, projectSpeedUp, type StepCost } from "./lib/speculation-projection.ts";
 import { round } from "./lib/stats.ts";
 
@@ -29,11 +29,7 @@ const { values } = parseArgs({
     shape: { type: "string" },
     type: { type: "string" },
     threads: { type: "string", default: "1" },
-    gpu: { type: "boolean", default: false },
-    /** A GPU backend by name (node-llama-cpp's prebuilt cuda or vulkan); implies --gpu. */
-    backend: { type: "string" },
-    /** Vulkan on Mesa's lavapipe (a software device, shown to this process only): CI's stand-in. */
-    lavapipe: { type: "boolean", default: false },
+    ...benchBackendOptions,
     rounds: { type: "string", default: "3" },
     acceptance: { type: "string" },
     context: { type: "string", default: "1024" },
@@ -53,16 +49,7 @@ const contextTokens = Number(values.context);
 const batchSizes = [1, 2, 3, 5, 9, 17, 33];
 const plainTokens = 32;
 
-if (values.lavapipe) {
-  const icd = findLavapipeIcd();
-  if (icd === undefined)
-    throw new Error("no lavapipe ICD (apt-get install -y mesa-vulkan-drivers)");
-  // Before node-llama-cpp loads Vulkan: the loader reads these when the backend starts.
-  Object.assign(process.env, lavapipeEnvironment(icd, true));
-}
-const gpu: GpuSetting = values.lavapipe
-  ? "vulkan"
-  : ((values.backend as GpuSetting | undefined) ?? (values.gpu ? "auto" : false));
+const gpu = benchGpuSetting(values);
 // Spark's own backend opener: the native loop binds to the llama.cpp it loaded.
 const backend = await getSharedLlamaBackend(gpu);
 const { llama } = backend;
