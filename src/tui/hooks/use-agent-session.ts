@@ -27,7 +27,12 @@ export function useAgentSession(
   options: { frameMs?: number } = {},
 ): AgentSessionView {
   const frameMs = options.frameMs ?? FRAME_MS;
-  const [state, setState] = useState(() => initialSessionViewState(sessionId));
+  const [stored, setState] = useState(() => initialSessionViewState(sessionId));
+  // A switch shows the new session's empty state in the very render that switches: the old
+  // session's items must never reach the new session's <Static> (it would print them again).
+  const state = stored.sessionId === sessionId ? stored : initialSessionViewState(sessionId);
+  /** Sessions this view has shown before: their events were seen, so they come back as history. */
+  const shownBefore = useRef(new Set<string>());
   const queue = useRef<SessionViewAction[]>([]);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const lastFlushAt = useRef(0);
@@ -52,6 +57,10 @@ export function useAgentSession(
 
   useEffect(() => {
     setState(initialSessionViewState(sessionId));
+    // Back to a session this view showed earlier: its events were seen (the client skips them if
+    // replayed), so ask for its history from the log instead, as for a session never seen.
+    const returning = shownBefore.current.has(sessionId);
+    shownBefore.current.add(sessionId);
     // Events replayed by the attach arrive before its answer, which carries the history of a
     // resumed session: they wait for it, so the history comes first.
     let heldUntilAttached: SessionViewAction[] | undefined = [];
@@ -72,7 +81,10 @@ export function useAgentSession(
     // From the last event this client saw (0: all the server still holds); a session loaded from
     // its log answers with its history instead.
     client
-      .request("session/attach", { sessionId, lastSequence: client.lastSequence(sessionId) })
+      .request(
+        "session/attach",
+        returning ? { sessionId } : { sessionId, lastSequence: client.lastSequence(sessionId) },
+      )
       .then((result) => {
         const resumed = result.historyEvents !== undefined || result.history !== undefined;
         // A session this UI just started has only its session-started event so far.
