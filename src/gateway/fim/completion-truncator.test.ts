@@ -28,6 +28,21 @@ function run(
   return { text: text + truncator.flush(), stopped: undefined };
 }
 
+/** The completion's own brackets left open (the cursor line's open ones may be closed by it). */
+function balance(text: string, prefix: string): number {
+  let open = 0;
+  let cursorOpen = openBracketsAtCursor(prefix, "").length;
+  for (const character of text) {
+    if ("([{".includes(character)) open += 1;
+    else if (")]}".includes(character)) {
+      if (open > 0) open -= 1;
+      else cursorOpen -= 1;
+    }
+  }
+  expect(cursorOpen).toBeGreaterThanOrEqual(0);
+  return open;
+}
+
 describe("completion truncation rules", () => {
   it.each([
     {
@@ -96,6 +111,62 @@ describe("completion truncation rules", () => {
     },
   ])("$rule", ({ prefix, suffix, pieces, text, stopped }) => {
     expect(run(prefix, suffix, pieces)).toEqual({ text, stopped });
+  });
+
+  // Greedy FIM answers of spark-code-tiny (shared/models, through the llama-cpp engine, 80 tokens)
+  // to the editor's cursor inside a block whose `}` the suffix holds: each opens a block of its own
+  // whose closing line looks exactly like the suffix's first line.
+  it.each([
+    {
+      shape: "if (typeof …) { … } inside if (count === 0) { (issue 38's case)",
+      prefix: "function toText(value, count) {\n  if (count === 0) {\n    if (typeof value === ",
+      suffix: "\n  }\n  return String(value);\n}\n",
+      raw: "'string') {\n      value = value.slice(1);\n    }\n  }\n\n  return value.slice(2);\n};\n\n",
+      text: "'string') {\n      value = value.slice(1);\n    }\n",
+      // The suffix's `}` closes a block the completion did not open.
+      stopped: "unbalanced_bracket",
+    },
+    {
+      shape: "if (…) { … } inside a for-in loop",
+      prefix:
+        "function keys(object) {\n  const result = [];\n  for (const key in object) {\n    if (",
+      suffix: "\n  }\n  return result;\n}\n",
+      raw: 'key === "__proto__") {\n      result[key] = key;\n    }\n  }\n  return result;\n}\n\n/**\n ',
+      text: 'key === "__proto__") {\n      result[key] = key;\n    }\n',
+      stopped: "unbalanced_bracket",
+    },
+    {
+      shape: "a nested block after a statement, cut by the token limit",
+      prefix: "function parse(value) {\n  if (value) {\n    const parts = value.split(",
+      suffix: "\n  }\n}\n",
+      raw: '"-");\n    if (parts.length === 1) {\n      return value.slice(1);\n    }\n    return ',
+      text: '"-");\n    if (parts.length === 1) {\n      return value.slice(1);\n    }\n    return ',
+      stopped: undefined,
+    },
+    {
+      shape: "if (…) { … } then a repeat of its own condition",
+      prefix: "function toText(value, count) {\n  if (count === 0) {\n    if (",
+      suffix: "\n  }\n  return String(value);\n}\n",
+      raw: "value === '__proto__') {\n      return value;\n    }\n    if (value === '__proto__')",
+      text: "value === '__proto__') {\n      return value;\n    }\n    if (value === '__proto__')",
+      stopped: undefined,
+    },
+  ])(
+    "keeps the closing line of a block it opened: $shape",
+    ({ prefix, suffix, raw, text, stopped }) => {
+      // Streamed in pieces the size the server sends (a few characters), so lines arrive split.
+      const pieces = raw.match(/[\s\S]{1,3}/g) ?? [];
+      const result = run(prefix, suffix, pieces);
+      expect(result).toEqual({ text, stopped });
+      expect(balance(text, prefix)).toBe(0);
+    },
+  );
+
+  it("past the time budget, waits for the line that closes a block the completion opened", () => {
+    const pieces = ["if (a) {\n", "  go();\n", "}\n", "more();\n"];
+    expect(
+      run("", "\nnext();\n", pieces, { maxPredictMs: 10, elapsedMs: [20, 30, 40, 50] }),
+    ).toEqual({ text: "if (a) {\n  go();\n}\n", stopped: "time_budget" });
   });
 
   it("ends at the last line end once the time budget is spent", () => {

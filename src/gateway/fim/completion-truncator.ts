@@ -1,6 +1,8 @@
 // Where a fill-in-the-middle completion should end, decided while it streams: before a line that
 // repeats the code after the cursor or the line just generated, before a closing bracket that
-// belongs to the code around it, and at a line end once the time budget is spent.
+// belongs to the code around it, and at a line end once the time budget is spent. A line that
+// closes a block the completion opened is the completion's own, however much it looks like the
+// suffix's `}`: cutting before it leaves ghost text that does not parse.
 
 export type TruncationReason =
   "suffix_line" | "repeated_line" | "unbalanced_bracket" | "time_budget";
@@ -71,11 +73,16 @@ export class CompletionTruncator {
   private lineStart = 0;
   private previousLine: string | undefined;
   private readonly brackets: string[];
+  /** How many of `brackets` (from the bottom) were open at the cursor; the rest are the completion's. */
+  private cursorBrackets: number;
+  /** The completion's own open brackets when the current line started. */
+  private ownAtLineStart = 0;
   private readonly suffixLine: string | undefined;
   private stopped: TruncationReason | undefined;
 
   constructor(private readonly options: CompletionTruncatorOptions) {
     this.brackets = openBracketsAtCursor(options.prefix, options.suffix);
+    this.cursorBrackets = this.brackets.length;
     this.suffixLine = firstSuffixLine(options.suffix);
   }
 
@@ -99,11 +106,14 @@ export class CompletionTruncator {
       } else if (CLOSERS.has(character)) {
         if (OPENERS[this.brackets.at(-1) ?? ""] !== character)
           return this.stop(this.trimBlankTail(index), "unbalanced_bracket");
+        if (this.brackets.length <= this.cursorBrackets) this.cursorBrackets -= 1;
         this.brackets.pop();
       }
     }
     const budget = this.options.maxPredictMs;
-    if (budget !== undefined && budget > 0 && elapsedMs >= budget) {
+    // Past the budget, a block the completion opened still gets its closing line: the stop waits
+    // for a line end where none is open.
+    if (budget !== undefined && budget > 0 && elapsedMs >= budget && this.ownAtLineStart === 0) {
       const lastLineEnd = this.generated.lastIndexOf("\n") + 1;
       if (lastLineEnd > 0) return this.stop(lastLineEnd, "time_budget");
     }
@@ -116,9 +126,17 @@ export class CompletionTruncator {
     return this.release(this.generated.length).text;
   }
 
+  /** The completion's own brackets still open. */
+  private get ownBrackets(): number {
+    return this.brackets.length - this.cursorBrackets;
+  }
+
   private endLine(newlineIndex: number): TruncationStep | undefined {
     const line = this.generated.slice(this.lineStart, newlineIndex);
-    if (this.isForbidden(line)) {
+    // `    }` closing the completion's `if (…) {` is not the suffix's `  }`, nor a repeat.
+    const closesOwnBlock = this.ownBrackets < this.ownAtLineStart;
+    this.ownAtLineStart = this.ownBrackets;
+    if (!closesOwnBlock && this.isForbidden(line)) {
       return this.stop(
         this.lineStart,
         this.suffixLine !== undefined && line.trim() === this.suffixLine
