@@ -2,16 +2,25 @@
 // earlier one), so it is checked whole.
 import { describe, expect, it } from "vitest";
 import { bubblewrapCommandLine } from "./bubblewrap-arguments.ts";
+import type { SandboxMount } from "./sandbox-mounts.ts";
+
+const mounts: SandboxMount[] = [
+  { kind: "read-only", source: "/", target: "/", reason: "the system" },
+  { kind: "devices", target: "/dev", reason: "" },
+  { kind: "processes", target: "/proc", reason: "" },
+  { kind: "empty", target: "/home", reason: "" },
+  { kind: "empty", target: "/tmp", reason: "" },
+  { kind: "masked", target: "/etc/shadow", reason: "" },
+  { kind: "read-only", source: "/opt/nvm", target: "/home/ada/.nvm", reason: "" },
+  { kind: "writable", target: "/home/ada/repo", reason: "" },
+  { kind: "read-only", source: "/home/ada/repo/.git", target: "/home/ada/repo/.git", reason: "" },
+  { kind: "empty", target: "/home/ada/repo/.spark-home", reason: "" },
+];
 
 describe("bubblewrapCommandLine", () => {
-  it("mounts / read-only, a private /tmp, the workspace writable, then its protected folders read-only", () => {
+  it("makes the mounts in their order, then its own namespaces, and runs the command in cwd", () => {
     const argv = bubblewrapCommandLine(
-      {
-        workspaceRoot: "/home/ada/repo",
-        cwd: "/home/ada/repo",
-        readOnlyPaths: ["/home/ada/repo/.git", "/home/ada/repo/.spark"],
-        network: false,
-      },
+      { mounts, cwd: "/home/ada/repo/src", network: false },
       "npm test",
     );
     // prettier-ignore
@@ -19,33 +28,32 @@ describe("bubblewrapCommandLine", () => {
       "--ro-bind", "/", "/",
       "--dev", "/dev",
       "--proc", "/proc",
+      "--tmpfs", "/home",
       "--tmpfs", "/tmp",
+      "--ro-bind", "/dev/null", "/etc/shadow",
+      "--ro-bind", "/opt/nvm", "/home/ada/.nvm",
       "--bind", "/home/ada/repo", "/home/ada/repo",
       "--ro-bind", "/home/ada/repo/.git", "/home/ada/repo/.git",
-      "--ro-bind", "/home/ada/repo/.spark", "/home/ada/repo/.spark",
+      "--tmpfs", "/home/ada/repo/.spark-home",
       "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
       "--unshare-net",
       "--cap-drop", "ALL",
       "--die-with-parent",
       "--new-session",
-      "--chdir", "/home/ada/repo",
+      "--chdir", "/home/ada/repo/src",
       "--", "/bin/sh", "-c", "npm test",
     ]);
   });
 
   it("keeps the network only when allowed", () => {
-    const plan = { workspaceRoot: "/w", cwd: "/w", readOnlyPaths: [] };
-    expect(bubblewrapCommandLine({ ...plan, network: true }, "true")).not.toContain(
+    expect(bubblewrapCommandLine({ mounts, cwd: "/", network: true }, "true")).not.toContain(
       "--unshare-net",
     );
-    expect(bubblewrapCommandLine({ ...plan, network: false }, "true")).toContain("--unshare-net");
-  });
-
-  it("binds a workspace under /tmp after the private /tmp, so it stays visible", () => {
-    const argv = bubblewrapCommandLine(
-      { workspaceRoot: "/tmp/w", cwd: "/tmp/w", readOnlyPaths: [], network: false },
-      "true",
+    expect(bubblewrapCommandLine({ mounts, cwd: "/", network: false }, "true")).toContain(
+      "--unshare-net",
     );
-    expect(argv.indexOf("--tmpfs")).toBeLessThan(argv.indexOf("--bind"));
   });
 });

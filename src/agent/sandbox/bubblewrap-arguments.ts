@@ -1,28 +1,26 @@
-// bwrap's command line for one command: the whole filesystem read-only, a private /tmp, the
-// workspace writable except the folders that would let a command act later outside the sandbox
-// (git's hooks and config, husky's hooks, Spark's project settings). Mounts apply in order, so
-// each later one overrides what an earlier one made of the same path.
+// bwrap's command line for one command: the mounts of sandbox-mounts.ts in their order (a later
+// one overrides what an earlier one made of the same path), then the namespaces a command gets
+// for itself: processes, IPC, hostname, cgroups, and the network unless it is allowed.
+import type { SandboxMount } from "./sandbox-mounts.ts";
 
 export interface BubblewrapPlan {
-  /** Real path of the workspace root: the only place a command may write. */
-  workspaceRoot: string;
+  /** In order; the workspace among them is the only writable place. */
+  mounts: readonly SandboxMount[];
   cwd: string;
-  /** Real paths bound read-only after the workspace (inside it, or hidden by the private /tmp). */
-  readOnlyPaths: readonly string[];
   network: boolean;
 }
 
 /** The arguments before `--` and the program; the caller appends `/bin/sh -c <command>`. */
 export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   return [
-    ...["--ro-bind", "/", "/"],
-    ...["--dev", "/dev"],
-    ...["--proc", "/proc"],
-    // Before the workspace bind, so a workspace under /tmp stays visible inside it.
-    ...["--tmpfs", "/tmp"],
-    ...["--bind", plan.workspaceRoot, plan.workspaceRoot],
-    ...plan.readOnlyPaths.flatMap((readOnly) => ["--ro-bind", readOnly, readOnly]),
+    ...plan.mounts.flatMap(mountArguments),
     "--unshare-pid",
+    // SysV shared memory, semaphores and message queues of the host's programs: not this one's.
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    // Also takes abstract unix sockets (the X server's, some D-Bus buses): they live per network
+    // namespace.
     ...(plan.network ? [] : ["--unshare-net"]),
     // Run as root, bwrap would keep every capability, and CAP_SYS_ADMIN remounts / read-write.
     ...["--cap-drop", "ALL"],
@@ -31,6 +29,25 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     "--new-session",
     ...["--chdir", plan.cwd],
   ];
+}
+
+function mountArguments(mount: SandboxMount): string[] {
+  switch (mount.kind) {
+    case "read-only":
+      return ["--ro-bind", mount.source, mount.target];
+    case "writable":
+      return ["--bind", mount.target, mount.target];
+    case "empty":
+      return ["--tmpfs", mount.target];
+    case "masked":
+      return ["--ro-bind", "/dev/null", mount.target];
+    case "devices":
+      return ["--dev", mount.target];
+    case "processes":
+      return ["--proc", mount.target];
+    default:
+      return mount satisfies never;
+  }
 }
 
 /** The full argv after the bwrap executable. */

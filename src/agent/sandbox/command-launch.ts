@@ -1,10 +1,15 @@
 // How one run_command command starts: the program, its arguments and its environment under the
 // session's sandbox, and what to check once it has ended.
+import path from "node:path";
+import { sparkHome } from "../../config/spark-home.ts";
 import { bubblewrapCommandLine } from "./bubblewrap-arguments.ts";
 import { commandEnvironment } from "./command-environment.ts";
 import type { CommandSandbox } from "./command-sandbox.ts";
+import { NESTED_METADATA_NAMES } from "./find-nested-metadata.ts";
 import { guardAbsentPaths } from "./guard-absent-paths.ts";
-import { findProtectedPaths } from "./protected-workspace-paths.ts";
+import { guardNestedMetadata } from "./nested-metadata-guard.ts";
+import { findProtectedPaths, isInside } from "./protected-workspace-paths.ts";
+import { sandboxMounts, sandboxViewInputFor } from "./sandbox-mounts.ts";
 
 export interface CommandLaunchOptions {
   command: string;
@@ -27,9 +32,18 @@ export interface CommandLaunch {
 export function prepareCommandLaunch(options: CommandLaunchOptions): CommandLaunch {
   const { sandbox, workspaceRoot } = options;
   const protectedPaths = findProtectedPaths(workspaceRoot);
-  // Without a sandbox nothing stops the command; the guard still keeps the rule it can keep.
-  const guard = guardAbsentPaths(workspaceRoot, protectedPaths.absent);
-  const afterCommand = (): string[] => guard.removeAppeared();
+  // Every .git and .spark below the workspace, at any depth (the nested guard), and the root's
+  // other protected paths (.husky, the hooks folder) that a command may not create.
+  const nested = guardNestedMetadata(workspaceRoot);
+  const absent = protectedPaths.absent.filter(
+    (entry) =>
+      !(
+        NESTED_METADATA_NAMES.has(path.basename(entry.path)) && isInside(workspaceRoot, entry.path)
+      ),
+  );
+  // Without a sandbox nothing stops the command; the guards still keep the rule they can keep.
+  const guard = guardAbsentPaths(workspaceRoot, absent);
+  const afterCommand = (): string[] => [...guard.removeAppeared(), ...nested.undoChanges()];
   if (sandbox.kind === "none") {
     return {
       file: options.command,
@@ -39,16 +53,13 @@ export function prepareCommandLaunch(options: CommandLaunchOptions): CommandLaun
       afterCommand,
     };
   }
+  const readOnly = [...new Set([...protectedPaths.readOnly, ...nested.readOnly])];
+  const mounts = sandboxMounts(sandboxViewInputFor(workspaceRoot, readOnly, sparkHome()));
   return {
     // Never unconfined by accident: without a path, bwrap from PATH or a spawn error.
     file: sandbox.bubblewrapPath ?? "bwrap",
     args: bubblewrapCommandLine(
-      {
-        workspaceRoot,
-        cwd: options.cwd,
-        readOnlyPaths: protectedPaths.readOnly,
-        network: sandbox.network,
-      },
+      { mounts, cwd: options.cwd, network: sandbox.network },
       options.command,
     ),
     shell: false,

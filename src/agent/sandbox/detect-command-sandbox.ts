@@ -6,7 +6,9 @@ import { accessSync, constants } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { sparkHome } from "../../config/spark-home.ts";
 import { bubblewrapCommandLine } from "./bubblewrap-arguments.ts";
+import { sandboxMounts, sandboxViewInputFor } from "./sandbox-mounts.ts";
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -50,10 +52,8 @@ export async function probeCommandSandbox(
 async function tryBubblewrap(bubblewrapPath: string): Promise<string | undefined> {
   // A throwaway workspace, so the probe makes every mount a real command gets.
   const workspaceRoot = await mkdtemp(path.join(os.tmpdir(), "spark-sandbox-probe-"));
-  const argv = bubblewrapCommandLine(
-    { workspaceRoot, cwd: workspaceRoot, readOnlyPaths: [], network: false },
-    "true",
-  );
+  const mounts = sandboxMounts(sandboxViewInputFor(workspaceRoot, [], sparkHome()));
+  const argv = bubblewrapCommandLine({ mounts, cwd: workspaceRoot, network: false }, "true");
   try {
     return await new Promise((resolve) => {
       execFile(

@@ -14,7 +14,7 @@ export interface ProtectedPath {
 }
 
 export interface ProtectedPaths {
-  /** Real paths to bind read-only, in mount order. */
+  /** Real paths of those that exist, in mount order (bound where a mount is needed). */
   readOnly: string[];
   /** Inside the workspace and absent now: a command that creates one has it removed. */
   absent: ProtectedPath[];
@@ -44,9 +44,8 @@ export function findProtectedPaths(workspaceRoot: string): ProtectedPaths {
   for (const candidate of candidates) {
     const real = realPathOrUndefined(candidate.path);
     if (real !== undefined) {
-      // Elsewhere the read-only root covers it; under /tmp the private /tmp would hide it.
-      const needsMount = isInside(workspaceRoot, real) || isInside("/tmp", real);
-      if (needsMount && !readOnly.includes(real)) readOnly.push(real);
+      // sandbox-mounts.ts binds those the workspace or a hidden folder (/tmp, a home) holds.
+      if (!readOnly.includes(real)) readOnly.push(real);
     } else if (
       isInside(workspaceRoot, candidate.path) &&
       !absent.some((known) => known.path === candidate.path)
