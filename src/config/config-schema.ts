@@ -75,6 +75,10 @@ const serveFields = {
   allowed_hosts: z.array(nonEmptyString),
   max_concurrency_per_key: positiveInteger,
   max_connections: positiveInteger,
+  max_connections_per_key: positiveInteger,
+  max_pending_connections: positiveInteger,
+  max_pending_per_address: positiveInteger,
+  handshake_timeout_seconds: positiveInteger,
   idle_timeout_seconds: nonNegativeInteger,
   connection_lifetime_seconds: positiveInteger,
   resume_grace_seconds: nonNegativeInteger,
@@ -259,6 +263,18 @@ export const mergedConfigSchema = z.strictObject({
         serveDefaults.maxConcurrencyPerKey,
       ),
       max_connections: serveFields.max_connections.default(serveDefaults.maxConnections),
+      max_connections_per_key: serveFields.max_connections_per_key.default(
+        serveDefaults.maxConnectionsPerKey,
+      ),
+      max_pending_connections: serveFields.max_pending_connections.default(
+        serveDefaults.maxPendingConnections,
+      ),
+      max_pending_per_address: serveFields.max_pending_per_address.default(
+        serveDefaults.maxPendingPerAddress,
+      ),
+      handshake_timeout_seconds: serveFields.handshake_timeout_seconds.default(
+        serveDefaults.handshakeTimeoutSeconds,
+      ),
       idle_timeout_seconds: serveFields.idle_timeout_seconds.default(
         serveDefaults.idleTimeoutSeconds,
       ),

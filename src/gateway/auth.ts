@@ -27,6 +27,27 @@ export function authenticate(headers: IncomingHttpHeaders, apiKeys: readonly str
   return { ok: true, apiKey: key };
 }
 
+/**
+ * The key a WebSocket handshake presents: the bearer header or, as browsers cannot set headers,
+ * a `spark-key.<key>` subprotocol entry (what /v1/agent accepts, see agent-upgrade.ts). The
+ * gateway counts the connection for that key; each endpoint still makes its own checks.
+ */
+export function authenticateUpgrade(
+  headers: IncomingHttpHeaders,
+  apiKeys: readonly string[],
+): AuthResult {
+  if (headers.authorization !== undefined) return authenticate(headers, apiKeys);
+  const offered = (headers["sec-websocket-protocol"] ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .find((entry) => entry.startsWith(KEY_SUBPROTOCOL_PREFIX));
+  if (offered === undefined) return authenticate(headers, apiKeys);
+  const authorization = `Bearer ${offered.slice(KEY_SUBPROTOCOL_PREFIX.length)}`;
+  return authenticate({ ...headers, authorization }, apiKeys);
+}
+
+const KEY_SUBPROTOCOL_PREFIX = "spark-key.";
+
 function unauthorized(message: string): WireError {
   return new WireError("authentication_failed", message, { wireCode: "invalid_api_key" });
 }

@@ -6,6 +6,13 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { isLoopbackHost } from "./auth.ts";
 import { ConcurrencyLimiter } from "./concurrency-limiter.ts";
+import {
+  admitUpgrade,
+  admittingRequests,
+  createConnectionGuard,
+  serverTimeoutsOf,
+} from "./connection-admission.ts";
+import type { ConnectionGuard } from "./connection-guard.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
@@ -94,6 +101,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxPayload: config.maxFrameBytes * HARD_FRAME_FACTOR,
   });
   let server: Server | undefined;
+  let connectionGuard: ConnectionGuard | undefined;
   // Which replica a socket landed on (a load balancer spreads them): resume can go anywhere, but
   // a client or an operator may want to know.
   if (store.shared) {
@@ -114,9 +122,15 @@ export function createGateway(options: GatewayOptions): Gateway {
             "Set [serve] api_keys, or bind to 127.0.0.1.",
         );
       }
-      const httpServer = createServer(createHttpHandler(context));
-      // Past the cap Node drops new connections at accept, before any work is done for them.
-      httpServer.maxConnections = config.maxConnections;
+      // Not Node's maxConnections: it counts every TCP socket, so silent ones could lock out
+      // everyone. The guard counts sockets without a key apart, and those with one per key.
+      const { guard, onConnection } = createConnectionGuard(config);
+      connectionGuard = guard;
+      const httpServer = createServer(
+        serverTimeoutsOf(config),
+        admittingRequests(guard, context, createHttpHandler(context)),
+      );
+      httpServer.on("connection", onConnection);
       const responsesUpgrade = createUpgradeHandler(
         context,
         webSockets,
@@ -140,7 +154,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       httpServer.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         const path = upgradePath(request);
         const route = path === undefined ? undefined : options.webSocketRoutes?.[path];
-        (route ?? responsesUpgrade)(request, socket, head);
+        if (admitUpgrade(guard, context, request, socket))
+          (route ?? responsesUpgrade)(request, socket, head);
       });
       await new Promise<void>((resolve, reject) => {
         httpServer.once("error", reject);
@@ -156,6 +171,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     async close() {
       registry.stopAll();
+      connectionGuard?.close();
       for (const session of sessions) session.shutdown();
       const httpServer = server;
       server = undefined;

@@ -16,8 +16,19 @@ export interface ServeConfig {
   allowedHosts: string[];
   /** Responses generating at once per API key (or for anonymous clients together). */
   maxConcurrencyPerKey: number;
-  /** Open connections (HTTP and WebSocket) at once; more are refused at accept. */
+  /** Connections that presented a valid key (HTTP keep-alive and WebSocket) open at once; more
+   * are answered 503. Connections without a key yet count in the pending pool instead. */
   maxConnections: number;
+  /** Connections one key may hold open (with two or more api_keys; otherwise max_connections):
+   * more are answered 429, so one key cannot take every connection from the others. */
+  maxConnectionsPerKey: number;
+  /** Connections that have not yet presented a valid key, in total and per remote address (IPv6:
+   * per /64); past either the oldest such connection is closed to make room. */
+  maxPendingConnections: number;
+  maxPendingPerAddress: number;
+  /** A connection that has not presented a valid key this long after it opened is closed (its
+   * request headers, or its WebSocket upgrade, must arrive by then). */
+  handshakeTimeoutSeconds: number;
   /** A WebSocket with no response in flight that sends nothing this long is closed; 0 = never. */
   idleTimeoutSeconds: number;
   /** A WebSocket is closed after this long (once its response in flight ends); 0 = unlimited. */
@@ -56,6 +67,10 @@ export const defaultServeConfig: ServeConfig = {
   allowedHosts: [],
   maxConcurrencyPerKey: 16,
   maxConnections: 1024,
+  maxConnectionsPerKey: 256,
+  maxPendingConnections: 256,
+  maxPendingPerAddress: 16,
+  handshakeTimeoutSeconds: 10,
   idleTimeoutSeconds: 600,
   connectionLifetimeSeconds: 3600,
   resumeGraceSeconds: 30,

@@ -1,5 +1,6 @@
 // The WebSocket handshake on GET /v1/responses: path, Host, browser Origin and API key are checked
-// before the upgrade, so a refused client gets a plain HTTP status (404, 403, 401).
+// before the upgrade, so a refused client gets a plain HTTP status (403, 401, then 404: without a
+// valid key no path is told apart from another).
 import { STATUS_CODES, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
@@ -18,9 +19,15 @@ export function createUpgradeHandler(
 ): UpgradeHandler {
   return (request, socket, head) => {
     const path = requestPathOf(request.url)?.replace(/\/+$/, "");
-    if (path === undefined) return refuse(socket, invalidTargetError(request.url));
+    if (path === undefined) return refuseUpgrade(socket, invalidTargetError(request.url));
+    const refused = checkRequestSource(request.headers, context.config);
+    if (refused !== undefined) return refuseUpgrade(socket, refused);
+    // The key before the path: without one, every path answers the same 401, so the answers do
+    // not tell an unauthenticated client which endpoints exist.
+    const auth = authenticate(request.headers, context.config.apiKeys);
+    if (!auth.ok) return refuseUpgrade(socket, auth.error);
     if (path !== "/v1/responses") {
-      return refuse(
+      return refuseUpgrade(
         socket,
         new WireError("invalid_request", `No WebSocket endpoint at ${path}; use /v1/responses.`, {
           wireCode: "not_found",
@@ -28,18 +35,20 @@ export function createUpgradeHandler(
         }),
       );
     }
-    const refused = checkRequestSource(request.headers, context.config);
-    if (refused !== undefined) return refuse(socket, refused);
-    const auth = authenticate(request.headers, context.config.apiKeys);
-    if (!auth.ok) return refuse(socket, auth.error);
     server.handleUpgrade(request, socket, head, (webSocket) =>
       onConnection(webSocket, auth.apiKey, socket),
     );
   };
 }
 
-function refuse(socket: Duplex, error: WireError): void {
+/** Answers a handshake with a plain HTTP error (the OpenAI error body) and closes the socket. */
+export function refuseUpgrade(socket: Duplex, error: WireError): void {
   const wire = describeWireError(error);
+  const retryAfter =
+    error.retryAfterMs === undefined
+      ? ""
+      : `Retry-After: ${Math.ceil(error.retryAfterMs / 1000)}\r\n`;
+  const challenge = wire.status === 401 ? 'WWW-Authenticate: Bearer realm="spark"\r\n' : "";
   const body = JSON.stringify({
     error: { message: wire.message, type: wire.type, param: wire.param, code: wire.code },
   });
@@ -47,6 +56,8 @@ function refuse(socket: Duplex, error: WireError): void {
   socket.end(
     `HTTP/1.1 ${wire.status} ${STATUS_CODES[wire.status] ?? "Error"}\r\n` +
       "Content-Type: application/json\r\n" +
+      retryAfter +
+      challenge +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       "Connection: close\r\n\r\n" +
       body,
