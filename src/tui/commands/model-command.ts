@@ -6,6 +6,7 @@ import { notice, type SlashCommand } from "./slash-command.ts";
 export const modelCommand: SlashCommand = {
   name: "model",
   description: "pick the model for the next turn",
+  answersWithPicker: (args) => args === "",
   argumentHint: "[name]",
   async run(args, context) {
     const choose = (model: string): void => {

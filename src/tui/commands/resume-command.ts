@@ -8,6 +8,7 @@ import { notice, type SlashCommand } from "./slash-command.ts";
 export const resumeCommand: SlashCommand = {
   name: "resume",
   description: "continue an earlier or running session",
+  answersWithPicker: (args) => args === "",
   argumentHint: "[session id]",
   async run(args, context) {
     try {

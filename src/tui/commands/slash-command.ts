@@ -33,6 +33,11 @@ export interface SlashCommand {
   /** Shown after the name in /help and completion, e.g. "[name]". */
   argumentHint?: string;
   run: (args: string, context: SlashCommandContext) => Promise<void>;
+  /**
+   * Whether running with these args opens a picker once its list arrives: keys typed meanwhile
+   * wait for the picker instead of editing the input (`/model`, then ↓↓↓ Enter in one burst).
+   */
+  answersWithPicker?: (args: string) => boolean;
 }
 
 /** "/model fast" → { name: "model", args: "fast" }; undefined when the text is not a command. */

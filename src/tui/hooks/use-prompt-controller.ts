@@ -9,6 +9,7 @@ import type { ApprovalDecision } from "../../protocol/agent/session-events.ts";
 import type { PickRequest, SlashCommandContext } from "../commands/slash-command.ts";
 import { parseSlashCommand } from "../commands/slash-command.ts";
 import { findSlashCommand, slashCommands } from "../commands/slash-commands.ts";
+import type { SlashCommand } from "../commands/slash-command.ts";
 import { InputHistory } from "../state/input-history.ts";
 import type { KeyPress } from "../state/key-press.ts";
 import { editForKey, type LineState } from "../state/line-editor.ts";
@@ -18,6 +19,7 @@ import { useTerminalKeys } from "./use-terminal-keys.ts";
 import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
 import { errorAction } from "./use-agent-session.ts";
 import { useCompletions, type Completions } from "./use-completions.ts";
+import { useSyncedState } from "./use-synced-state.ts";
 
 const APPROVAL_KEYS: Partial<Record<string, ApprovalDecision>> = {
   y: "approve",
@@ -59,7 +61,14 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
   const { line, current, edit } = useLineEditor();
   const history = useRef(new InputHistory()).current;
   const completions = useCompletions(client, sessionId, line);
-  const [picker, setPicker] = useState<PickerState | undefined>(undefined);
+  const picker = useSyncedState<PickerState | undefined>(undefined);
+  const setPicker = picker.set;
+  /**
+   * Keys typed while a command that answers with a picker (/model, /resume) fetches its list:
+   * they are meant for the picker, so they wait for it (or for the command to end without one).
+   */
+  const heldKeys = useRef<KeyPress[] | undefined>(undefined);
+  const handleKeyRef = useRef<(key: KeyPress) => void>(() => undefined);
   const [nextModel, setNextModel] = useState<string | undefined>(undefined);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const lastCtrlC = useRef(0);
@@ -124,6 +133,17 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
     commands: slashCommands,
   });
 
+  const runCommand = (found: SlashCommand, args: string): void => {
+    const holding = found.answersWithPicker?.(args) === true;
+    if (holding) heldKeys.current = [];
+    void found.run(args, slashContext()).finally(() => {
+      if (!holding) return;
+      const keys = heldKeys.current ?? [];
+      heldKeys.current = undefined;
+      for (const key of keys) handleKeyRef.current(key);
+    });
+  };
+
   const send = (text: string, via: "enter" | "tab"): void => {
     if (text.trim() === "") return;
     history.add(text);
@@ -137,7 +157,7 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
           tone: "warning",
           text: `No command /${command.name}; /help lists them.`,
         });
-      else void found.run(command.args, slashContext());
+      else runCommand(found, command.args);
       return;
     }
     if (running && via === "tab") queue.add(text);
@@ -175,6 +195,10 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
   };
 
   const handleKey = (key: KeyPress): void => {
+    if (heldKeys.current !== undefined && !(key.name === "ctrl" && key.text === "c")) {
+      heldKeys.current.push(key);
+      return;
+    }
     if (key.name === "ctrl" && key.text === "c") {
       // As in Codex and Claude Code: the first Ctrl+C stops the running turn, and only an idle
       // session quits (on a second press). An approval waiting is answered "no" by the interrupt.
@@ -199,15 +223,16 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       else if (key.name === "escape") answerApproval("deny");
       return;
     }
-    if (picker !== undefined) {
-      handlePicker(key, picker);
+    const openPicker = picker.get();
+    if (openPicker !== undefined) {
+      handlePicker(key, openPicker);
       return;
     }
     const line = current();
-    const hasSuggestions = completions.suggestions.length > 0;
+    const hasSuggestions = completions.suggestionsFor(line).length > 0;
     switch (key.name) {
       case "escape":
-        if (hasSuggestions) completions.dismiss();
+        if (hasSuggestions) completions.dismiss(line);
         else if (running) interrupt();
         return;
       case "tab": {
@@ -222,10 +247,13 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
           // Alt+↑, as in Codex: the newest queued message comes back to be edited.
           const queued = queue.takeLast();
           if (queued !== undefined) putInInput(queued);
-        } else if (hasSuggestions) completions.move(key.name === "up" ? -1 : 1);
+        } else if (hasSuggestions) completions.move(line, key.name === "up" ? -1 : 1);
         else {
           const recalled = key.name === "up" ? history.previous(line.value) : history.next();
-          if (recalled !== undefined) edit({ type: "set", value: recalled });
+          if (recalled === undefined) return;
+          edit({ type: "set", value: recalled });
+          // A recalled `/diff` opens no command list: the next ↑ goes on through the history.
+          completions.dismiss(current());
         }
         return;
       case "return": {
@@ -234,7 +262,7 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
           typedCommand !== undefined && findSlashCommand(typedCommand.name) !== undefined;
         const accepted = hasSuggestions && !isComplete ? completions.accept(line) : undefined;
         if (accepted === undefined) send(line.value, "enter");
-        else if (completions.target?.kind === "command" && !accepted.value.endsWith(" "))
+        else if (completions.targetFor(line)?.kind === "command" && !accepted.value.endsWith(" "))
           send(accepted.value, "enter");
         else edit({ type: "set", value: accepted.value });
         return;
@@ -245,7 +273,16 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       }
     }
   };
+  handleKeyRef.current = handleKey;
   useTerminalKeys(handleKey);
 
-  return { line, completions, picker, nextModel, hint, running, queued: queue.messages };
+  return {
+    line,
+    completions,
+    picker: picker.rendered,
+    nextModel,
+    hint,
+    running,
+    queued: queue.messages,
+  };
 }
