@@ -16,6 +16,7 @@ import { refuseUpgrade } from "./ws-upgrade.ts";
 /** An idle keep-alive socket is closed after this long (Node's default, stated here on purpose:
  * an admitted socket counts for its key until it closes). */
 export const KEEP_ALIVE_TIMEOUT_MS = 5000;
+const TCP_KEEP_ALIVE_DELAY_MS = 60_000;
 /** Node's own default for a whole request (headers and body). */
 const REQUEST_TIMEOUT_MS = 300_000;
 
@@ -41,6 +42,10 @@ export function serverTimeoutsOf(config: ServeConfig): ServerOptions {
     // Node checks both timeouts on this interval (default 30 s), so it follows the timeout.
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, handshakeTimeoutMs / 2)),
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // TCP keep-alive probes find a peer that vanished without a close (a WebSocket on /v1/agent
+    // has no ping of its own), so its slot does not stay held for ever.
+    keepAlive: true,
+    keepAliveInitialDelay: TCP_KEEP_ALIVE_DELAY_MS,
   };
 }
 
