@@ -1,6 +1,8 @@
 // Whether run_command may run a command: approval is on for the session, an interactive surface
 // asked the user about the whole command and got a yes (or "always" for that exact command), the
 // command is on the read-only list, or the user asked for exactly that plain command to be run.
+// A read-only git command runs with the repository's code-running config neutralised.
+import { neutralGitCommand } from "./neutral-git-command.ts";
 import { parseShellCommand, quoteShellWords } from "./parse-shell-command.ts";
 import { isReadOnlyCommand } from "./read-only-commands.ts";
 import { checkCommandRequest } from "./requested-commands.ts";
@@ -25,11 +27,17 @@ export const DENY_UNLESS_ASKED: CommandApproval = { autoApprove: false };
 export interface CommandDecisionOptions {
   /** Whether the command will run inside the sandbox; without one, only read-only commands run unasked. */
   sandboxed: boolean;
+  /** Variables the command's environment passes beyond the allow-list (`[sandbox] env`). */
+  passEnvironment?: readonly string[];
 }
 
 export type CommandRequestJudgement =
-  /** `shellCommand` runs the parsed words, each quoted, so the shell expands nothing. */
-  { asked: true; shellCommand: string } | { asked: false; reason: string };
+  /**
+   * `shellCommand` runs the parsed words, each quoted, so the shell expands nothing;
+   * `readOnlyWords` is set when the read-only list let it run.
+   */
+  | { asked: true; shellCommand: string; readOnlyWords?: string[] }
+  | { asked: false; reason: string };
 
 /**
  * Runs without asking: one simple command (no substitution, expansion, redirection, chaining,
@@ -54,7 +62,7 @@ export function judgeCommandRequest(
   }
   const shellCommand = quoteShellWords(parsed.words);
   if (isReadOnlyCommand(parsed.words, location.cwd, location.workspaceRoot)) {
-    return { asked: true, shellCommand };
+    return { asked: true, shellCommand, readOnlyWords: parsed.words };
   }
   const request = checkCommandRequest(parsed.words, userText);
   if (!request.requested) return { asked: false, reason: request.reason };
@@ -86,9 +94,23 @@ export async function decideCommand(
     { cwd: request.cwd, workspaceRoot: request.cwd },
     options,
   );
-  if (judgement.asked) return { approved: true, shellCommand: judgement.shellCommand };
-  if (approval.ask === undefined) return { approved: false, reason: judgement.reason };
-  const yes = await approval.ask({ ...request, reason: judgement.reason }, signal);
+  let reason: string;
+  if (judgement.asked && judgement.readOnlyWords?.[0] === "git") {
+    const neutral = await neutralGitCommand(
+      judgement.readOnlyWords,
+      request.cwd,
+      options.passEnvironment ?? [],
+      signal,
+    );
+    if (neutral.ok) return { approved: true, shellCommand: quoteShellWords(neutral.words) };
+    reason = neutral.reason;
+  } else if (judgement.asked) {
+    return { approved: true, shellCommand: judgement.shellCommand };
+  } else {
+    reason = judgement.reason;
+  }
+  if (approval.ask === undefined) return { approved: false, reason };
+  const yes = await approval.ask({ ...request, reason }, signal);
   return yes
     ? { approved: true, shellCommand: request.command }
     : { approved: false, reason: "the user declined it" };

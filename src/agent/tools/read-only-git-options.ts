@@ -3,7 +3,8 @@
 // --remerge-diff, --help, which opens a configurable viewer), reads another file (-O, --contents,
 // --ignore-revs-file, --exclude-from), reaches another repository (--submodule,
 // --recurse-submodules, --no-index) or changes git itself (-c, -C, --git-dir, --work-tree,
-// --exec-path, --config-env before the subcommand).
+// --exec-path, --config-env before the subcommand). --ignore-submodules is left out too: Spark
+// sets it (neutral-git-command.ts) and a later one would undo it.
 import type { OptionTable } from "./command-options.ts";
 
 /** Before the subcommand: only these, and never `-c`, `-C` or `--git-dir`. */
@@ -22,7 +23,7 @@ const DIFF_LONG = [
   "find-copies[=] find-copies-harder break-rewrites[=] irreversible-delete diff-filter=",
   "pickaxe-all pickaxe-regex text ignore-cr-at-eol ignore-space-at-eol ignore-space-change",
   "ignore-all-space ignore-blank-lines ignore-matching-lines= inter-hunk-context=#",
-  "function-context exit-code quiet no-ext-diff no-textconv ignore-submodules[=] src-prefix=",
+  "function-context exit-code quiet no-ext-diff no-textconv src-prefix=",
   "dst-prefix= no-prefix default-prefix line-prefix= relative[=] no-relative minimal patience",
   "histogram anchored= diff-algorithm= unified=# indent-heuristic no-indent-heuristic",
   "color-moved[=] no-color-moved color-moved-ws= no-color-moved-ws ita-invisible-in-index",
@@ -65,7 +66,7 @@ const status: OptionTable = {
   shortValues: "u[=]",
   long: [
     "short branch show-stash porcelain[=] long untracked-files[=] ignored[=]",
-    "ignore-submodules[=] column[=] no-column ahead-behind no-ahead-behind renames no-renames",
+    "column[=] no-column ahead-behind no-ahead-behind renames no-renames",
     "find-renames[=]",
   ].join(" "),
 };

@@ -30,7 +30,10 @@ export const runCommandTool = defineTool({
       { command, cwd: context.workspaceRoot },
       context.userTextThisTurn,
       context.signal,
-      { sandboxed: context.commandSandbox.kind !== "none" },
+      {
+        sandboxed: context.commandSandbox.kind !== "none",
+        passEnvironment: context.commandSandbox.passEnvironment,
+      },
     );
     if (!decision.approved) {
       return {
