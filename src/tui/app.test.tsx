@@ -304,7 +304,7 @@ describe("the terminal UI", () => {
       cwd: "/repo",
     });
     await vi.waitFor(() => expect(screen()).toContain("npm test -- --run src/greet.test.ts"));
-    expect(screen()).toContain("always allow");
+    expect(screen()).toContain("this exact command again");
     await press("a");
     await vi.waitFor(() =>
       expect(server.requests.at(-1)).toEqual({
@@ -313,8 +313,12 @@ describe("the terminal UI", () => {
       }),
     );
     server.emit("s1", { type: "approval-resolved", approvalId: "a1", decision: "always" });
-    await vi.waitFor(() => expect(screen()).toContain("Command approved for this session."));
-    expect(screen()).not.toContain("always allow");
+    await vi.waitFor(() =>
+      expect(screen()).toContain(
+        "Command approved, and this exact command from now on in this session.",
+      ),
+    );
+    expect(screen()).not.toContain("this exact command again");
   });
 
   it("completes slash commands while typing and runs them", async () => {

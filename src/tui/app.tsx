@@ -46,7 +46,7 @@ function useTerminalColumns(stdout: NodeJS.WriteStream): number {
 export function App(props: AppProps) {
   const { client } = props;
   const { exit } = useApp();
-  const { stdout } = useStdout();
+  const { stdout, write: writeAboveLive } = useStdout();
   const [sessionId, setSessionId] = useState(props.sessionId);
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
@@ -71,10 +71,12 @@ export function App(props: AppProps) {
   }, []);
   const finishedCount = state.finished.length;
   const clearScreen = useCallback(() => {
-    stdout.write(CLEAR_SCREEN);
+    // Through Ink: it erases its live region, writes this, and draws the input and status again
+    // at once (written past Ink, the screen stayed blank until a key changed the output).
+    writeAboveLive(CLEAR_SCREEN);
     setStaticGeneration((generation) => generation + 1);
     setClearedBefore(finishedCount);
-  }, [stdout, finishedCount]);
+  }, [writeAboveLive, finishedCount]);
   const quit = useCallback(() => {
     exit();
     props.onQuit?.(sessionId);

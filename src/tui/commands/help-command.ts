@@ -8,7 +8,7 @@ export const KEY_HELP = [
   "Esc         interrupt the running turn (its output so far is kept; queued messages come back)",
   "↑ / ↓       input history, or move in a suggestion list",
   "@path       name a file (Tab completes from the workspace)",
-  "y / n / a   answer a command approval: run, refuse, always allow in this session",
+  "y / n / a   answer a command approval: run, refuse, run and allow this exact command for the session",
   "Ctrl+C      stop the running turn; when idle, twice to quit",
   "Ctrl+A / E  start / end of the line (also Home / End); Ctrl+U clears it, Ctrl+W deletes a word",
   "Delete      the character under the cursor (Backspace: the one before it)",

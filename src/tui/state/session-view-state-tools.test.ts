@@ -147,7 +147,7 @@ describe("reduceSessionView: tool calls, approvals, context and history", () => 
     expect(resolved.pendingApproval).toBeUndefined();
     expect(resolved.finished.at(-1)).toMatchObject({
       kind: "notice",
-      text: "Command approved for this session.",
+      text: "Command approved, and this exact command from now on in this session.",
     });
   });
 

@@ -209,7 +209,7 @@ function foldHistoryEvents(draft: SessionViewState, events: readonly SessionEven
 
 const DECISION_WORDS = {
   approve: "approved",
-  always: "approved for this session",
+  always: "approved, and this exact command from now on in this session",
   deny: "denied",
   cancelled: "cancelled",
 } as const;

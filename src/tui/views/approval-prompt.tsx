@@ -10,8 +10,8 @@ export function ApprovalPrompt({ approval }: { approval: PendingApproval }) {
       </Text>
       <Text>{approval.command}</Text>
       <Text>
-        <Text bold>y</Text> run it · <Text bold>n</Text> refuse · <Text bold>a</Text> always allow
-        commands in this session
+        <Text bold>y</Text> run it · <Text bold>n</Text> refuse · <Text bold>a</Text> run it, and
+        this exact command again without asking in this session
       </Text>
     </Box>
   );
