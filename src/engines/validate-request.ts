@@ -1,6 +1,7 @@
 // Request checks every engine shares, so a bad request is the same typed error everywhere.
 import type { EngineRequest } from "./engine.ts";
 import { SparkError } from "../protocol/spark-error.ts";
+import { checkSchemaSize } from "./json-schema-size.ts";
 
 export function validateEngineRequest(request: EngineRequest): SparkError | undefined {
   if (request.completion !== undefined) {
@@ -29,6 +30,15 @@ export function validateEngineRequest(request: EngineRequest): SparkError | unde
         "A json_schema output format needs a schema object.",
       );
     }
+    if (format.type === "json_schema") {
+      const tooLarge = checkSchemaSize(format.schema, `The output format "${format.name}"`);
+      if (tooLarge !== undefined) return tooLarge;
+    }
+  }
+  // The gateway refuses these with the field named; an engine called another way still must.
+  for (const tool of request.tools ?? []) {
+    const tooLarge = checkSchemaSize(tool.parameters, `The tool "${tool.name}"'s parameters`);
+    if (tooLarge !== undefined) return tooLarge;
   }
   const sampling = request.sampling ?? {};
   if (

@@ -45,7 +45,17 @@ export async function handleChatCompletionsPost(
   // The router may look at the request (auto routing), so it is built before the model resolves;
   // the wait for it is not the gateway's own time.
   clock.addSince(startedAt);
-  const resolved = await resolveModelOrThrow(context.models, body.model, engineRequest);
+  const controller = new AbortController();
+  // Before the engine's check (a grammar build), so a client gone during it is not missed.
+  response.on("close", () => {
+    if (!response.writableFinished) controller.abort("disconnected");
+  });
+  const resolved = await resolveModelOrThrow(
+    context.models,
+    body.model,
+    engineRequest,
+    controller.signal,
+  );
   startedAt = performance.now();
   engineRequest.model = resolved.model;
   const tenant = tenantOf(apiKey);
@@ -56,10 +66,6 @@ export async function handleChatCompletionsPost(
   clock.addSince(startedAt);
 
   const release = await context.limiter.acquire(apiKey);
-  const controller = new AbortController();
-  response.on("close", () => {
-    if (!response.writableFinished) controller.abort("disconnected");
-  });
   const id = newId("chatcmpl-");
   const created = Math.floor(Date.now() / 1000);
   const chunks =

@@ -12,6 +12,7 @@ import type {
 } from "../protocol/chat-completions.ts";
 import { extendedSampling } from "./extended-sampling.ts";
 import { outputFormatFromChat } from "./output-format.ts";
+import { checkSchemaSizeAt } from "./schema-error.ts";
 import { WireError } from "./wire-error.ts";
 
 type Content = string | Array<{ type: string; text?: string | undefined }> | null | undefined;
@@ -30,11 +31,12 @@ export function toEngineChatRequest(body: ChatCompletionRequest, model: string):
   if (body.seed != null) sampling.seed = body.seed;
   const request: EngineRequest = { model, messages, sampling };
   if (body.tools !== undefined && body.tools.length > 0 && body.tool_choice !== "none") {
-    request.tools = body.tools.map((tool): ToolDefinition => {
+    request.tools = body.tools.map((tool, index): ToolDefinition => {
       const definition: ToolDefinition = {
         name: tool.function.name,
         parameters: tool.function.parameters ?? { type: "object", properties: {} },
       };
+      checkSchemaSizeAt(definition.parameters, `tools[${index}].function.parameters`);
       if (tool.function.description !== undefined)
         definition.description = tool.function.description;
       return definition;

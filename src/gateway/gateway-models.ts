@@ -51,10 +51,11 @@ export async function resolveModelOrThrow(
   models: GatewayModels,
   model: string | undefined,
   request?: EngineRequest,
+  signal?: AbortSignal,
 ): Promise<ResolvedModel> {
   const resolved = await models.resolve(model, request);
   if (resolved !== undefined) {
-    if (request !== undefined) await throwIfEngineRefuses(resolved, request);
+    if (request !== undefined) await throwIfEngineRefuses(resolved, request, signal);
     return resolved;
   }
   const name =
@@ -74,9 +75,13 @@ export async function resolveModelOrThrow(
 async function throwIfEngineRefuses(
   resolved: ResolvedModel,
   request: EngineRequest,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   if (request.outputFormat === undefined || resolved.engine.checkRequest === undefined) return;
-  const refusal = await resolved.engine.checkRequest({ ...request, model: resolved.model });
+  const refusal = await resolved.engine.checkRequest(
+    { ...request, model: resolved.model },
+    signal === undefined ? {} : { signal },
+  );
   if (refusal === undefined) return;
   throw new WireError(refusal.code, refusal.message, {
     cause: refusal,

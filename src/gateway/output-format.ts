@@ -5,8 +5,12 @@ import type { OutputFormat } from "../engines/engine.ts";
 import type { ChatResponseFormat } from "../protocol/chat-completions.ts";
 import type { ResponseTextFormatEcho } from "../protocol/responses-events.ts";
 import type { ResponseTextFormat } from "../protocol/responses-requests.ts";
+import { checkSchemaSizeAt } from "./schema-error.ts";
 
-/** Responses' `text.format`; undefined for free text (absent, null or `{type: "text"}`). */
+/**
+ * Responses' `text.format`; undefined for free text (absent, null or `{type: "text"}`). Throws a
+ * 400 for a schema over the size limits.
+ */
 export function outputFormatFromText(
   format: ResponseTextFormat | null | undefined,
 ): OutputFormat | undefined {
@@ -17,7 +21,7 @@ export function outputFormatFromText(
     case "json_object":
       return { type: "json_object" };
     case "json_schema":
-      return jsonSchemaFormat(format);
+      return jsonSchemaFormat(format, "text.format.schema");
     default:
       format satisfies never;
       return undefined;
@@ -35,19 +39,23 @@ export function outputFormatFromChat(
     case "json_object":
       return { type: "json_object" };
     case "json_schema":
-      return jsonSchemaFormat(format.json_schema);
+      return jsonSchemaFormat(format.json_schema, "response_format.json_schema.schema");
     default:
       format satisfies never;
       return undefined;
   }
 }
 
-function jsonSchemaFormat(format: {
-  name: string;
-  schema: Record<string, unknown>;
-  strict?: boolean | null | undefined;
-  description?: string | null | undefined;
-}): OutputFormat {
+function jsonSchemaFormat(
+  format: {
+    name: string;
+    schema: Record<string, unknown>;
+    strict?: boolean | null | undefined;
+    description?: string | null | undefined;
+  },
+  param: string,
+): OutputFormat {
+  checkSchemaSizeAt(format.schema, param);
   return {
     type: "json_schema",
     name: format.name,

@@ -23,6 +23,8 @@ export interface TurnSource {
   receivedAt: number;
   /** Takes the time of this preparation's own work (not the wait for the model resolver). */
   clock?: GatewayClock;
+  /** Aborts when the client goes away: the engine's check (a grammar build) stops with it. */
+  signal?: AbortSignal;
 }
 
 export interface PreparedTurn {
@@ -137,7 +139,12 @@ export async function prepareTurn(
   // Resolved last: the router's `auto` rules read the request it would serve. Whatever else the
   // event loop runs while it is awaited is not this turn's work, so the clock stops around it.
   source.clock?.addSince(startedAt);
-  const resolved = await resolveModelOrThrow(dependencies.models, body.model, engineRequest);
+  const resolved = await resolveModelOrThrow(
+    dependencies.models,
+    body.model,
+    engineRequest,
+    source.signal,
+  );
   startedAt = performance.now();
   engineRequest.model = resolved.model;
   const skeleton = responseSkeleton(responseId, resolved.model, body, offered.echoed);

@@ -4,6 +4,7 @@
 import type { ToolDefinition } from "../engines/engine.ts";
 import type { ResponseEchoedTool } from "../protocol/responses-events.ts";
 import type { MemberTool, ResponseTool } from "../protocol/responses-requests.ts";
+import { checkSchemaSizeAt } from "./schema-error.ts";
 import { WireError } from "./wire-error.ts";
 
 /** What a client named a tool, for an engine-side name. */
@@ -105,6 +106,8 @@ function addMember(
   const description = typeof tool.description === "string" ? tool.description : undefined;
   if (tool.type === "function") {
     const parameters = tool.parameters ?? { type: "object", properties: {} };
+    // A forced call samples under a grammar built from these parameters.
+    checkSchemaSizeAt(parameters, `${param}.parameters`);
     result.definitions.push({
       name: engineName,
       parameters,

@@ -28,10 +28,16 @@ export async function handleResponsesPost(
   const body = isCommonResponseCreate(raw) ? (raw as ResponseCreateBody) : parseBody(raw);
   clock.addSince(startedAt);
   const slot = startSlot(context, apiKey);
+  const controller = new AbortController();
+  // A client that hangs up frees the engine: HTTP has no resume. Listened for before the turn is
+  // prepared, so one gone while the engine checks it (a grammar build) is not missed.
+  response.on("close", () => {
+    if (!response.writableFinished) controller.abort("disconnected");
+  });
   let turn: PreparedTurn;
   try {
     turn = await prepareTurn(
-      { body, apiKey, receivedAt, clock },
+      { body, apiKey, receivedAt, clock, signal: controller.signal },
       {
         models: context.models,
         store: context.store,
@@ -50,12 +56,6 @@ export async function handleResponsesPost(
     if (turn.cacheReplica !== undefined && turn.cacheReplica !== context.store.replicaId)
       response.setHeader("x-spark-cache-replica", turn.cacheReplica);
   }
-  const controller = new AbortController();
-  // A client that hangs up frees the engine: HTTP has no resume.
-  response.on("close", () => {
-    if (!response.writableFinished) controller.abort("disconnected");
-  });
-
   if (body.stream !== true) {
     const result = await executeTurn(context, turn, {
       signal: controller.signal,

@@ -1,6 +1,7 @@
 // Turns a zod validation failure into one sentence that names the field and what it must be,
 // digging into unions for the branch that got furthest, so the message is actionable.
 import type { z } from "zod";
+import { schemaSizeMessage, schemaSizeViolation } from "../engines/json-schema-size.ts";
 import { WireError } from "./wire-error.ts";
 
 type Issue = z.core.$ZodIssue;
@@ -12,6 +13,19 @@ export function schemaError(error: z.ZodError, subject: string): WireError {
   const where = path === "" ? subject : `${subject}: '${path}'`;
   return new WireError("invalid_request", `${where} ${issue.message}.`, {
     ...(path === "" ? {} : { param: path }),
+  });
+}
+
+/**
+ * Throws a 400 naming the size limit a client's JSON schema (an output format's, a tool's
+ * parameters) exceeds, with `param` the field that holds it; before anything builds a grammar.
+ */
+export function checkSchemaSizeAt(schema: unknown, param: string): void {
+  const violation = schemaSizeViolation(schema);
+  if (violation === undefined) return;
+  throw new WireError("invalid_request", schemaSizeMessage(param, violation), {
+    param,
+    wireCode: "schema_too_large",
   });
 }
 

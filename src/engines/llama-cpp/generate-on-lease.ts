@@ -57,7 +57,7 @@ export async function* generateOnLease(
       const calls = {
         ...input,
         syntax: generation.toolSyntax,
-        grammar: await generation.grammars.nativeCallGrammar(tools),
+        grammar: await generation.grammars.nativeCallGrammar(tools, limits.signal),
         forceCall: generation.forceToolCall,
         newToolCallId,
         lookup: generation.lookups.forToolTurn(request, limits.promptTokens),
@@ -75,7 +75,7 @@ export async function* generateOnLease(
   const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
   if (generation.forceToolCall) {
     const grammarFor = (schema: Parameters<GrammarCache["grammarFor"]>[0]) =>
-      generation.grammars.grammarFor(schema);
+      generation.grammars.grammarFor(schema, limits.signal);
     yield* generateForcedToolCall({ ...input, grammarFor, tools, newToolCallId }, result);
   } else if (hasTools) {
     const history = request.completion === undefined ? toChatHistory(request.messages) : [];

@@ -5,6 +5,7 @@ import {
   type ChatHistoryItem,
   type ChatWrapper,
   type LlamaContextSequence,
+  type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
 import type {
@@ -186,10 +187,14 @@ export class LlamaCppEngine implements Engine {
   }
 
   /** Compiles a structured-output grammar before the gateway answers (and caches it for stream). */
-  async checkRequest(request: EngineRequest): Promise<SparkError | undefined> {
+  async checkRequest(
+    request: EngineRequest,
+    options: EngineStreamOptions = {},
+  ): Promise<SparkError | undefined> {
     const invalid = this.rejectRequest(request);
     if (invalid !== undefined) return invalid;
-    return outputTextGrammar(request, requestTools(request), this.grammars, this.toolDecodeLoop)
+    const tools = requestTools(request);
+    return outputTextGrammar(request, tools, this.grammars, this.toolDecodeLoop, options.signal)
       .then(() => undefined)
       .catch((error: unknown) => SparkError.from(error));
   }
@@ -215,8 +220,18 @@ export class LlamaCppEngine implements Engine {
       return yield* finish("error", SparkError.from(error));
     }
     clock.addPrefillWork(performance.now() - renderStartedAt);
+    let grammar: LlamaGrammar | undefined;
     let lease: EngineLease;
     try {
+      // Before a sequence is taken: a build holds none, and a client gone during it takes none
+      // (the build is abandoned, and the pool checks the signal again).
+      grammar = await outputTextGrammar(
+        request,
+        tools,
+        this.grammars,
+        this.toolDecodeLoop,
+        options.signal,
+      );
       const pools = {
         native: this.nativeLoopFor(tools)?.pool,
         nodeLlamaCpp: this.nodeLlamaCppPool,
@@ -242,7 +257,8 @@ export class LlamaCppEngine implements Engine {
         if (lease.loop === "native") lease.lease.sequence.forget();
         else await lease.lease.sequence.clearHistory();
       }
-      yield* this.generate(request, tools, prompt, lease, clock, usage, options.signal, finish);
+      const generation = { request, tools, prompt, grammar, lease, clock, usage };
+      yield* this.generate(generation, options.signal, finish);
     } catch (error) {
       // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
       yield* finish("error", this.disposed ? disposedError(error) : SparkError.from(error));
@@ -253,15 +269,11 @@ export class LlamaCppEngine implements Engine {
   }
 
   private async *generate(
-    request: EngineRequest,
-    tools: ToolDefinition[],
-    prompt: RenderedPrompt,
-    lease: EngineLease,
-    clock: StreamClock,
-    usage: Usage,
+    generation: PreparedGeneration,
     signal: AbortSignal | undefined,
     finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
   ): AsyncGenerator<EngineEvent> {
+    const { request, tools, prompt, grammar, lease, clock, usage } = generation;
     const { contextSize } = lease.lease.sequence;
     const model = this.loaded.model;
     const choice = request.toolChoice ?? "auto";
@@ -306,7 +318,6 @@ export class LlamaCppEngine implements Engine {
     }
     const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
     const sampling = request.sampling ?? {};
-    const grammar = await outputTextGrammar(request, tools, this.grammars, this.toolDecodeLoop);
     const result: GenerationResult = {
       finishReason: "stop",
       outputTokens: 0,
@@ -341,6 +352,7 @@ export class LlamaCppEngine implements Engine {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    await this.grammars.dispose();
     const disposed = disposedError();
     this.nodeLlamaCpp?.pool.rejectWaiters(disposed);
     this.native?.pool.rejectWaiters(disposed);
@@ -352,6 +364,18 @@ export class LlamaCppEngine implements Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
+}
+
+/** What stream() settled before generate(): the request, its prompt, grammar and sequence. */
+interface PreparedGeneration {
+  request: EngineRequest;
+  tools: ToolDefinition[];
+  prompt: RenderedPrompt;
+  /** Structured output's grammar, built before the sequence was taken. */
+  grammar: LlamaGrammar | undefined;
+  lease: EngineLease;
+  clock: StreamClock;
+  usage: Usage;
 }
 
 /**

@@ -3,8 +3,11 @@
 // ends with the value, so a finished answer always parses and always fits the schema.
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
 import type { OutputFormat } from "../../engine.ts";
+import { checkSchemaSize } from "../../json-schema-size.ts";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import { grammarEndingAtValue } from "../tool-calls/tool-call-schema.ts";
+import type { GbnfBuilder } from "./gbnf-builder.ts";
+import { checkGrammarRules } from "./grammar-rule-budget.ts";
 import { grammarSchemaFor } from "./grammar-schema.ts";
 
 /** json_object: one object whose members are any JSON. */
@@ -44,18 +47,32 @@ export function boundedNumberRules(gbnf: string): string {
   });
 }
 
-/** Compiles the format's grammar; a schema the grammar cannot enforce is an invalid_request. */
+/**
+ * Compiles the format's grammar: the GBNF text on the builder's worker, then llama.cpp's parse.
+ * A schema the grammar cannot enforce, or one over the size limits, is an invalid_request; a
+ * request whose signal aborts stops waiting (and its build) with `cancelled`.
+ */
 export async function compileOutputFormatGrammar(
   llama: Llama,
+  builder: GbnfBuilder,
   format: OutputFormat,
+  signal?: AbortSignal,
 ): Promise<LlamaGrammar> {
-  const schema =
-    format.type === "json_object" ? ANY_OBJECT : grammarSchemaFor(format.schema, format.name);
-  let built: LlamaGrammar;
+  const asked = format.type === "json_schema" ? `the JSON schema "${format.name}"` : "JSON";
+  let schema: object = ANY_OBJECT;
+  if (format.type === "json_schema") {
+    const tooLarge = checkSchemaSize(format.schema, `Structured output: ${asked}`);
+    if (tooLarge !== undefined) throw tooLarge;
+    schema = grammarSchemaFor(format.schema, format.name);
+  }
+  let text: string;
   try {
-    built = await llama.createGrammarForJsonSchema(schema as never);
+    text = await builder.build(schema, signal);
+    checkGrammarRules(text, asked);
+    text = grammarEndingAtValue(boundedNumberRules(text));
+    return llama.createGrammar({ grammar: text });
   } catch (error) {
-    const asked = format.type === "json_schema" ? `the JSON schema "${format.name}"` : "JSON";
+    if (error instanceof SparkError) throw error;
     throw new SparkError(
       "invalid_request",
       `Structured output: the embedded llama.cpp engine could not turn ${asked} into a grammar: ` +
@@ -63,8 +80,4 @@ export async function compileOutputFormatGrammar(
       { cause: error },
     );
   }
-  return llama.createGrammar({
-    grammar: grammarEndingAtValue(boundedNumberRules(built.grammar)),
-    rootRuleName: built.rootRuleName,
-  });
 }

@@ -9,13 +9,15 @@ import type { DecodeLoop } from "../native-loop/open-native-loop.ts";
 
 /**
  * undefined for free text, and for a forced tool call (a call is the whole answer: no text to
- * constrain). Rejects with invalid_request where the format cannot be kept.
+ * constrain). Rejects with invalid_request where the format cannot be kept, and with cancelled
+ * when `signal` aborts while the grammar is built.
  */
 export async function outputTextGrammar(
   request: EngineRequest,
   tools: readonly ToolDefinition[],
   grammars: GrammarCache,
   toolDecodeLoop: DecodeLoop,
+  signal?: AbortSignal,
 ): Promise<LlamaGrammar | undefined> {
   const format = request.outputFormat;
   if (format === undefined) return undefined;
@@ -30,5 +32,5 @@ export async function outputTextGrammar(
         "response_format.",
     );
   }
-  return grammars.outputFormatGrammar(format);
+  return grammars.outputFormatGrammar(format, signal);
 }
