@@ -32,6 +32,8 @@ export interface AgentSessionOptions {
   sessionsDirectory: string;
   /** Model name passed to the engine; also recorded in the log. */
   model?: string;
+  /** The owner recorded in a new log's header (the app server's tenant); absent: the local user. */
+  tenant?: string;
   /** The system message; default prompts/system.md plus AGENTS.md files. */
   instructions?: string;
   commandApproval?: CommandApproval;
@@ -129,6 +131,7 @@ export class AgentSession {
     const log = SessionLog.create(options.sessionsDirectory, {
       cwd: workspaceRoot,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
     });
     const session = new AgentSession(
       log,

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { authenticate, isHostHeaderAllowed, isLoopbackHost } from "../gateway/auth.ts";
+import { tenantOf } from "../gateway/tenant.ts";
 import { webSocketTransport } from "../protocol/agent/message-transport.ts";
 import type { AppServer } from "./app-server.ts";
 
@@ -44,11 +45,15 @@ export function createAgentUpgrade(options: AgentUpgradeOptions): AgentUpgrade {
     handleUpgrade(request, socket, head) {
       const refusal = checkAgentUpgrade(request.headers, options);
       if (refusal !== undefined) return refuse(socket, refusal);
+      const tenant = upgradeTenant(request.headers, options.apiKeys);
+      // Checked above; never the local user's tenant for a key that did not authenticate.
+      if (tenant === undefined)
+        return refuse(socket, { status: 401, code: "invalid_api_key", message: "No valid key." });
       webSockets.handleUpgrade(request, socket, head, (webSocket: WebSocket) => {
         // ws closes the socket itself on a protocol error (1009 for an oversized frame); without a
         // listener the error would be thrown and take the whole server down.
         webSocket.on("error", () => undefined);
-        options.appServer.connect(webSocketTransport(webSocket));
+        options.appServer.connect(webSocketTransport(webSocket), tenant);
       });
     },
     close() {
@@ -129,6 +134,15 @@ export function isAgentOriginAllowed(
 
 function isLoopbackName(hostname: string): boolean {
   return hostname === "localhost" || isLoopbackHost(hostname);
+}
+
+/** The tenant of the key an accepted handshake presented (no keys configured: the local one). */
+function upgradeTenant(
+  headers: IncomingHttpHeaders,
+  apiKeys: readonly string[],
+): string | undefined {
+  const auth = authenticate(withSubprotocolKey(headers), apiKeys);
+  return auth.ok ? tenantOf(auth.apiKey) : undefined;
 }
 
 /** A `spark-key.<key>` subprotocol entry stands in for the bearer header (browsers cannot set it). */

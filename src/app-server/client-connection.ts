@@ -1,5 +1,6 @@
 // One client connection: answers its requests through the dispatcher, forwards the events of the
 // sessions it is attached to, and detaches from them when it closes (the sessions keep running).
+// It acts for one tenant (its API key's): every session id it names is looked up as that tenant's.
 import { SESSION_EVENT_METHOD, SESSION_UPDATED_METHOD } from "../protocol/agent/session-events.ts";
 import type { SessionEventNotification } from "../protocol/agent/session-events.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
@@ -26,6 +27,8 @@ export class ClientConnection implements SessionSubscriber {
     private readonly registry: SessionRegistry,
     private readonly options: AppServerOptions,
     private readonly roots: WorkspaceRoots,
+    /** Whose sessions this connection may see and steer (session-tenant.ts). */
+    readonly tenant: string,
     onClose: () => void,
   ) {
     this.handlers = this.createHandlers();
@@ -71,7 +74,7 @@ export class ClientConnection implements SessionSubscriber {
 
   /** A live session this connection is attached to: steering a session needs attaching first. */
   private attachedSession(sessionId: string): LiveSession {
-    const session = this.registry.require(sessionId);
+    const session = this.registry.require(sessionId, this.tenant);
     if (!session.isAttached(this)) {
       throw new AgentProtocolError(
         "not_attached",
@@ -83,15 +86,19 @@ export class ClientConnection implements SessionSubscriber {
 
   private createHandlers(): AgentMethodHandlers {
     return {
-      "session/list": async () => ({ sessions: await this.registry.list() }),
+      "session/list": async () => ({ sessions: await this.registry.list(this.tenant) }),
       "session/start": async ({ cwd, model }) => {
-        const session = await this.registry.start(cwd, model);
+        const session = await this.registry.start(cwd, model, this.tenant);
         // The starting client is attached from the first event (session-started) on.
         this.attach(session, 0);
         return { session: session.summary() };
       },
       "session/attach": async ({ sessionId, lastSequence }) => {
-        const { session, resumed } = await this.registry.liveOrResumed(sessionId, lastSequence);
+        const { session, resumed } = await this.registry.liveOrResumed(
+          sessionId,
+          lastSequence,
+          this.tenant,
+        );
         // A session resumed from its log has only the events since then: all of them are new.
         const replayedEvents = this.attach(
           session,
@@ -111,7 +118,7 @@ export class ClientConnection implements SessionSubscriber {
         };
       },
       "session/detach": ({ sessionId }) => {
-        const session = this.registry.liveSession(sessionId);
+        const session = this.registry.liveSession(sessionId, this.tenant);
         const detached = session?.detach(this) ?? false;
         if (session !== undefined) this.attached.delete(session);
         return { detached };
@@ -155,7 +162,7 @@ export class ClientConnection implements SessionSubscriber {
       }),
       "workspace/files": ({ sessionId, query, limit }) =>
         listWorkspaceFiles({
-          workspaceRoot: this.roots.resolve(this.registry.require(sessionId).cwd),
+          workspaceRoot: this.roots.resolve(this.registry.require(sessionId, this.tenant).cwd),
           ...(query === undefined ? {} : { query }),
           ...(limit === undefined ? {} : { limit }),
           signal: this.lifetime.signal,

@@ -22,6 +22,8 @@ export interface SessionSubscriber {
 
 export interface LiveSessionOptions {
   model: SessionModel;
+  /** Whose session it is (session-tenant.ts): only that tenant's connections see or steer it. */
+  tenant: string;
   allowCommands: boolean;
   replayEvents?: number;
   /** Number events from this one on (see SessionEventBuffer). */
@@ -35,6 +37,7 @@ const TITLE_LENGTH = 80;
 export class LiveSession {
   readonly id: string;
   readonly startedAt: string;
+  readonly tenant: string;
   private status: SessionStatus = "idle";
   private title: string | undefined;
   private turnId: string | undefined;
@@ -58,6 +61,7 @@ export class LiveSession {
   ) {
     this.id = agent.id;
     this.startedAt = agent.startedAt;
+    this.tenant = options.tenant;
     this.model = options.model;
     this.title = title;
     this.events = new SessionEventBuffer(

@@ -1,13 +1,16 @@
 // The app server's sessions: the live ones by id, started or resumed from their JSONL logs on
-// demand, and the logged ones on disk for session/list. Only sessions inside the roots are shown.
+// demand, and the logged ones on disk for session/list. Only sessions inside the roots are shown,
+// and only to their tenant: another tenant's session answers exactly as an id that does not exist.
 import { AgentSession, type AgentSessionOptions } from "../agent/agent-session.ts";
 import type { CommandApproval } from "../agent/tools/command-approval.ts";
-import { listSessions, readSessionById } from "../agent/session-store/session-directory.ts";
+import { readSession, readSessionHeader } from "../agent/session-store/read-session.ts";
+import { findSessionLog, listSessions } from "../agent/session-store/session-directory.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import type { AppServerOptions, SessionModel } from "./app-server-options.ts";
 import { LiveSession } from "./live-session.ts";
+import { loggedTenant, recordedTenant } from "./session-tenant.ts";
 import type { WorkspaceRoots } from "./workspace-roots.ts";
 
 /** Session ids are log file names; anything else could walk out of the sessions folder. */
@@ -15,15 +18,17 @@ const SESSION_ID_PATTERN = /^[A-Za-z0-9._-]+$/;
 const DEFAULT_UNATTENDED_SESSION_MS = 30 * 60_000;
 const LONGEST_SWEEP_INTERVAL_MS = 60_000;
 
-/** How a session being opened is numbered and titled. */
+/** How a session being opened is numbered, titled, and whose it is. */
 interface OpeningSession {
+  tenant: string;
   firstSequenceAfter: number;
   title?: string;
 }
 
 export class SessionRegistry {
   private readonly live = new Map<string, LiveSession>();
-  /** Resumes under way, so two clients attaching at once share one AgentSession. */
+  /** Resumes under way (by tenant and id), so two clients attaching at once share one
+   * AgentSession, and a foreign tenant's refused attach is never shared with the owner's. */
   private readonly resuming = new Map<string, Promise<LiveSession>>();
   /** When each live session was first seen unattended by the sweep. */
   private readonly unattendedSince = new Map<string, number>();
@@ -32,7 +37,8 @@ export class SessionRegistry {
   constructor(
     private readonly options: AppServerOptions,
     private readonly roots: WorkspaceRoots,
-    private readonly onUpdated: (session: SessionSummary) => void,
+    /** A session's summary changed: for the connections of `tenant` only. */
+    private readonly onUpdated: (session: SessionSummary, tenant: string) => void,
   ) {
     const unattendedMs = options.unattendedSessionMs ?? DEFAULT_UNATTENDED_SESSION_MS;
     if (unattendedMs > 0) {
@@ -42,13 +48,15 @@ export class SessionRegistry {
     }
   }
 
-  liveSession(sessionId: string): LiveSession | undefined {
-    return this.live.get(sessionId);
+  /** The tenant's live session with this id; another tenant's is not there for it. */
+  liveSession(sessionId: string, tenant: string): LiveSession | undefined {
+    const session = this.live.get(sessionId);
+    return session?.tenant === tenant ? session : undefined;
   }
 
-  /** A live session, or session_not_found. */
-  require(sessionId: string): LiveSession {
-    const session = this.live.get(sessionId);
+  /** The tenant's live session, or session_not_found (the same for another tenant's). */
+  require(sessionId: string, tenant: string): LiveSession {
+    const session = this.liveSession(sessionId, tenant);
     if (session === undefined) {
       throw new AgentProtocolError(
         "session_not_found",
@@ -58,38 +66,58 @@ export class SessionRegistry {
     return session;
   }
 
-  async start(cwd: string | undefined, modelName: string | undefined): Promise<LiveSession> {
+  async start(
+    cwd: string | undefined,
+    modelName: string | undefined,
+    tenant: string,
+  ): Promise<LiveSession> {
     const workspaceRoot = this.roots.resolve(cwd);
     const model = await this.options.models.open(modelName);
-    const session = await this.open(model, { firstSequenceAfter: 0 }, (approval) =>
-      AgentSession.create(this.agentOptions(model, workspaceRoot, approval)),
+    const session = await this.open(model, { tenant, firstSequenceAfter: 0 }, (approval) =>
+      AgentSession.create({
+        ...this.agentOptions(model, workspaceRoot, approval),
+        ...withTenant(recordedTenant(tenant)),
+      }),
     );
     session.announce(false);
     return session;
   }
 
-  /** The live session, or the logged one resumed (its cwd must still be inside the roots). */
+  /**
+   * The tenant's live session, or its logged one resumed (its cwd must still be inside the roots).
+   * Another tenant's live session takes the path of one not live here: its log's header refuses it,
+   * as a `--workers` sibling that never had it live refuses it.
+   */
   async liveOrResumed(
     sessionId: string,
     lastSequence: number | undefined,
+    tenant: string,
   ): Promise<{ session: LiveSession; resumed: boolean }> {
-    const live = this.live.get(sessionId);
+    const live = this.liveSession(sessionId, tenant);
     if (live !== undefined) return { session: live, resumed: false };
-    let resuming = this.resuming.get(sessionId);
+    const resumeKey = `${tenant}/${sessionId}`;
+    let resuming = this.resuming.get(resumeKey);
     if (resuming === undefined) {
-      resuming = this.resume(sessionId, lastSequence ?? 0).finally(() =>
-        this.resuming.delete(sessionId),
+      resuming = this.resume(sessionId, lastSequence ?? 0, tenant).finally(() =>
+        this.resuming.delete(resumeKey),
       );
-      this.resuming.set(sessionId, resuming);
+      this.resuming.set(resumeKey, resuming);
     }
     return { session: await resuming, resumed: true };
   }
 
-  /** Live sessions first, then logged ones (newest first) not running here. */
-  async list(): Promise<SessionSummary[]> {
-    const live = [...this.live.values()].map((session) => session.summary());
+  /** The tenant's live sessions first, then its logged ones (newest first) not running here. */
+  async list(tenant: string): Promise<SessionSummary[]> {
+    const live = [...this.live.values()]
+      .filter((session) => session.tenant === tenant)
+      .map((session) => session.summary());
     const logged = (await listSessions(this.options.sessionsDirectory))
-      .filter((logged) => !this.live.has(logged.id) && this.roots.contains(logged.cwd))
+      .filter(
+        (logged) =>
+          loggedTenant(logged.tenant) === tenant &&
+          !this.live.has(logged.id) &&
+          this.roots.contains(logged.cwd),
+      )
       .map((logged): SessionSummary => ({
         sessionId: logged.id,
         cwd: logged.cwd,
@@ -109,11 +137,22 @@ export class SessionRegistry {
     await Promise.allSettled(sessions.map((session) => session.close()));
   }
 
-  private async resume(sessionId: string, firstSequenceAfter: number): Promise<LiveSession> {
+  private async resume(
+    sessionId: string,
+    firstSequenceAfter: number,
+    tenant: string,
+  ): Promise<LiveSession> {
     if (!SESSION_ID_PATTERN.test(sessionId)) throw notFound(sessionId);
-    // Attaching reads one log, not every log in the folder.
-    const logged = await readSessionById(this.options.sessionsDirectory, sessionId);
-    if (logged === undefined) throw notFound(sessionId);
+    // Attaching reads one log, not every log in the folder; another tenant's costs only its
+    // header's read before the same refusal as a missing one (not its transcript's).
+    const logPath = await findSessionLog(this.options.sessionsDirectory, sessionId);
+    if (logPath === undefined) throw notFound(sessionId);
+    const header = await readSessionHeader(logPath);
+    if (header?.id !== sessionId || loggedTenant(header.tenant) !== tenant)
+      throw notFound(sessionId);
+    const logged = (await readSession(logPath).catch(() => undefined))?.summary;
+    if (logged?.id !== sessionId || loggedTenant(logged.tenant) !== tenant)
+      throw notFound(sessionId);
     if (!this.roots.contains(logged.cwd)) {
       throw new AgentProtocolError(
         "permission_denied",
@@ -125,6 +164,7 @@ export class SessionRegistry {
     const session = await this.open(
       model,
       {
+        tenant,
         firstSequenceAfter,
         ...(logged.firstInstruction === "" ? {} : { title: logged.firstInstruction }),
       },
@@ -148,7 +188,7 @@ export class SessionRegistry {
 
   private async open(
     model: SessionModel,
-    { firstSequenceAfter, title }: OpeningSession,
+    { tenant, firstSequenceAfter, title }: OpeningSession,
     createAgent: (approval: CommandApproval) => Promise<AgentSession>,
   ): Promise<LiveSession> {
     let session: LiveSession;
@@ -156,13 +196,14 @@ export class SessionRegistry {
       session = await LiveSession.open(
         {
           model,
+          tenant,
           allowCommands: this.options.allowCommands === true,
           firstSequenceAfter,
           ...(this.options.replayEvents === undefined
             ? {}
             : { replayEvents: this.options.replayEvents }),
           ...(title === undefined ? {} : { title: title.slice(0, 80) }),
-          onUpdated: (live) => this.onUpdated(live.summary()),
+          onUpdated: (live) => this.onUpdated(live.summary(), live.tenant),
         },
         createAgent,
       );
@@ -171,7 +212,7 @@ export class SessionRegistry {
       throw error;
     }
     this.live.set(session.id, session);
-    this.onUpdated(session.summary());
+    this.onUpdated(session.summary(), session.tenant);
     return session;
   }
 
@@ -191,7 +232,7 @@ export class SessionRegistry {
         void session
           .close()
           .catch(() => undefined)
-          .then(() => this.onUpdated({ ...session.summary(), live: false }));
+          .then(() => this.onUpdated({ ...session.summary(), live: false }, session.tenant));
       }
     }
   }
@@ -218,6 +259,10 @@ export class SessionRegistry {
         : { commandSandbox: this.options.commandSandbox }),
     };
   }
+}
+
+function withTenant(tenant: string | undefined): { tenant?: string } {
+  return tenant === undefined ? {} : { tenant };
 }
 
 function notFound(sessionId: string): AgentProtocolError {

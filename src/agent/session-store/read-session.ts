@@ -1,6 +1,6 @@
 // Folds a session log back into what resume, undo and `spark sessions` need: the transcript, the
 // undo entries still standing, and a summary. Tolerates a torn last line from a crash.
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { UndoEntry } from "../edits/index.ts";
 import { closeOpenToolCalls, type TranscriptMessage } from "../transcript.ts";
@@ -14,6 +14,8 @@ export interface SessionSummary {
   updatedAt: string;
   cwd: string;
   model?: string;
+  /** The header's owner; absent for the local user's sessions (see SessionHeader). */
+  tenant?: string;
   firstInstruction: string;
   turns: number;
 }
@@ -98,6 +100,7 @@ export async function readSession(file: string): Promise<LoadedSession> {
     turns,
   };
   if (header.model !== undefined) summary.model = header.model;
+  if (header.tenant !== undefined) summary.tenant = header.tenant;
   return {
     summary,
     transcript: closeOpenToolCalls(
@@ -107,4 +110,34 @@ export async function readSession(file: string): Promise<LoadedSession> {
     undoEntries,
     undoneSinceLastTurn,
   };
+}
+
+/** A header line longer than this is not one Spark wrote (a cwd is at most PATH_MAX). */
+const HEADER_READ_BYTES = 64 * 1024;
+
+/**
+ * Only the first line's header, for a check that must not cost a whole log's read (who owns the
+ * session); undefined when the file is unreadable or does not open with a session header.
+ */
+export async function readSessionHeader(file: string): Promise<SessionHeader | undefined> {
+  let text: string;
+  try {
+    const handle = await open(file, "r");
+    try {
+      const buffer = Buffer.alloc(HEADER_READ_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEADER_READ_BYTES, 0);
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const newline = text.indexOf("\n");
+  try {
+    const record = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as SessionRecord;
+    return record.type === "session" ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }

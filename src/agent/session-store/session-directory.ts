@@ -45,11 +45,17 @@ export async function readSessionById(
   directory: string,
   id: string,
 ): Promise<SessionSummary | undefined> {
+  const file = await findSessionLog(directory, id);
+  if (file === undefined) return undefined;
+  const loaded = await readSession(file).catch(() => undefined);
+  return loaded?.summary.id === id ? loaded.summary : undefined;
+}
+
+/** The path of the log named for this id (`<date>-<id>.jsonl`), without reading it. */
+export async function findSessionLog(directory: string, id: string): Promise<string | undefined> {
   const names = await readdir(directory).catch(() => [] as string[]);
   const name = names.find((entry) => entry.endsWith(`-${id}.jsonl`));
-  if (name === undefined) return undefined;
-  const loaded = await readSession(path.join(directory, name)).catch(() => undefined);
-  return loaded?.summary.id === id ? loaded.summary : undefined;
+  return name === undefined ? undefined : path.join(directory, name);
 }
 
 /** `last` is the most recently active session; otherwise an id or a unique prefix of one. */

@@ -4,6 +4,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { acquireSessionLock } from "./session-owner-lock.ts";
 import { SESSION_LOG_VERSION, type SessionHeader, type SessionRecord } from "./session-records.ts";
 
 export class SessionLog {
@@ -17,6 +18,8 @@ export class SessionLog {
     /** The header's time: when the session first started, however often it was resumed. */
     readonly startedAt: string,
     descriptor: number,
+    /** Gives up this process's ownership of the session (session-owner-lock.ts). */
+    private readonly releaseLock: () => void = () => undefined,
   ) {
     this.descriptor = descriptor;
     this.bytes = fstatSync(descriptor).size;
@@ -27,12 +30,16 @@ export class SessionLog {
   }
 
   /** Starts a new log `<directory>/<yyyy-mm-dd>-<id>.jsonl` with its header line. */
-  static create(directory: string, header: { cwd: string; model?: string }): SessionLog {
+  static create(
+    directory: string,
+    header: { cwd: string; model?: string; tenant?: string },
+  ): SessionLog {
     mkdirSync(directory, { recursive: true });
     const startedAt = new Date();
     const id = randomBytes(4).toString("hex");
     const file = path.join(directory, `${startedAt.toISOString().slice(0, 10)}-${id}.jsonl`);
-    const log = new SessionLog(id, file, startedAt.toISOString(), openSync(file, "a"));
+    const releaseLock = acquireSessionLock(file, id);
+    const log = new SessionLog(id, file, startedAt.toISOString(), openSync(file, "a"), releaseLock);
     const record: SessionHeader = {
       type: "session",
       version: SESSION_LOG_VERSION,
@@ -40,14 +47,27 @@ export class SessionLog {
       startedAt: startedAt.toISOString(),
       cwd: header.cwd,
       ...(header.model === undefined ? {} : { model: header.model }),
+      ...(header.tenant === undefined ? {} : { tenant: header.tenant }),
     };
     log.append(record);
     return log;
   }
 
-  /** Reopens an existing log to append to it (resume, undo). */
+  /** Reopens an existing log to append to it (resume, undo): refused while another process has it. */
   static open(summary: { path: string; id: string; startedAt: string }): SessionLog {
-    return new SessionLog(summary.id, summary.path, summary.startedAt, openSync(summary.path, "a"));
+    const releaseLock = acquireSessionLock(summary.path, summary.id);
+    try {
+      return new SessionLog(
+        summary.id,
+        summary.path,
+        summary.startedAt,
+        openSync(summary.path, "a"),
+        releaseLock,
+      );
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
   }
 
   append(record: SessionRecord): void {
@@ -62,5 +82,6 @@ export class SessionLog {
     if (this.descriptor === undefined) return;
     closeSync(this.descriptor);
     this.descriptor = undefined;
+    this.releaseLock();
   }
 }

@@ -13,6 +13,9 @@ export interface SessionHeader {
   startedAt: string;
   cwd: string;
   model?: string;
+  /** Who owns the session on a server with API keys (a hash of the key, never the key itself).
+   * Absent: the local user's (no key, the terminal UI, `spark exec`, and every older log). */
+  tenant?: string;
 }
 
 export type SessionDataRecord =

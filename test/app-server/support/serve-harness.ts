@@ -14,8 +14,9 @@ export const TEST_API_KEY = "agent-test-key";
 export interface ServeHarness {
   serve: RunningServe;
   agentUrl: string;
-  /** An authenticated client; closed by `close`. */
-  connect(): Promise<AgentProtocolClient>;
+  /** A client authenticated with `apiKey` (default TEST_API_KEY; none: no header); closed by
+   * `close`. */
+  connect(apiKey?: string | null): Promise<AgentProtocolClient>;
   close(): Promise<void>;
 }
 
@@ -23,12 +24,13 @@ export async function startServeHarness(
   workspace: ScriptedWorkspace,
   defaultModel: string,
   workspaceRoots: string[] = [workspace.root],
+  apiKeys: string[] = [TEST_API_KEY],
 ): Promise<ServeHarness> {
   const serve = await startServe({
     context: await workspace.context(),
     workspaceRoots,
     defaultModel,
-    serve: { host: "127.0.0.1", port: 0, apiKeys: [TEST_API_KEY] },
+    serve: { host: "127.0.0.1", port: 0, apiKeys },
     instructions: "You are Spark, in a test.",
   });
   const agentUrl = `${serve.url.replace(/^http/, "ws")}${AGENT_PROTOCOL_PATH}`;
@@ -36,9 +38,9 @@ export async function startServeHarness(
   return {
     serve,
     agentUrl,
-    async connect() {
+    async connect(apiKey: string | null = TEST_API_KEY) {
       const socket = await openSocket(agentUrl, {
-        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+        headers: apiKey === null ? {} : { authorization: `Bearer ${apiKey}` },
       });
       const client = new AgentProtocolClient(webSocketTransport(socket));
       clients.push(client);
