@@ -52,6 +52,27 @@ describe("ConnectionGuard", () => {
     guard.close();
   });
 
+  it("lets a public answer in flight finish after the handshake timeout, but only once", async () => {
+    const guard = guardWith({ handshakeTimeoutMs: 50 });
+    const [silent, answered, unread] = Array.from({ length: 3 }, () => new PassThrough());
+    guard.accept(silent!, "10.0.0.1");
+    guard.accept(answered!, "10.0.0.2");
+    guard.accept(unread!, "10.0.0.3");
+    guard.requestStarted(answered!);
+    guard.requestStarted(unread!);
+    await new Promise((resolve) => setTimeout(resolve, 75));
+    expect([silent!.destroyed, answered!.destroyed, unread!.destroyed]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    guard.requestEnded(answered!);
+    expect(answered!.writableEnded).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unread!.destroyed).toBe(true);
+    guard.close();
+  });
+
   it("groups IPv6 addresses by /64 and IPv4-mapped ones with IPv4", () => {
     expect(addressBucketOf("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
     expect(addressBucketOf("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");

@@ -145,10 +145,12 @@ export class ConnectionGuard {
 
   private handshakeTimedOut(connection: TrackedConnection): void {
     if (connection.owner !== undefined) return;
-    // A public request (the app's page, /healthz) still being answered finishes first; the
-    // socket is not kept alive after it.
-    if (connection.requestsInFlight > 0) {
+    // A public request (the app's page, /healthz) still being answered gets one more timeout to
+    // finish, and the socket is not kept alive after it; a client that does not read its answer
+    // loses the socket then.
+    if (connection.requestsInFlight > 0 && !connection.closeWhenIdle) {
       connection.closeWhenIdle = true;
+      connection.timer?.refresh();
       return;
     }
     connection.socket.destroy();
