@@ -1,12 +1,12 @@
 // Session logs read back: transcript rewrites, undo entries minus undone ones, a torn last line,
-// tool calls left open by a crash, and lookup by id prefix or "last".
+// tool calls left open by a crash, lookup by id prefix or "last", and the owner a header records.
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findSession, listSessions } from "./session-directory.ts";
+import { findSession, findSessionLog, listSessions } from "./session-directory.ts";
 import { SessionLog } from "./session-log.ts";
-import { readSession } from "./read-session.ts";
+import { readSession, readSessionHeader } from "./read-session.ts";
 
 const entry = (id: string) => ({
   id,
@@ -83,5 +83,28 @@ describe("listing sessions", () => {
     log.close();
     rmSync(log.path);
     expect(await listSessions(directory)).toEqual([]);
+  });
+
+  it("records the tenant in the header, readable without reading the rest of the log", async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const owned = SessionLog.create(directory, { cwd: "/repo", tenant: "key-0123" });
+    owned.append({ type: "turn-started", turnId: "t1", text: "Ask" });
+    owned.close();
+    const local = SessionLog.create(directory, { cwd: "/repo" });
+    local.close();
+    const ownedPath = await findSessionLog(directory, owned.id);
+    expect(ownedPath).toBe(owned.path);
+    expect(await findSessionLog(directory, "00000000")).toBeUndefined();
+    expect(await readSessionHeader(owned.path)).toMatchObject({ id: owned.id, tenant: "key-0123" });
+    expect((await readSession(owned.path)).summary.tenant).toBe("key-0123");
+    const localHeader = await readSessionHeader(local.path);
+    expect(localHeader?.id).toBe(local.id);
+    expect(localHeader).not.toHaveProperty("tenant");
+    appendFileSync(path.join(directory, "2025-01-01-notalog.jsonl"), '{"type":"message"}\n');
+    expect(
+      await readSessionHeader(path.join(directory, "2025-01-01-notalog.jsonl")),
+    ).toBeUndefined();
+    expect(await readSessionHeader(path.join(directory, "missing.jsonl"))).toBeUndefined();
+    rmSync(directory, { recursive: true, force: true });
   });
 });
