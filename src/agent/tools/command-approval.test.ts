@@ -73,6 +73,13 @@ const REQUESTS: [string, string][] = [
   ["npm   test", "run npm test"],
   ["git commit -m 'fix bug'", 'Commit it: run `git commit -m "fix bug"`.'],
   ["npm test", "Run `npm test`.\n\n```\nsome pasted log\n```"],
+  // The user's own sentence around a pasted error (issue 32).
+  [
+    "npm test",
+    "I got this error:\nnpm ERR! missing script\n\nPlease run `npm test` after fixing it.",
+  ],
+  ["npm test", "I got this error:\n```\nnpm ERR! x\n```\nRun `npm test` once it is fixed."],
+  ["npm test", "The log is long. Run `npm test` and tell me what fails."],
 ];
 
 const NOT_REQUESTS: [string, string][] = [
@@ -115,6 +122,14 @@ const NOT_REQUESTS: [string, string][] = [
   ["rm -rf src", "I ran rm -rf src yesterday."],
   ["npm test", "Fix it.\n```sh\n$ npm test\n```"],
   ["npm test", "npm test fails, fix it"],
+  // Pasted program output (issue 32): its advice is not the user's request.
+  ["rm -rf node_modules", "I got this error: To fix, run `rm -rf node_modules`"],
+  ["rm -rf node_modules", "To fix, run `rm -rf node_modules`"],
+  ["rm -rf node_modules", "npm ERR! code ERESOLVE\nnpm ERR! To fix, run `rm -rf node_modules`"],
+  ["rm -rf node_modules", "Help:\nError: cannot find module\nRun `rm -rf node_modules` and retry."],
+  ["rm -rf dist", "The build output says:\n\nStale files found.\nRun `rm -rf dist` to clean."],
+  ["rm -rf dist", "TypeError: x is undefined\n  at y\nrun rm -rf dist"],
+  ["rm -rf dist", "src/index.ts:3:5 - error TS2304: run `rm -rf dist`"],
   // Not exactly the command asked for.
   ["npm test -- --run", "run npm test please"],
   ["npm install evil", "run npm install"],

@@ -1,6 +1,8 @@
 // The sentences a user typed, as tokens, for command approval: fenced code blocks, block quotes,
-// indented blocks and "double-quoted" text are left out (pasted, quoted or uploaded, not said),
-// and inline `code` spans stay whole so a command inside one is a single token.
+// indented blocks, pasted program output and "double-quoted" text are left out (pasted, quoted
+// or uploaded, not said), and inline `code` spans stay whole so a command inside one is a single
+// token.
+import { withoutPastedOutput } from "./pasted-output.ts";
 
 export type SentenceToken =
   | { kind: "word"; text: string; lower: string }
@@ -26,11 +28,17 @@ const TRAILING_PUNCTUATION = /[)\]"'”’.,:;!?*_]+$/;
  * The lines of `text` that the user typed as prose: every line of a fenced block (CommonMark: a
  * fence closes only on a line of at least as many of the same character, so an upload wrapped in
  * a longer fence cannot close it early; an unclosed fence runs to the end), of a block quote and
- * of an indented block becomes an empty line, which ends any sentence around it.
+ * of an indented block becomes an empty line, which ends any sentence around it, and so does
+ * program output pasted without a fence (pasted-output.ts).
  */
 export function proseLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const prose: string[] = [];
+  const excluded: boolean[] = [];
+  const leaveOut = (): void => {
+    prose.push("");
+    excluded.push(true);
+  };
   let fence: { character: string; length: number } | undefined;
   for (const line of lines) {
     if (fence !== undefined) {
@@ -38,19 +46,24 @@ export function proseLines(text: string): string[] {
         `^ {0,3}${fence.character === "`" ? "`" : "~"}{${fence.length},}\\s*$`,
       );
       if (closing.test(line)) fence = undefined;
-      prose.push("");
+      leaveOut();
       continue;
     }
     const opening = FENCE_OPEN.exec(line);
     if (opening !== null) {
       const run = opening[1] as string;
       fence = { character: run.charAt(0), length: run.length };
-      prose.push("");
+      leaveOut();
       continue;
     }
-    prose.push(BLOCK_QUOTE.test(line) || INDENTED.test(line) ? "" : line);
+    if (BLOCK_QUOTE.test(line) || INDENTED.test(line)) {
+      leaveOut();
+      continue;
+    }
+    prose.push(line);
+    excluded.push(false);
   }
-  return prose;
+  return withoutPastedOutput(prose, excluded);
 }
 
 /** Inline code spans (CommonMark: a run of n backticks closes only on a run of exactly n). */
