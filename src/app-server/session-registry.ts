@@ -146,9 +146,10 @@ export class SessionRegistry {
     // Attaching reads one log, not every log in the folder; another tenant's costs only its
     // header's read before the same refusal as a missing one (not its transcript's).
     const logPath = await findSessionLog(this.options.sessionsDirectory, sessionId);
-    if (logPath === undefined) throw notFound(sessionId);
-    const header = await readSessionHeader(logPath);
-    if (header?.id !== sessionId || loggedTenant(header.tenant) !== tenant)
+    // A missing log costs a header read too (of the folder: open, a failing read, close), so how
+    // long the refusal takes does not tell another tenant's session from no session.
+    const header = await readSessionHeader(logPath ?? this.options.sessionsDirectory);
+    if (logPath === undefined || header?.id !== sessionId || loggedTenant(header.tenant) !== tenant)
       throw notFound(sessionId);
     const logged = (await readSession(logPath).catch(() => undefined))?.summary;
     if (logged?.id !== sessionId || loggedTenant(logged.tenant) !== tenant)

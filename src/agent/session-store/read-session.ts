@@ -124,7 +124,7 @@ export async function readSessionHeader(file: string): Promise<SessionHeader | u
   try {
     const handle = await open(file, "r");
     try {
-      const buffer = Buffer.alloc(HEADER_READ_BYTES);
+      const buffer = Buffer.allocUnsafe(HEADER_READ_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, HEADER_READ_BYTES, 0);
       text = buffer.subarray(0, bytesRead).toString("utf8");
     } finally {
