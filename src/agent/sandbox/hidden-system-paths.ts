@@ -7,7 +7,8 @@
  * /run and /var/run hold the daemons' sockets (docker.sock, D-Bus, /run/user/<uid>/ with the
  * session bus, ssh-agent, gpg-agent, Wayland, PulseAudio); /tmp, /var/tmp and /dev/shm hold other
  * programs' sockets and files (/dev/shm is private through bwrap's own /dev); /mnt, /media and
- * /srv hold mounted drives and services' data.
+ * /srv hold mounted drives and services' data. The homes come first (sandbox-mounts.ts adds the
+ * user's own after them).
  */
 export const EMPTIED_SYSTEM_FOLDERS: readonly string[] = [
   "/home",

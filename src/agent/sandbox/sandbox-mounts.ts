@@ -63,9 +63,11 @@ export function sandboxMounts(input: SandboxViewInput): SandboxMount[] {
   // Never to be shown again by a later bind: a bind whose source holds one of these is skipped.
   const secretRoots = [...homes, ...sparkFolders];
 
+  // Homes beside /home and /root, so doctor lists them together.
   const emptiedFirst = [
-    ...EMPTIED_SYSTEM_FOLDERS,
+    ...EMPTIED_SYSTEM_FOLDERS.slice(0, 2),
     ...homes,
+    ...EMPTIED_SYSTEM_FOLDERS.slice(2),
     // Spark's folder around the workspace: hidden before the workspace is bound into it.
     ...sparkFolders.filter((folder) => isInside(folder, workspace)),
   ];
@@ -107,7 +109,11 @@ export function sandboxMounts(input: SandboxViewInput): SandboxMount[] {
     hideHomeInsideWorkspace(mounts, home);
   for (const folder of existingDirectories(sparkFolders))
     if (!hidden(folder))
-      mounts.push({ kind: "empty", target: folder, reason: "Spark's folder (keys, sessions)" });
+      mounts.push({
+        kind: "empty",
+        target: folder,
+        reason: "Spark's folder: its keys and session logs",
+      });
   return mounts;
 }
 
@@ -138,9 +144,9 @@ function toolchainFolders(homes: readonly string[], searchPath: string | undefin
   };
   for (const home of homes)
     for (const relative of HOME_TOOLCHAIN_FOLDERS)
-      add(path.join(home, relative), "toolchain (allow-list)");
+      add(path.join(home, relative), "toolchain on the allow-list");
   for (const entry of (searchPath ?? "").split(path.delimiter))
-    if (path.isAbsolute(entry)) add(path.normalize(entry), "on PATH");
+    if (path.isAbsolute(entry)) add(path.normalize(entry), "a folder on PATH");
   return folders;
 }
 
@@ -174,7 +180,7 @@ function hideHomeInsideWorkspace(mounts: SandboxMount[], home: string): void {
           kind: "read-only",
           source,
           target: inside,
-          reason: "toolchain (allow-list)",
+          reason: "toolchain on the allow-list",
         });
     }
   }
@@ -185,7 +191,7 @@ function reasonForEmptied(folder: string, homes: readonly string[]): string {
   if (folder === "/tmp" || folder === "/var/tmp") return "private temporary files";
   if (folder === "/run" || folder === "/var/run") return "daemons' sockets";
   if (EMPTIED_SYSTEM_FOLDERS.includes(folder)) return "mounted drives and services' data";
-  return "Spark's folder (keys, sessions)";
+  return "Spark's folder: its keys and session logs";
 }
 
 function sshHostKeys(): string[] {

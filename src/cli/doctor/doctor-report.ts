@@ -9,6 +9,7 @@ import {
   smNumber,
 } from "../../engines/llama-cpp/device/cuda-code-for-device.ts";
 import { defaultCpuThreads } from "../../engines/llama-cpp/load-model.ts";
+import { buildCommandViewReport, type CommandViewReport } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
 import {
@@ -40,6 +41,8 @@ export interface DoctorReport {
   models: ModelCheck[];
   /** What the agent's run_command children run inside. */
   commandSandbox: Pick<CommandSandbox, "kind" | "description">;
+  /** What a command run in the current folder sees (with a sandbox). */
+  commandView?: CommandViewReport;
   findings: Finding[];
 }
 
@@ -72,6 +75,8 @@ export async function buildDoctorReport(
     commandSandbox: { kind: commandSandbox.kind, description: commandSandbox.description },
     findings: [],
   };
+  const commandView = buildCommandViewReport(commandSandbox, config.sparkHome);
+  if (commandView !== undefined) report.commandView = commandView;
   report.findings = findingsOf(report);
   return report;
 }

@@ -2,6 +2,7 @@
 // problems with what to do about them.
 import type { SamplingPlace } from "../../engines/engine.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
+import { formatCommandView } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { DoctorReport } from "./doctor-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
@@ -16,6 +17,7 @@ export function formatDoctorReport(report: DoctorReport): string {
     ...decodeLoopLines(report.decodeLoop),
     `threads: ${report.threads.cpuDefault} by default on the CPU (${report.threads.availableParallelism} cores, one left to Node; a model's \`threads\` overrides it)`,
     `command sandbox: ${report.commandSandbox.description}`,
+    ...(report.commandView === undefined ? [] : formatCommandView(report.commandView)),
     "",
     report.configSources.length === 0
       ? "config: no config file"
