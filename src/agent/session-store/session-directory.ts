@@ -40,17 +40,6 @@ async function cachedSummary(file: string): Promise<SessionSummary | undefined> 
   return loaded?.summary;
 }
 
-/** The logged session with exactly this id (its file is `<date>-<id>.jsonl`): one file read. */
-export async function readSessionById(
-  directory: string,
-  id: string,
-): Promise<SessionSummary | undefined> {
-  const file = await findSessionLog(directory, id);
-  if (file === undefined) return undefined;
-  const loaded = await readSession(file).catch(() => undefined);
-  return loaded?.summary.id === id ? loaded.summary : undefined;
-}
-
 /** The path of the log named for this id (`<date>-<id>.jsonl`), without reading it. */
 export async function findSessionLog(directory: string, id: string): Promise<string | undefined> {
   const names = await readdir(directory).catch(() => [] as string[]);
