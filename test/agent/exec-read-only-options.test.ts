@@ -83,6 +83,7 @@ describe("spark exec: read-only options as the programs read them", () => {
     expect(control).toMatchObject({ isError: false });
     expect(control?.output).toContain("README.md:1:FAKE-in-the-workspace");
     expect(control?.output).not.toMatch(/FAKE-(SSH|AWS|SPARK)/);
+    expect(results[0]?.output).toContain("-R is not among grep's read-only options");
     for (const [index, command] of attacks.entries()) {
       const output = results[index]?.output ?? "";
       expect(output, command).toMatch(/^not approved: ask the user/);

@@ -4,7 +4,7 @@
 // A read-only git command runs with the repository's code-running config neutralised.
 import { neutralGitCommand } from "./neutral-git-command.ts";
 import { parseShellCommand, quoteShellWords } from "./parse-shell-command.ts";
-import { isReadOnlyCommand } from "./read-only-commands.ts";
+import { readOnlyCommandProblem } from "./read-only-commands.ts";
 import { checkCommandRequest } from "./requested-commands.ts";
 
 export interface CommandApprovalRequest {
@@ -61,11 +61,23 @@ export function judgeCommandRequest(
     };
   }
   const shellCommand = quoteShellWords(parsed.words);
-  if (isReadOnlyCommand(parsed.words, location.cwd, location.workspaceRoot)) {
+  const readOnlyProblem = readOnlyCommandProblem(
+    parsed.words,
+    location.cwd,
+    location.workspaceRoot,
+  );
+  if (readOnlyProblem === undefined) {
     return { asked: true, shellCommand, readOnlyWords: parsed.words };
   }
   const request = checkCommandRequest(parsed.words, userText);
-  if (!request.requested) return { asked: false, reason: request.reason };
+  if (!request.requested) {
+    // A program on the list with an option off it: say which, so the user sees why it asks.
+    const onTheList = !readOnlyProblem.endsWith("is not on the read-only list");
+    return {
+      asked: false,
+      reason: onTheList ? `${request.reason}, and ${readOnlyProblem}` : request.reason,
+    };
+  }
   if (!options.sandboxed) {
     return {
       asked: false,
