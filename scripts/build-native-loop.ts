@@ -10,6 +10,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildChatFormat, chatFormatDirectory } from "./native/build-chat-format.ts";
 import { extractLlamaHeaders } from "./native/llama-build-inputs.ts";
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ export const addonFile = join(addonDirectory, "build", "Release", "spark_generat
 const checkScript = join(dirname(fileURLToPath(import.meta.url)), "native", "check-native-loop.ts");
 
 /** npm sets npm_config_node_gyp in lifecycle scripts; otherwise use the node-gyp npm bundles. */
-function nodeGypScript(): string {
+export function nodeGypScript(): string {
   const fromNpm = process.env.npm_config_node_gyp;
   if (fromNpm !== undefined && fromNpm !== "" && existsSync(fromNpm)) return fromNpm;
   const candidates = [
@@ -40,7 +41,7 @@ function nodeGypScript(): string {
  * Node's own headers when they are installed beside it (/usr/include/node for /usr/bin/node), so
  * node-gyp needs no download; otherwise node-gyp fetches them (or uses npm's nodedir setting).
  */
-function nodeHeaders(): string[] {
+export function nodeHeaders(): string[] {
   const configured = process.env.npm_config_nodedir;
   if (configured !== undefined && configured !== "") return [];
   const prefix = resolve(dirname(process.execPath), "..");
@@ -104,6 +105,26 @@ async function main(): Promise<void> {
       error instanceof Error ? error.message.split("\n").slice(0, 6).join("\n") : String(error);
     console.log(
       `spark: the native generation loop was not built, so Spark will use node-llama-cpp's loop (slower per token).\n${reason}`,
+    );
+    if (process.argv.includes("--strict")) process.exitCode = 1;
+  }
+  await buildChatFormatReporting();
+}
+
+/** Built on its own: the loop works without it (node-llama-cpp's chat wrappers), and it without the loop. */
+async function buildChatFormatReporting(): Promise<void> {
+  try {
+    const started = Date.now();
+    const built = await buildChatFormat(nodeGypScript(), nodeHeaders());
+    console.log(
+      `spark: chat formats (llama.cpp's common/chat) built in ${Date.now() - started} ms (${built})`,
+    );
+  } catch (error) {
+    await rm(join(chatFormatDirectory, "build"), { recursive: true, force: true }).catch(() => {});
+    const reason =
+      error instanceof Error ? error.message.split("\n").slice(0, 6).join("\n") : String(error);
+    console.log(
+      `spark: llama.cpp's chat formats were not built, so Spark renders prompts with node-llama-cpp's chat wrappers.\n${reason}`,
     );
     if (process.argv.includes("--strict")) process.exitCode = 1;
   }

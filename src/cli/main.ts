@@ -11,6 +11,7 @@ import { registerServeCommand } from "./commands/serve-command.ts";
 import { registerTuiCommand } from "./commands/tui-command.ts";
 import { registerEvalCommand } from "./commands/eval-command.ts";
 import { registerDoctorCommand } from "./commands/doctor-command.ts";
+import { registerTemplateCommand } from "./commands/template-command.ts";
 
 const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -37,6 +38,7 @@ registerServeCommand(program);
 registerTuiCommand(program);
 registerEvalCommand(program);
 registerDoctorCommand(program);
+registerTemplateCommand(program);
 
 try {
   await program.parseAsync(process.argv);

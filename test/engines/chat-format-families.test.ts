@@ -1,0 +1,233 @@
+// Each model family's chat format through Spark's embedded-engine code (llama.cpp's common/chat
+// compiled into native/chat-format), on a vocab-only GGUF carrying the family's real template:
+// the prompt for {system, tools, user, assistant tool call, tool result} equals the template as
+// Hugging Face's apply_chat_template renders it (Python's jinja2), whitespace aside; the family's
+// own rendering of a call (a multi-line apply_patch) parses back to that call; reasoning parses
+// as reasoning. Needs python3 with jinja2: skips saying why without it, fails under CI=true.
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChatMessage, ToolDefinition } from "../../src/engines/engine.ts";
+import type { ChatFormat } from "../../src/engines/llama-cpp/chat-format/chat-format.ts";
+import { loadChatFormatAddon } from "../../src/engines/llama-cpp/chat-format/chat-format-addon.ts";
+import { openModelChatFormat } from "../../src/engines/llama-cpp/chat-format/open-model-chat-format.ts";
+import { chatFamilies, type ChatFamily } from "./support/chat-families.ts";
+import { llamaModelsFolder, writeFamilyVocabGguf } from "./support/family-vocab-gguf.ts";
+
+const jinja2Script = join(import.meta.dirname, "support", "render-with-jinja2.py");
+const now = Date.UTC(2026, 10, 28, 9, 30);
+
+function missingReason(): string | undefined {
+  const probe = spawnSync("python3", ["-c", "import jinja2"], { encoding: "utf8" });
+  const addon = loadChatFormatAddon();
+  const reason =
+    probe.status !== 0
+      ? "python3 with jinja2 is not installed (apt-get install python3-jinja2)"
+      : addon.addon === undefined
+        ? addon.reason
+        : undefined;
+  if (reason !== undefined && process.env.CI === "true")
+    throw new Error(`The chat-format family tests must run in CI, but ${reason}.`);
+  return reason;
+}
+
+const skipReason = missingReason();
+if (skipReason !== undefined) console.log(`chat-format family tests skipped: ${skipReason}`);
+
+const tools: ToolDefinition[] = [
+  {
+    name: "read_file",
+    description: "Read a file of the workspace.",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  },
+  {
+    name: "apply_patch",
+    description: "Apply a patch to files of the workspace.",
+    parameters: { type: "object", properties: { patch: { type: "string" } }, required: ["patch"] },
+  },
+];
+const patch =
+  "*** Begin Patch\n*** Update File: src/add.ts\n@@\n-export const add = (a, b) => a - b;\n+export const add = (a, b) => a + b;\n*** End Patch";
+const fileText = '1\texport const add = (a, b) => a - b;\n2\t// "quoted" \\ text\n';
+
+function conversation(family: ChatFamily): ChatMessage[] {
+  const id = family.callId("read_file", 0);
+  return [
+    { role: "system", content: "You are Spark, a coding agent." },
+    { role: "user", content: "Fix the bug in src/add.ts." },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id, name: "read_file", arguments: '{"path":"src/add.ts"}' }],
+    },
+    { role: "tool", toolCallId: id, name: "read_file", content: fileText },
+  ];
+}
+
+/** The messages as a Hugging Face user passes them: arguments as objects. */
+function huggingFaceMessages(family: ChatFamily, messages: ChatMessage[]): object[] {
+  return messages.map((message) => {
+    if (message.role === "assistant")
+      return {
+        role: "assistant",
+        content: message.content,
+        ...(message.toolCalls === undefined
+          ? {}
+          : {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: "function",
+                function: {
+                  name: call.name,
+                  arguments:
+                    family.stringArguments === true
+                      ? call.arguments
+                      : (JSON.parse(call.arguments) as object),
+                },
+              })),
+            }),
+      };
+    if (message.role === "tool")
+      return {
+        role: "tool",
+        tool_call_id: message.toolCallId,
+        name: message.name,
+        content: message.content,
+      };
+    return message;
+  });
+}
+
+function renderWithJinja2(
+  family: ChatFamily,
+  template: string,
+  messages: ChatMessage[],
+  addGenerationPrompt: boolean,
+): string {
+  const result = spawnSync("python3", [jinja2Script], {
+    input: JSON.stringify({
+      template,
+      messages: huggingFaceMessages(family, messages),
+      tools: tools.map((tool) => ({ type: "function", function: tool })),
+      add_generation_prompt: addGenerationPrompt,
+      bos_token: family.bosToken ?? "",
+      eos_token: family.eosToken,
+      now,
+    }),
+    encoding: "utf8",
+  });
+  const output = JSON.parse(result.stdout) as { prompt?: string; error?: string };
+  if (output.prompt === undefined) throw new Error(`jinja2: ${output.error ?? result.stderr}`);
+  return output.prompt;
+}
+
+const normalized = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+function commonPrefixLength(left: string, right: string): number {
+  let index = 0;
+  while (index < left.length && index < right.length && left[index] === right[index]) index++;
+  return index;
+}
+
+/** What the model generates for a turn: the family's rendering of it, minus its end-of-turn token. */
+function generatedTurn(
+  family: ChatFamily,
+  template: string,
+  turn: ChatMessage,
+  history: ChatMessage[],
+): string {
+  const before = renderWithJinja2(family, template, history, true);
+  const after = renderWithJinja2(family, template, [...history, turn], false);
+  let text = after.slice(commonPrefixLength(before, after)).trimEnd();
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const marker of family.endOfTurn)
+      if (text.endsWith(marker)) {
+        text = text.slice(0, -marker.length).trimEnd();
+        changed = true;
+      }
+  }
+  return text;
+}
+
+describe.skipIf(skipReason !== undefined)(
+  "chat formats of each model family (llama.cpp's common/chat)",
+  () => {
+    let directory: string;
+    let models: string;
+    beforeAll(async () => {
+      directory = await mkdtemp(join(tmpdir(), "spark-chat-families-"));
+      models = await llamaModelsFolder(chatFamilies.map((family) => family.vocab));
+    }, 120_000);
+    afterAll(async () => {
+      await rm(directory, { recursive: true, force: true });
+    });
+
+    async function open(family: ChatFamily): Promise<{ format: ChatFormat; template: string }> {
+      const template = await readFile(join(models, "templates", family.template), "utf8");
+      const gguf = join(directory, `${family.template}.gguf`);
+      await writeFamilyVocabGguf(
+        { ...family, vocab: join(models, `ggml-vocab-${family.vocab}.gguf`), template },
+        gguf,
+      );
+      const opened = await openModelChatFormat(gguf);
+      if (opened.format === undefined) throw new Error(opened.reason);
+      expect(opened.toolsUnsupportedReason).toBeUndefined();
+      return { format: opened.format, template };
+    }
+
+    describe.each(chatFamilies)("$name", (family) => {
+      it("renders the tool conversation as the template does", async () => {
+        const { format, template } = await open(family);
+        const messages = conversation(family);
+        const rendered = format.render({ messages, tools, now: new Date(now) });
+        const expected = renderWithJinja2(family, template, messages, true);
+        expect(normalized(rendered.prompt)).toBe(normalized(expected));
+        // The tool's text reaches the model as it is, unless the template itself encodes it.
+        if (expected.includes('// "quoted" \\ text'))
+          expect(rendered.prompt).toContain('// "quoted" \\ text');
+      });
+
+      it("parses the family's own rendering of a multi-line apply_patch call", async () => {
+        const { format, template } = await open(family);
+        const history = conversation(family);
+        const call = {
+          id: family.callId("apply_patch", 1),
+          name: "apply_patch",
+          arguments: JSON.stringify({ patch }),
+        };
+        const output = generatedTurn(
+          family,
+          template,
+          { role: "assistant", content: "", toolCalls: [call] },
+          history,
+        );
+        const rendered = format.render({ messages: history, tools, now: new Date(now) });
+        const parsed = format.parser(rendered).parse(output, false);
+        expect(parsed.toolCalls, `output: ${JSON.stringify(output)}`).toHaveLength(1);
+        expect(parsed.toolCalls[0]?.name).toBe("apply_patch");
+        expect(JSON.parse(parsed.toolCalls[0]?.arguments ?? "")).toEqual({ patch });
+        expect(parsed.content.trim()).toBe("");
+      });
+
+      it("parses reasoning as reasoning, never as answer text", async () => {
+        const { format } = await open(family);
+        const rendered = format.render({
+          messages: conversation(family),
+          tools,
+          now: new Date(now),
+        });
+        if (!rendered.supportsThinking) return;
+        const start = rendered.generationPrompt.trimEnd().endsWith(rendered.thinkingStartTag)
+          ? ""
+          : rendered.thinkingStartTag;
+        const output = `${start}The add function subtracts.${rendered.thinkingEndTags[0] ?? ""}The bug is the minus sign.`;
+        const parsed = format.parser(rendered).parse(output, false);
+        expect(parsed.reasoning.trim()).toBe("The add function subtracts.");
+        expect(parsed.content).not.toContain("subtracts");
+      });
+    });
+  },
+);
