@@ -50,6 +50,7 @@ const modelLayerSchema = z.strictObject({
   sequences: positiveInteger.optional(),
   speculative: z.boolean().optional(),
   fim_template: nonEmptyString.optional(),
+  chat_template: nonEmptyString.optional(),
   fim_order: z.enum(FIM_ORDERS).optional(),
   fim_split: z.enum(FIM_SPLITS).optional(),
   decode_loop: z.enum(DECODE_LOOPS).optional(),
@@ -174,6 +175,8 @@ const llamaCppModelSchema = z.strictObject({
       error: "must contain {prefix} and {suffix}",
     })
     .optional(),
+  /** A Jinja chat template file used instead of the GGUF's (llama-server's --chat-template-file). */
+  chat_template: z.string().min(1).optional(),
   /** With the model's own FIM tokens: "psm" (prefix, suffix, middle; the default) or "spm"
    * (suffix first, so it stays cached while the user types; for models trained on SPM too). */
   fim_order: z.enum(FIM_ORDERS).optional(),

@@ -44,6 +44,8 @@ export interface LlamaCppModelConfig {
   speculative: boolean;
   /** FIM prompt with `{prefix}` and `{suffix}`, for a model without FIM tokens. */
   fimTemplate?: string;
+  /** A Jinja chat template file instead of the GGUF's (llama-server's --chat-template-file). */
+  chatTemplate?: string;
   /** With the model's FIM tokens: the suffix after the prefix ("psm") or before it ("spm").
    * Unset: psm. */
   fimOrder?: (typeof FIM_ORDERS)[number];

@@ -104,6 +104,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
         sequences: model.sequences,
         speculative: model.speculative,
         ...(model.fim_template === undefined ? {} : { fimTemplate: model.fim_template }),
+        ...(model.chat_template === undefined ? {} : { chatTemplate: model.chat_template }),
         ...(model.fim_order === undefined ? {} : { fimOrder: model.fim_order }),
         ...(model.fim_split === undefined ? {} : { fimSplit: model.fim_split }),
         ...(model.decode_loop === undefined ? {} : { decodeLoop: model.decode_loop }),
