@@ -59,6 +59,8 @@ export class WsLane {
   private preparing = false;
   /** A cancel that arrived while the response was still being prepared (it has no id yet). */
   private cancelWhilePreparing = false;
+  /** Aborts the preparation (a grammar being built) when the connection goes away. */
+  private preparation: AbortController | undefined;
   private lastResponse:
     { id: string; body: ResponseCreateBody; requiredInput: RequiredInputStub[] } | undefined;
   /**
@@ -228,6 +230,7 @@ export class WsLane {
   /** The connection is gone: the response in flight is handed to the registry to finish. */
   release(): void {
     this.queue.length = 0;
+    this.preparation?.abort();
     const live = this.current;
     if (live !== undefined && !live.done) {
       live.detach(this.sink);
@@ -253,9 +256,11 @@ export class WsLane {
     let live: LiveResponse | undefined;
     const slot = startSlot(context, apiKey);
     let slotTaken = false;
+    const preparation = new AbortController();
+    this.preparation = preparation;
     try {
       const turn = await prepareTurn(
-        { body, apiKey, receivedAt, clock },
+        { body, apiKey, receivedAt, clock, signal: preparation.signal },
         {
           models: context.models,
           store: context.store,
@@ -299,8 +304,10 @@ export class WsLane {
         registry.remove(live);
         live.finish(undefined);
       }
-      this.host.sendError(error, this.streamId);
+      // A preparation abandoned because the client left has no one to tell.
+      if (!this.host.closed) this.host.sendError(error, this.streamId);
     } finally {
+      if (this.preparation === preparation) this.preparation = undefined;
       if (!slotTaken) dropSlot(slot);
       this.preparing = false;
       if (!this.busy) this.next();

@@ -3,6 +3,7 @@
 // the real `spark serve` on the embedded engine and the tiny GGUF (one sequence); a schema at the
 // limits still works; a client that hangs up while its grammar is built frees the engine.
 import OpenAI from "openai";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSparkServe, type SparkServeProcess } from "../clients/support/spark-serve-process.ts";
 import { ensureTestModel } from "../support/test-model.ts";
@@ -164,5 +165,38 @@ describe("schema size limits", () => {
       max_tokens: 16,
     });
     expect(wide.choices[0]?.message.content).toMatch(/^\{\s*"p0"/);
+  });
+
+  it("abandons a WebSocket response whose client left while its grammar was built", async () => {
+    const logBefore = server.log().length;
+    const logSince = (): string => server.log().slice(logBefore);
+    const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/v1/responses`, {
+      headers: { authorization: "Bearer sk-alice" },
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", resolve);
+      socket.once("error", reject);
+    });
+    // 5,000 properties: a build long enough to leave during it (hundreds of ms on this machine).
+    socket.send(
+      JSON.stringify({
+        type: "response.create",
+        model,
+        input: "Fill it.",
+        max_output_tokens: 8,
+        ...textFormat({ ...wideSchema(5_000), title: "left" }),
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.terminate();
+    const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "sk-bob", maxRetries: 0 });
+    await openai.responses.create({ model, input: "Hi.", max_output_tokens: 4 });
+    // Before, the abandoned response was prepared, took the only sequence and generated (its
+    // log line says format=json_schema): it had 8 tokens to write, well inside this wait.
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && !/format=json_schema/.test(logSince())) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(logSince()).not.toMatch(/format=json_schema/);
   });
 });
