@@ -191,8 +191,9 @@ describe("schema size limits", () => {
     socket.terminate();
     const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "sk-bob", maxRetries: 0 });
     await openai.responses.create({ model, input: "Hi.", max_output_tokens: 4 });
-    // Before, the abandoned response was prepared, took the only sequence and generated (its
-    // log line says format=json_schema): it had 8 tokens to write, well inside this wait.
+    // Had the abandoned response started, it would have taken the only sequence and written its
+    // 8 tokens well inside this wait (its log line says format=json_schema). The lane also aborts
+    // the build itself, which frees the grammar worker's queue for other requests.
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline && !/format=json_schema/.test(logSince())) {
       await new Promise((resolve) => setTimeout(resolve, 100));
