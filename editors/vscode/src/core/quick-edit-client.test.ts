@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildQuickEditBody, unwrapCodeFence } from "./quick-edit-client.ts";
+import { buildQuickEditBody } from "./quick-edit-client.ts";
 
 describe("quick edit", () => {
   it("sends the selection as the predicted output", () => {
@@ -10,11 +10,5 @@ describe("quick edit", () => {
     expect(body.prediction).toEqual({ type: "content", content: "let a = 1;" });
     expect(body.model).toBe("m");
     expect(body.stream).toBe(true);
-  });
-
-  it("unwraps a fenced reply, also while its closing fence is still arriving", () => {
-    expect(unwrapCodeFence("const a = 1;")).toBe("const a = 1;");
-    expect(unwrapCodeFence("```ts\nconst a = 1;\n```\n")).toBe("const a = 1;");
-    expect(unwrapCodeFence("```ts\nconst a = 1;\n``")).toBe("const a = 1;");
   });
 });

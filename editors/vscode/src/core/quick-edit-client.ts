@@ -1,6 +1,8 @@
 // Quick edit: the selected code and an instruction go to `POST /v1/chat/completions` with the
 // selection as `prediction`, so the server's speculative decoding can accept unchanged runs of it;
-// the rewritten code streams back and is unwrapped from a Markdown fence if the model added one.
+// the rewritten code streams back, taken out of a Markdown fence (and the prose around it) if the
+// model added one.
+import { replyCode } from "./reply-code.ts";
 import { postEventStream, type SparkServer } from "./spark-http.ts";
 
 export interface QuickEditRequest {
@@ -53,18 +55,6 @@ export async function* streamQuickEdit(
     const delta = (choices[0] as { delta?: { content?: unknown } } | undefined)?.delta;
     if (typeof delta?.content !== "string" || delta.content === "") continue;
     raw += delta.content;
-    yield unwrapCodeFence(raw);
+    yield replyCode(raw, request.selection);
   }
-}
-
-/** Removes a Markdown fence around the whole reply, including a half-streamed one. */
-export function unwrapCodeFence(text: string): string {
-  const opening = /^\s*```[\w+-]*[ \t]*\n/.exec(text);
-  if (opening === null) return text;
-  const body = text.slice(opening[0].length);
-  const closing = body.lastIndexOf("```");
-  if (closing !== -1 && body.slice(closing + 3).trim() === "")
-    return body.slice(0, closing).replace(/\n$/, "");
-  // The closing fence may be arriving: hide a trailing partial one.
-  return body.replace(/\n`{1,3}$/, "");
 }
