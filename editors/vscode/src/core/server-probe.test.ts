@@ -36,3 +36,25 @@ describe("probeServer", () => {
     await expect(probeServer({ baseUrl: server.url })).resolves.toEqual({ state: "unreachable" });
   });
 });
+
+describe("probeServer on a busy machine", () => {
+  it("waits for a server that takes seconds to answer instead of calling it unreachable", async () => {
+    const server = createServer((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ object: "list", data: [{ id: "slow" }] }));
+      }, 2_500);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await expect(probeServer({ baseUrl: url })).resolves.toEqual({
+        state: "up",
+        models: ["slow"],
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

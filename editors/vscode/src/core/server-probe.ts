@@ -10,7 +10,16 @@ export type ServerProbe =
   /** Something answers, but not as spark serve does (another program on the port, a 500). */
   | { state: "error"; status: number };
 
-export async function probeServer(server: SparkServer, timeoutMs = 2_000): Promise<ServerProbe> {
+/**
+ * Long enough for a busy machine: a 2 s probe said "No Spark server answers" at startup while the
+ * server answered under load (issue 38). A server that is down refuses the connection at once.
+ */
+const PROBE_TIMEOUT_MS = 10_000;
+
+export async function probeServer(
+  server: SparkServer,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<ServerProbe> {
   const headers: Record<string, string> = {};
   if (server.apiKey) headers.authorization = `Bearer ${server.apiKey}`;
   let response: Response;

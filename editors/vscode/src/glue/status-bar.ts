@@ -1,14 +1,13 @@
 // The status-bar item: the completion model, the last completion's latency, whether completions
 // are on, and what went wrong; re-rendered whenever one of them or a setting changes.
 import * as vscode from "vscode";
-import { statusText, type StatusState } from "../core/status-text.ts";
+import { StatusState } from "../core/status-state.ts";
+import { statusText } from "../core/status-text.ts";
 import type { SparkSettings } from "./settings.ts";
 
 export class SparkStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
-  private answeringModel: string | undefined;
-  private latencyMs: number | undefined;
-  private problem: string | undefined;
+  private readonly state = new StatusState();
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly settings: SparkSettings) {
@@ -16,7 +15,7 @@ export class SparkStatusBar implements vscode.Disposable {
     this.item.command = "spark.toggleCompletions";
     this.subscription = settings.onDidChange(() => {
       // A new server, model or key: what was measured or failed before no longer applies.
-      this.problem = undefined;
+      this.state.settingsChanged();
       this.render();
     });
     this.render();
@@ -24,33 +23,28 @@ export class SparkStatusBar implements vscode.Disposable {
   }
 
   showCompletion(model: string | undefined, latencyMs: number): void {
-    this.answeringModel = model ?? this.answeringModel;
-    this.latencyMs = latencyMs;
-    this.problem = undefined;
+    this.state.completionAnswered(model, latencyMs);
     this.render();
   }
 
-  /** The server named its models: with exactly one, that one answers completions. */
+  /** The server answered and named its models: with exactly one, that one answers completions. */
   showServerModels(models: readonly string[]): void {
-    if (this.answeringModel === undefined && models.length === 1) this.answeringModel = models[0];
+    this.state.serverAnswered(models);
     this.render();
   }
 
   showProblem(message: string): void {
-    this.problem = message;
+    this.state.failed(message);
     this.render();
   }
 
   private render(): void {
-    const state: StatusState = {
+    const { text, tooltip } = statusText({
+      ...this.state.current,
       enabled: this.settings.completionsEnabled,
       configuredModel: this.settings.completionModel,
-      answeringModel: this.answeringModel,
-      latencyMs: this.latencyMs,
-      problem: this.problem,
       serverUrl: this.settings.serverUrl,
-    };
-    const { text, tooltip } = statusText(state);
+    });
     this.item.text = text;
     this.item.tooltip = tooltip;
   }
