@@ -9,6 +9,7 @@ import { connectAgent } from "../core/agent-connection.ts";
 import { describeContext, questionWithContext, type EditorContext } from "../core/ask-context.ts";
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
 import { transcriptEntryFor } from "../core/ask-transcript.ts";
+import { insertText } from "../core/insert-text.ts";
 import { SparkClientError } from "../core/spark-client-error.ts";
 import { askSparkHtml } from "./ask-spark-html.ts";
 import type { FailureReporter } from "./failure-reporter.ts";
@@ -192,7 +193,8 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       return;
     }
     const shown = await vscode.window.showTextDocument(editor.document, editor.viewColumn);
-    await shown.edit((builder) => builder.replace(shown.selection, text));
+    const atLineStart = shown.selection.start.character === 0;
+    await shown.edit((builder) => builder.replace(shown.selection, insertText(text, atLineStart)));
   }
 
   private editorContext(): EditorContext | undefined {

@@ -106,7 +106,10 @@ function receive(message: HostMessage): void {
     }
     case "busy":
       stopButton.hidden = !message.busy;
-      if (!message.busy) endLive();
+      if (!message.busy) {
+        endLive();
+        retireApprovals();
+      }
       return;
     case "context":
       contextLine.textContent = message.text;
@@ -143,6 +146,18 @@ function receive(message: HostMessage): void {
     default:
       endLive();
       if (message.text !== "") add(message.kind, message.text);
+  }
+}
+
+/**
+ * The turn ended (Stop, or it finished): a question it asked is no longer waiting, and approve or
+ * deny would answer nobody. The question stays, saying so.
+ */
+function retireApprovals(): void {
+  for (const entry of Array.from(transcript.querySelectorAll(".approval"))) {
+    if (entry.querySelector("button") === null) continue;
+    for (const button of Array.from(entry.querySelectorAll("button"))) button.remove();
+    entry.append("(not answered: the turn ended)");
   }
 }
 
