@@ -33,9 +33,16 @@ export const MASKED_SYSTEM_FILES: readonly string[] = [
   "/etc/krb5.keytab",
 ];
 
-/** Folders under /etc that hold secrets: each existing one is emptied. */
+/**
+ * Folders that hold secrets or other users' files: each existing one is emptied. A command run
+ * as root keeps reading what root owns even without capabilities (/var/backups has shadow.bak).
+ */
 export const EMPTIED_SYSTEM_SECRET_FOLDERS: readonly string[] = [
   "/etc/sudoers.d",
+  "/var/backups",
+  "/var/mail",
+  "/var/spool/mail",
+  "/var/spool/cron",
   "/etc/ssl/private",
   "/etc/NetworkManager/system-connections",
   "/etc/wireguard",
