@@ -172,3 +172,31 @@ export const chatFamilies: ChatFamily[] = [
     endOfTurn: ["<|eot_id|>"],
   },
 ];
+
+/** Checks not yet passing, by family, each with what was seen (issue 33's open items). */
+export const chatFamilyGaps: Record<
+  string,
+  { render?: string; parse?: string; reasoning?: string }
+> = {
+  "gpt-oss": {
+    reasoning:
+      "the test's synthetic analysis-then-text output is not a valid Harmony turn (parser: does not match peg-native)",
+  },
+  "Mistral Small 3.2": {
+    parse:
+      "the template's rendering of a past call is refused by llama.cpp's parser (does not match peg-native): not yet investigated",
+  },
+  "MiniMax-M2": {
+    parse:
+      "the template's rendering of a past call (\\n<minimax:tool_call>…) parses to no call: not yet investigated (a <think> block expected first?)",
+  },
+  "Hermes-2-Pro": {
+    parse:
+      "the call parses, but the test's turn extraction leaves <|im_end|><|im_start|>assistant as content (the template ends the tool turn differently once an assistant turn follows)",
+  },
+  "Functionary v3.2": {
+    render:
+      'Python jinja2 fails on the template (can only concatenate str (not "dict") to str): the test inputs do not yet match what the template expects',
+    parse: "depends on the jinja2 rendering above",
+  },
+};

@@ -40,6 +40,8 @@ arguments = {
     "add_generation_prompt": request.get("add_generation_prompt", True),
     "bos_token": request.get("bos_token", ""),
     "eos_token": request.get("eos_token", ""),
+    # llama-server's default (and Spark's): templates with a thinking switch render it on.
+    "enable_thinking": True,
 }
 if request.get("tools"):
     arguments["tools"] = request["tools"]
