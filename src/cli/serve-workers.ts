@@ -9,6 +9,7 @@ import { MemoryStoreCore } from "../gateway/store/memory-store-core.ts";
 import type { ServeConfig } from "../gateway/serve-config.ts";
 import { describeRedisUrl } from "../gateway/store/redis-gateway-store.ts";
 import { SparkError } from "../protocol/spark-error.ts";
+import { IMMEDIATE_EXIT_CODE } from "./serve-signals.ts";
 
 /** Set in a worker's environment: it serves, with the primary's store when there is no Redis. */
 export const WORKER_ENVIRONMENT = "SPARK_SERVE_WORKER";
@@ -31,12 +32,13 @@ export function parseWorkers(value: string | undefined): number {
   return count;
 }
 
-/** Runs the primary until SIGINT or SIGTERM; the workers re-run this command as workers. */
+/** Runs the primary until SIGINT or SIGTERM has drained every worker; resolves with the exit
+ * code. The workers re-run this command as workers. */
 export async function runServePrimary(
   count: number,
   config: ServeConfig,
   log: (line: string) => void,
-): Promise<void> {
+): Promise<number> {
   const core =
     config.store === undefined
       ? new MemoryStoreCore({
@@ -85,7 +87,8 @@ export async function runServePrimary(
     });
   });
   for (let index = 0; index < count; index += 1) fork();
-  const stop = async (): Promise<void> => {
+  // Each worker drains itself on SIGTERM (serve-signals.ts); the primary waits for all of them.
+  const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
     await Promise.all(
@@ -94,7 +97,7 @@ export async function runServePrimary(
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
             worker.once("exit", () => resolve());
-            worker.process.kill("SIGTERM");
+            worker.process.kill(signal);
           }),
       ),
     );
@@ -111,9 +114,33 @@ export async function runServePrimary(
     await stop();
     throw error;
   }
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    // Each worker reloads on its own.
+    process.on("SIGHUP", () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGHUP");
+    });
   });
+  log(`spark serve: ${signal}: draining ${count} workers`);
+  // Ctrl+C again (the terminal sends it to every worker too): no more waiting.
+  process.on("SIGINT", () => {
+    log("spark serve: SIGINT again; stopping the workers now");
+    void stop("SIGKILL").then(() => process.exit(IMMEDIATE_EXIT_CODE));
+  });
+  // A worker that does not finish its drain is not waited for past its grace period.
+  const deadline = setTimeout(
+    () => {
+      log("spark serve: workers still running after the drain's grace period; killing them");
+      void stop("SIGKILL");
+    },
+    config.drainGraceSeconds * 1000 + HARD_STOP_MARGIN_MS,
+  );
+  deadline.unref();
   await stop();
+  clearTimeout(deadline);
+  return 0;
 }
+
+/** Past the drain's grace period, how long a worker gets to close before it is killed. */
+const HARD_STOP_MARGIN_MS = 10_000;

@@ -3,6 +3,7 @@
 import { createAgentUpgrade } from "../app-server/agent-upgrade.ts";
 import type { AppServer } from "../app-server/app-server.ts";
 import { createLocalAppServer } from "../app-server/create-local-app-server.ts";
+import type { DrainOutcome } from "../gateway/gateway-drain.ts";
 import { createGateway, type Gateway } from "../gateway/index.ts";
 import type { LogWriter } from "../gateway/request-log.ts";
 import { resolveServeConfig, type ServeConfig } from "../gateway/serve-config.ts";
@@ -34,6 +35,8 @@ export interface RunningServe {
   url: string;
   gateway: Gateway;
   appServer: AppServer;
+  /** Graceful: unready, new work refused, responses in flight finish or are handed over. */
+  drain(graceMs: number): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     url,
     gateway,
     appServer,
+    drain: (graceMs) => gateway.drain(graceMs),
     async close() {
       // Sessions first (their turns end, their logs close), then the sockets and the port.
       await appServer.close();

@@ -89,6 +89,11 @@ const serveFields = {
     .string()
     .regex(/^rediss?:\/\/[^\s]+$/, "a Redis URL: redis://host:port[/db] (or rediss:// for TLS)"),
   replica_lease_ms: z.int().min(100),
+  drain_grace_seconds: nonNegativeInteger,
+  /** The response store's caps, per tenant (API key), and how long a stored response is kept. */
+  response_store_max_responses: positiveInteger,
+  response_store_max_bytes: positiveInteger,
+  response_store_ttl_seconds: positiveInteger,
 };
 
 const agentFields = {
@@ -293,6 +298,18 @@ export const mergedConfigSchema = z.strictObject({
       ),
       store: serveFields.store.optional(),
       replica_lease_ms: serveFields.replica_lease_ms.default(serveDefaults.replicaLeaseMs),
+      drain_grace_seconds: serveFields.drain_grace_seconds.default(
+        serveDefaults.drainGraceSeconds,
+      ),
+      response_store_max_responses: serveFields.response_store_max_responses.default(
+        serveDefaults.responseStoreMaxEntries,
+      ),
+      response_store_max_bytes: serveFields.response_store_max_bytes.default(
+        serveDefaults.responseStoreMaxBytes,
+      ),
+      response_store_ttl_seconds: serveFields.response_store_ttl_seconds.default(
+        serveDefaults.responseStoreTtlSeconds,
+      ),
     })
     .prefault({}),
   agent: z.strictObject({ workspace_roots: agentFields.workspace_roots.default([]) }).prefault({}),

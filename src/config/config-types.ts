@@ -111,6 +111,10 @@ export type ServeConfig = Pick<
   | "contextLimitTokens"
   | "store"
   | "replicaLeaseMs"
+  | "drainGraceSeconds"
+  | "responseStoreMaxEntries"
+  | "responseStoreMaxBytes"
+  | "responseStoreTtlSeconds"
 >;
 
 /** The [agent] settings: what the app server behind `spark serve` may touch. */

@@ -35,6 +35,10 @@ describe("loadConfig", () => {
       maxFrameBytes: 4 * 1024 * 1024,
       contextLimitTokens: 131072,
       replicaLeaseMs: 3000,
+      drainGraceSeconds: 20,
+      responseStoreMaxEntries: 10_000,
+      responseStoreMaxBytes: 256 * 1024 * 1024,
+      responseStoreTtlSeconds: 3600,
     });
   });
 

@@ -1,6 +1,7 @@
 // What every transport of one gateway shares: settings, models, stored responses, limits, metrics.
 import type { ConcurrencyLimiter } from "./concurrency-limiter.ts";
 import type { DocumentRequests } from "./fim/document-requests.ts";
+import type { DrainState } from "./gateway-drain.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { RequestLog } from "./request-log.ts";
@@ -23,4 +24,8 @@ export interface GatewayContext {
   runs: Set<Promise<unknown>>;
   /** The fill-in-the-middle completion in flight per document (cancelled by the next one). */
   documents: DocumentRequests;
+  /** Set while the gateway drains (SIGTERM): new work is refused, /readyz answers 503. */
+  drain: DrainState;
+  /** What /readyz checks besides the drain: the default model loaded (set by spark serve). */
+  readiness: { modelLoaded: boolean };
 }

@@ -14,6 +14,7 @@ import {
 } from "./connection-admission.ts";
 import type { ConnectionGuard } from "./connection-guard.ts";
 import type { GatewayContext } from "./gateway-context.ts";
+import { DrainState, drainGateway, drainingError, type DrainOutcome } from "./gateway-drain.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
 import { LiveResponseRegistry } from "./live-response-registry.ts";
@@ -29,7 +30,7 @@ import { startStoreHeartbeat } from "./store/store-heartbeat.ts";
 import { createTickCorker } from "./tick-corker.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
 import { announceOversizedFrames } from "./ws-oversize-guard.ts";
-import { createUpgradeHandler, type UpgradeHandler } from "./ws-upgrade.ts";
+import { createUpgradeHandler, refuseUpgrade, type UpgradeHandler } from "./ws-upgrade.ts";
 import { WsSession } from "./ws-session.ts";
 
 export interface GatewayOptions {
@@ -52,6 +53,11 @@ export interface Gateway {
   readonly store: GatewayStore;
   /** Starts listening; refuses a non-loopback host without API keys. */
   listen(): Promise<{ url: string }>;
+  /** Turns unready and refuses new work, lets responses in flight finish for up to `graceMs`, then
+   * hands those still running over to other replicas (see gateway-drain.ts). Then call close(). */
+  drain(graceMs: number): Promise<DrainOutcome>;
+  /** /readyz waits for this (spark serve: once the default model is loaded). */
+  setModelLoaded(loaded: boolean): void;
   /** Stops responses (engines are freed), closes sockets, and stops listening. */
   close(): Promise<void>;
 }
@@ -92,6 +98,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     log,
     runs: new Set(),
     documents: new DocumentRequests(),
+    drain: new DrainState(),
+    readiness: { modelLoaded: true },
   };
   const heartbeat = store.shared ? startStoreHeartbeat(store, log) : undefined;
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
@@ -154,6 +162,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       httpServer.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
         const path = upgradePath(request);
         const route = path === undefined ? undefined : options.webSocketRoutes?.[path];
+        if (context.drain.draining) {
+          context.metrics.countError("server_shutting_down");
+          refuseUpgrade(socket, drainingError());
+          return;
+        }
         if (admitUpgrade(guard, context, request, socket))
           (route ?? responsesUpgrade)(request, socket, head);
       });
@@ -168,6 +181,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       const address = httpServer.address() as AddressInfo;
       const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
       return { url: `http://${host}:${address.port}` };
+    },
+    drain(graceMs) {
+      return drainGateway({ context, registry, sessions }, graceMs);
+    },
+    setModelLoaded(loaded) {
+      context.readiness.modelLoaded = loaded;
     },
     async close() {
       registry.stopAll();

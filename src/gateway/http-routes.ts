@@ -1,6 +1,6 @@
 // The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
 // generation endpoints. Everything checks Host and Origin; when keys are configured, all but
-// /healthz and the browser app's shell (static-app.ts) need a valid API key, unknown paths included.
+// /healthz, /readyz and the browser app's shell (static-app.ts) need a valid API key, unknown paths included.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SparkError } from "../protocol/spark-error.ts";
 import { authenticate, checkRequestSource } from "./auth.ts";
@@ -11,10 +11,20 @@ import type { GatewayContext } from "./gateway-context.ts";
 import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { invalidTargetError, requestPathOf } from "./request-path.ts";
+import { drainingError } from "./gateway-drain.ts";
+import { sendReadiness } from "./readiness.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { serveStaticApp } from "./static-app.ts";
 import { tenantOf } from "./tenant.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
+
+/** What a draining replica refuses (503, retryable); reads and stored responses are still served. */
+const GENERATION_PATHS = new Set([
+  "/v1/responses",
+  "/v1/chat/completions",
+  "/v1/completions",
+  "/infill",
+]);
 
 export function createHttpHandler(
   context: GatewayContext,
@@ -25,7 +35,7 @@ export function createHttpHandler(
     const path = requestPathOf(request.url);
     let failure: unknown;
     // Probes would drown the log; everything else gets one line when its response is done.
-    if (path !== "/healthz" && path !== "/metrics") {
+    if (path !== "/healthz" && path !== "/readyz" && path !== "/metrics") {
       response.once("close", () =>
         context.log.http(
           method,
@@ -60,7 +70,15 @@ async function route(
   const method = request.method ?? "GET";
   const refused = checkRequestSource(request.headers, context.config);
   if (refused !== undefined) throw refused;
-  if (path === "/healthz" && method === "GET") return sendJson(response, 200, { status: "ok" });
+  // Draining: every answer closes its connection, so keep-alive clients reconnect elsewhere.
+  if (context.drain.draining) response.shouldKeepAlive = false;
+  // Liveness: the process answers (a drain included). Readiness: it should get new work.
+  if (path === "/healthz" && method === "GET")
+    return sendJson(response, 200, {
+      status: "ok",
+      ...(context.drain.draining ? { draining: true } : {}),
+    });
+  if (path === "/readyz" && method === "GET") return sendReadiness(context, response);
   // The app's shell (its page, hashed assets and app-config.json) is public: the browser must load
   // the page before the user can give it a key. Every other path, unknown ones too, needs the key.
   const apiKeyRequired = context.config.apiKeys.length > 0;
@@ -88,6 +106,10 @@ async function route(
         ...(model.contextLength === undefined ? {} : { context_length: model.contextLength }),
       })),
     });
+  }
+  if (method === "POST" && GENERATION_PATHS.has(path)) {
+    if (context.drain.draining) throw drainingError();
+    context.drain.track(response);
   }
   if (path === "/v1/responses" && method === "POST")
     return handleResponsesPost(context, request, response, apiKey);

@@ -46,6 +46,23 @@ export class LiveResponseRegistry {
     this.timers.set(live.id, timer);
   }
 
+  /**
+   * A drain's grace period ended: each response still generating is left as a killed replica
+   * leaves it (its log without an end, no stored result), for another replica to continue.
+   * Returns how many were handed over.
+   */
+  handOverAll(): number {
+    let count = 0;
+    for (const live of this.responses.values()) {
+      if (live.done) continue;
+      live.handOver();
+      count += 1;
+    }
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    return count;
+  }
+
   /** Stops everything (server shutdown). */
   stopAll(): void {
     for (const live of this.responses.values()) live.stop("disconnected");

@@ -82,6 +82,15 @@ export class LiveResponse {
     this.stop("disconnected");
   }
 
+  /** A drain ends here: its log is frozen as it is (no `incomplete` end is logged or sent), the
+   * engine stops, and nothing is stored; another replica resumes and continues it. */
+  handOver(): void {
+    this.superseded = true;
+    this.log?.freeze();
+    this.sink = undefined;
+    this.stop("disconnected");
+  }
+
   /** Sends future events to `sink`, replacing any earlier connection. */
   attach(sink: EventSink): void {
     this.sink = sink;

@@ -20,7 +20,7 @@ import { sparkTimings } from "./spark-timings.ts";
 import type { WriterResumeState } from "./writer-resume-state.ts";
 
 /** Why a response was stopped early; passed as the AbortSignal's reason. */
-export type StopReason = "cancelled" | "steered" | "disconnected";
+export type StopReason = "cancelled" | "steered" | "disconnected" | "draining";
 
 export interface ResponseRunOptions {
   turn: PreparedTurn;
@@ -140,6 +140,16 @@ function endingFor(
         ? { ...base, status: "incomplete", incompleteReason: "max_output_tokens" }
         : { ...base, status: "completed" };
     case "cancelled":
+      // A drain outlasted its grace period: a failure clients retry (Codex retries any
+      // response.failed but a few codes), not an answer cut short.
+      if (signal.reason === "draining") {
+        const draining = new SparkError(
+          "engine_busy",
+          "This replica shut down before the response finished; send the request again.",
+          { retryable: true, retryAfterMs: 1000, status: 503 },
+        );
+        return { ...base, status: "failed", error: responseFailure(draining) };
+      }
       return { ...base, status: "incomplete", incompleteReason: stopReasonOf(signal) };
     case "error": {
       const failure = error ?? new SparkError("internal_error", "The engine failed.");

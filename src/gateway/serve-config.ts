@@ -57,6 +57,9 @@ export interface ServeConfig {
   /** A replica that stops renewing its lease for this long is taken for dead: its slots free up
    * and its responses in flight can be continued by another replica. */
   replicaLeaseMs: number;
+  /** SIGTERM: how long responses in flight may take to finish before they are handed over to
+   * another replica (WebSocket, with a shared store) or ended with a retryable failure. */
+  drainGraceSeconds: number;
 }
 
 export const defaultServeConfig: ServeConfig = {
@@ -84,6 +87,7 @@ export const defaultServeConfig: ServeConfig = {
   sendBufferSoftBytes: 256 * 1024,
   sendBufferHardBytes: 16 * 1024 * 1024,
   replicaLeaseMs: 3000,
+  drainGraceSeconds: 20,
 };
 
 export function resolveServeConfig(config: Partial<ServeConfig> = {}): ServeConfig {

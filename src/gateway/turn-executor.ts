@@ -66,9 +66,14 @@ export async function executeTurn(
         else execution.emit(event, json);
       }
     : execution.emit;
+  // HTTP has no resume: a drain that outlasts its grace period ends these with a retryable failure.
+  const signal =
+    execution.transport === "http"
+      ? AbortSignal.any([execution.signal, context.drain.httpSignal])
+      : execution.signal;
   const run = runResponse({
     turn,
-    signal: execution.signal,
+    signal,
     emit,
     clock: execution.clock,
     ...(execution.resumeFrom === undefined ? {} : { resumeFrom: execution.resumeFrom }),

@@ -10,6 +10,7 @@ import { isFinalResponseEvent, type TickCorker } from "./tick-corker.ts";
 import { eventJson, withStreamId } from "./event-json.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
+import { drainingError } from "./gateway-drain.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
@@ -89,6 +90,11 @@ export class WsSession implements LaneHost {
     socket.on("error", () => {});
   }
 
+  /** A response of its own is generating or queued (a drain waits for it before closing). */
+  get busy(): boolean {
+    return [...this.lanes.values()].some((lane) => lane.busy);
+  }
+
   /** Server shutdown: going away (1001), which clients treat as worth a reconnect. */
   shutdown(): void {
     this.closeWith(1001, "server shutting down", "shutdown", 1000);
@@ -122,6 +128,11 @@ export class WsSession implements LaneHost {
     clock.addSince(receivedAt);
     switch (event.type) {
       case "response.create": {
+        // Draining: the connection closes (1001) once idle; the client reconnects elsewhere.
+        if (this.context.drain.draining) {
+          this.sendError(drainingError(), typeof streamId === "string" ? streamId : undefined);
+          return;
+        }
         const lane = this.laneForCreate(streamId);
         if (lane === undefined) return;
         const { type: _type, stream_id: _streamId, ...body } = event;

@@ -12,6 +12,7 @@ import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createHostContext } from "../../host/host-context.ts";
 import { openBrowser } from "../open-browser.ts";
 import { isServeWorker, parseWorkers, runServePrimary } from "../serve-workers.ts";
+import { serveUntilSignalled } from "../serve-signals.ts";
 import { startServe } from "../start-serve.ts";
 
 interface ServeFlags {
@@ -62,8 +63,10 @@ export function registerServeCommand(program: Command): void {
       const workers = parseWorkers(flags.workers);
       if (workers > 1 && !isServeWorker()) {
         // The primary only forks and holds the store; each worker runs everything below.
-        return runServePrimary(workers, resolveServeConfig(config.serve), (line) =>
-          process.stderr.write(`${line}\n`),
+        process.exit(
+          await runServePrimary(workers, resolveServeConfig(config.serve), (line) =>
+            process.stderr.write(`${line}\n`),
+          ),
         );
       }
       // A worker's banner would repeat N times: the first one's stands for all.
@@ -89,8 +92,11 @@ export function registerServeCommand(program: Command): void {
         ...(isServeWorker() ? { workerChannel: processWorkerChannel() } : {}),
       });
       const { url } = server;
-      // Load the default route's first model now so the first request does not pay for it.
+      // Load the default route's first model now so the first request does not pay for it;
+      // /readyz says unready until it is.
+      server.gateway.setModelLoaded(false);
       if (defaultModel !== undefined) await context.router.load(defaultModel);
+      server.gateway.setModelLoaded(true);
       const webSocketUrl = url.replace(/^http/, "ws");
       write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
       write(`  WebSocket ${webSocketUrl}/v1/responses, HTTP ${url}/v1\n`);
@@ -104,13 +110,13 @@ export function registerServeCommand(program: Command): void {
       write(`  Command sandbox: ${commandSandbox.description}\n`);
       if (flags.open === true && !isServeWorker())
         openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
-      await new Promise<void>((resolve) => {
-        const stop = (): void => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
+      const exitCode = await serveUntilSignalled(server, {
+        graceMs: resolveServeConfig(config.serve).drainGraceSeconds * 1000,
+        log: (line) => process.stderr.write(`${line}\n`),
       });
-      await server.close();
       await registry.dispose();
+      // Explicitly: a --workers worker's IPC channel would otherwise keep it alive.
+      process.exit(exitCode);
     });
 }
 

@@ -90,6 +90,8 @@ export interface GatewayStore {
    * for the store's reply. Unset: the caller waits for the promise.
    */
   readonly writesAhead?: boolean;
+  /** False while the store is known to be unreachable (its breaker is open); unset: assumed so. */
+  readonly reachable?: boolean;
 
   getResponse(id: string, owner: string): Promise<StoredResponse | undefined>;
   /** Output items of held responses of `owner`, by item id (missing ones are left out). */

@@ -33,6 +33,7 @@ export class LiveLog {
   /** The store failed or lost the log: events go straight to the client, unlogged. */
   broken = false;
   done = false;
+  private frozen = false;
 
   constructor(
     readonly options: LiveLogOptions,
@@ -41,7 +42,13 @@ export class LiveLog {
     this.turnWritten = options.existing === true;
   }
 
+  /** Handed over at a drain's end: what was generated so far is logged, nothing after it. */
+  freeze(): void {
+    this.frozen = true;
+  }
+
   append(event: ResponseServerEvent, json: string | undefined): void {
+    if (this.frozen) return;
     if (this.broken) {
       this.options.deliver(event, json);
       return;
@@ -55,6 +62,8 @@ export class LiveLog {
 export class LiveLogBatcher {
   private waiting: LiveLog[] = [];
   private scheduled = false;
+  /** Appends sent and not yet answered, so a shutdown can wait for them. */
+  private readonly unanswered = new Set<Promise<unknown>>();
 
   constructor(
     private readonly store: GatewayStore,
@@ -73,6 +82,17 @@ export class LiveLogBatcher {
     // After every callback of this loop turn (each one's deltas are flushed at its tick's end):
     // one store call carries what all responses produced meanwhile.
     setImmediate(() => this.flush());
+  }
+
+  /** Writes (and delivers) what is waiting now rather than at the end of this loop turn. */
+  flushNow(): void {
+    if (this.scheduled) this.flush();
+  }
+
+  /** Writes what is waiting now and resolves once the store has answered every append. */
+  async settled(): Promise<void> {
+    this.flushNow();
+    await Promise.allSettled([...this.unanswered]);
   }
 
   /** Writes every waiting batch, then delivers it (the store has the bytes first). */
@@ -106,7 +126,7 @@ export class LiveLogBatcher {
     // otherwise write themselves): each event is serialized once.
     for (const { log, pending } of batches)
       for (const entry of pending) log.options.deliver(entry.event, entry.logged);
-    outcomes.then(
+    const answered = outcomes.then(
       (results) =>
         results.forEach((outcome, index) => {
           const log = written[index]?.log;
@@ -119,5 +139,7 @@ export class LiveLogBatcher {
         this.onFailure(error);
       },
     );
+    this.unanswered.add(answered);
+    void answered.finally(() => this.unanswered.delete(answered));
   }
 }

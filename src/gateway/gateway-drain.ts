@@ -1,0 +1,123 @@
+// A graceful drain (SIGTERM): the gateway turns unready, refuses new work with a retryable 503,
+// lets responses in flight finish within the grace period, and hands over those still running at
+// its end exactly as a killed replica leaves them (their event log and lease, for another replica
+// to resume and continue), so a rolling restart loses no stream.
+import type { GatewayContext } from "./gateway-context.ts";
+import type { LiveResponseRegistry } from "./live-response-registry.ts";
+import { WireError } from "./wire-error.ts";
+
+/** A refused request retries after this long, by when a load balancer has moved on. */
+const DRAIN_RETRY_AFTER_MS = 1000;
+/** How often the drain looks for idle connections to close and for runs still going. */
+const DRAIN_POLL_MS = 50;
+/** After the runs have ended, how long their HTTP answers get to be written out. */
+const HTTP_FINISH_MS = 2000;
+
+/** What every transport reads to know the gateway is draining. */
+export class DrainState {
+  draining = false;
+  private readonly httpRuns = new AbortController();
+  /** HTTP generation requests not yet answered in full (a run's final event comes after it). */
+  private httpRequests = 0;
+
+  get httpInFlight(): number {
+    return this.httpRequests;
+  }
+
+  /** Counts a generation request until its response is closed. */
+  track(response: { once(event: "close", listener: () => void): unknown }): void {
+    this.httpRequests += 1;
+    response.once("close", () => {
+      this.httpRequests -= 1;
+    });
+  }
+
+  /** Aborted at the grace period's end: HTTP runs (no resume) end with a retryable failure. */
+  get httpSignal(): AbortSignal {
+    return this.httpRuns.signal;
+  }
+
+  start(): void {
+    this.draining = true;
+  }
+
+  stopHttpRuns(): void {
+    this.httpRuns.abort("draining");
+  }
+}
+
+/** New work on a draining replica: 503 with Retry-After, which clients and load balancers retry. */
+export function drainingError(): WireError {
+  return new WireError(
+    "engine_busy",
+    "This replica is shutting down and takes no new work; send the request again (another replica will take it).",
+    {
+      wireCode: "server_shutting_down",
+      status: 503,
+      retryable: true,
+      retryAfterMs: DRAIN_RETRY_AFTER_MS,
+    },
+  );
+}
+
+/** A connection the drain closes once it has nothing in flight. */
+export interface DrainableSession {
+  readonly busy: boolean;
+  shutdown(): void;
+}
+
+export interface DrainOutcome {
+  /** Responses that finished within the grace period. */
+  finished: number;
+  /** WebSocket responses left for another replica to continue. */
+  handedOver: number;
+  /** HTTP responses ended with a retryable failure (HTTP has no resume). */
+  stopped: number;
+}
+
+export async function drainGateway(
+  parts: {
+    context: GatewayContext;
+    registry: LiveResponseRegistry;
+    sessions: ReadonlySet<DrainableSession>;
+  },
+  graceMs: number,
+): Promise<DrainOutcome> {
+  const { context, registry, sessions } = parts;
+  context.drain.start();
+  const busy = (): boolean => context.runs.size > 0 || context.drain.httpInFlight > 0;
+  const inFlight = context.runs.size;
+  const deadline = performance.now() + graceMs;
+  const closeIdle = (): void => {
+    // A response's last events may still wait for this turn's log write: out before the close.
+    context.liveLog?.flushNow();
+    for (const session of sessions) if (!session.busy) session.shutdown();
+  };
+  closeIdle();
+  while (busy() && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    closeIdle();
+  }
+  const left = context.runs.size;
+  let handedOver = 0;
+  if (left > 0) {
+    // A shared store lets another replica continue them; without one, they end here as before.
+    handedOver = context.liveLog === undefined ? 0 : registry.handOverAll();
+    if (handedOver === 0) registry.stopAll();
+    context.drain.stopHttpRuns();
+  }
+  await Promise.allSettled([...context.runs]);
+  // HTTP answers end after their run (the final event waits for the store): not cut by close().
+  const answered = performance.now() + HTTP_FINISH_MS;
+  while (context.drain.httpInFlight > 0 && performance.now() < answered)
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+  // The logs' last events reach the store before the lease is given up.
+  await context.liveLog?.settled();
+  closeIdle();
+  for (const session of sessions) session.shutdown();
+  return {
+    finished: Math.max(0, inFlight - left),
+    handedOver,
+    stopped: Math.max(0, left - handedOver),
+  };
+}
