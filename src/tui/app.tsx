@@ -3,7 +3,8 @@
 import { Box, useApp, useStdout } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
-import { useAgentSession } from "./hooks/use-agent-session.ts";
+import { errorAction, useAgentSession } from "./hooks/use-agent-session.ts";
+import type { SessionViewAction } from "./state/session-view-state.ts";
 import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
@@ -51,8 +52,12 @@ export function App(props: AppProps) {
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
   const columns = useTerminalColumns(stdout);
+  /** The session shown before the last switch: where a refused switch goes back to. */
+  const previousSessionId = useRef<string | undefined>(undefined);
+  const backFromFailedAttach = useRef<(failed: string, error: unknown) => void>(() => undefined);
   const session = useAgentSession(client, sessionId, {
     ...(props.frameMs === undefined ? {} : { frameMs: props.frameMs }),
+    onAttachFailed: (failed, error) => backFromFailedAttach.current(failed, error),
   });
   const { state } = session;
   const startupNotices = useRef(props.startupNotices);
@@ -63,12 +68,39 @@ export function App(props: AppProps) {
     startupNotices.current = undefined;
   }, [session.dispatch]);
 
-  const switchSession = useCallback((next: string) => {
-    // A new <Static> for the new session: the old one's items stay on screen above it.
-    setSessionId(next);
+  const switchSession = useCallback(
+    (next: string) => {
+      previousSessionId.current = sessionId;
+      // A new <Static> for the new session: the old one's items stay on screen above it.
+      setSessionId(next);
+      setStaticGeneration((generation) => generation + 1);
+      setClearedBefore(0);
+    },
+    [sessionId],
+  );
+  backFromFailedAttach.current = (failed, error) => {
+    const previous = previousSessionId.current;
+    previousSessionId.current = undefined;
+    const why: SessionViewAction[] = [
+      errorAction(error),
+      {
+        type: "notice",
+        tone: "warning",
+        text: `Still in session ${previous}; ${failed} was not opened.`,
+      },
+    ];
+    const kept = previous === undefined ? undefined : session.restore(previous, why);
+    if (previous === undefined || kept === undefined) {
+      // Nothing to go back to (spark --session of a session another process owns): leave.
+      exit(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    // Back where the user was, its items already on screen: none drawn again, the reason below.
+    setSessionId(previous);
     setStaticGeneration((generation) => generation + 1);
-    setClearedBefore(0);
-  }, []);
+    setClearedBefore(kept);
+  };
+
   const finishedCount = state.finished.length;
   const clearScreen = useCallback(() => {
     // Through Ink: it erases its live region, writes this, and draws the input and status again

@@ -19,7 +19,7 @@ async function otherOwner(logPath: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", program], {
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const [line] = (await once(child.stdout!, "data")) as [Buffer];
+  const [line] = (await once(child.stdout, "data")) as [Buffer];
   expect(line.toString()).toContain("locked");
   return child;
 }

@@ -19,18 +19,45 @@ export interface AgentSessionView {
   state: SessionViewState;
   /** Adds a local action (a notice, an error) to the next frame. */
   dispatch: (action: SessionViewAction) => void;
+  /**
+   * Makes the next switch to `sessionId` (one this view left) come back to its state as it was
+   * left, replaying only the events since: nothing is drawn again. Returns how many finished
+   * items that state holds (already in the terminal), or undefined when there is none kept.
+   */
+  restore: (sessionId: string, then: SessionViewAction[]) => number | undefined;
+}
+
+export interface AgentSessionOptions {
+  frameMs?: number;
+  /** The attach failed (e.g. another process owns the session): instead of an error item. */
+  onAttachFailed?: (sessionId: string, error: unknown) => void;
 }
 
 export function useAgentSession(
   client: AgentProtocolClient,
   sessionId: string,
-  options: { frameMs?: number } = {},
+  options: AgentSessionOptions = {},
 ): AgentSessionView {
   const frameMs = options.frameMs ?? FRAME_MS;
   const [stored, setState] = useState(() => initialSessionViewState(sessionId));
-  // A switch shows the new session's empty state in the very render that switches: the old
+  /** The state each session was left in, and the one session to come back to as it was. */
+  const leftStates = useRef(new Map<string, SessionViewState>());
+  const restoring = useRef<string | undefined>(undefined);
+  /** Shown once the restored session is back (why the switch did not happen). */
+  const afterRestore = useRef<SessionViewAction[]>([]);
+  const startState = (id: string): SessionViewState =>
+    (restoring.current === id ? leftStates.current.get(id) : undefined) ??
+    initialSessionViewState(id);
+  // A switch shows the new session's start state in the very render that switches: the old
   // session's items must never reach the new session's <Static> (it would print them again).
-  const state = stored.sessionId === sessionId ? stored : initialSessionViewState(sessionId);
+  const state = stored.sessionId === sessionId ? stored : startState(sessionId);
+  const latestState = useRef(state);
+  latestState.current = state;
+  /** As folded, whichever session the render is for: what a session is left in. */
+  const latestStored = useRef(stored);
+  latestStored.current = stored;
+  const onAttachFailed = useRef(options.onAttachFailed);
+  onAttachFailed.current = options.onAttachFailed;
   /** Sessions this view has shown before: their events were seen, so they come back as history. */
   const shownBefore = useRef(new Set<string>());
   const queue = useRef<SessionViewAction[]>([]);
@@ -56,10 +83,14 @@ export function useAgentSession(
   );
 
   useEffect(() => {
-    setState(initialSessionViewState(sessionId));
+    const restored = restoring.current === sessionId;
+    restoring.current = undefined;
+    if (restored) for (const action of afterRestore.current.splice(0)) dispatch(action);
+    setState(latestState.current);
     // Back to a session this view showed earlier: its events were seen (the client skips them if
-    // replayed), so ask for its history from the log instead, as for a session never seen.
-    const returning = shownBefore.current.has(sessionId);
+    // replayed), so ask for its history from the log instead, as for a session never seen. A
+    // restored state has them already and needs only what came since.
+    const returning = shownBefore.current.has(sessionId) && !restored;
     shownBefore.current.add(sessionId);
     // Events replayed by the attach arrive before its answer, which carries the history of a
     // resumed session: they wait for it, so the history comes first.
@@ -89,11 +120,12 @@ export function useAgentSession(
         const resumed = result.historyEvents !== undefined || result.history !== undefined;
         // A session this UI just started has only its session-started event so far.
         const isNew = !resumed && (result.session.lastSequence ?? 0) <= 1;
-        dispatch({
-          type: "attached",
-          session: result.session,
-          how: resumed ? "resumed" : isNew ? "new" : "joined",
-        });
+        if (!restored)
+          dispatch({
+            type: "attached",
+            session: result.session,
+            how: resumed ? "resumed" : isNew ? "new" : "joined",
+          });
         if (result.historyEvents !== undefined)
           dispatch({ type: "history-events", events: result.historyEvents as SessionEvent[] });
         else if (result.history !== undefined) dispatch({ type: "history", items: result.history });
@@ -106,9 +138,13 @@ export function useAgentSession(
       })
       .catch((error: unknown) => {
         releaseHeld();
-        dispatch(errorAction(error));
+        if (onAttachFailed.current === undefined) dispatch(errorAction(error));
+        else onAttachFailed.current(sessionId, error);
       });
     return () => {
+      // Already rendering the next session: the stored state is still this one's.
+      if (latestStored.current.sessionId === sessionId)
+        leftStates.current.set(sessionId, latestStored.current);
       unsubscribe();
       clearTimeout(timer.current);
       timer.current = undefined;
@@ -119,7 +155,15 @@ export function useAgentSession(
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  return { state, dispatch };
+  const restore = useCallback((id: string, then: SessionViewAction[]): number | undefined => {
+    const left = leftStates.current.get(id);
+    if (left === undefined) return undefined;
+    restoring.current = id;
+    afterRestore.current = then;
+    return left.finished.length;
+  }, []);
+
+  return { state, dispatch, restore };
 }
 
 export function errorAction(error: unknown): SessionViewAction {
