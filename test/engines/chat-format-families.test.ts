@@ -19,11 +19,15 @@ import { llamaModelsFolder, writeFamilyVocabGguf } from "./support/family-vocab-
 const jinja2Script = join(import.meta.dirname, "support", "render-with-jinja2.py");
 const now = Date.UTC(2026, 10, 28, 9, 30);
 
+/** The first Python that imports jinja2: PATH's (pyenv, venv), else Debian's python3-jinja2. */
+const python = ["python3", "/usr/bin/python3"].find(
+  (candidate) => spawnSync(candidate, ["-c", "import jinja2"]).status === 0,
+);
+
 function missingReason(): string | undefined {
-  const probe = spawnSync("python3", ["-c", "import jinja2"], { encoding: "utf8" });
   const addon = loadChatFormatAddon();
   const reason =
-    probe.status !== 0
+    python === undefined
       ? "python3 with jinja2 is not installed (apt-get install python3-jinja2)"
       : addon.addon === undefined
         ? addon.reason
@@ -109,7 +113,7 @@ function renderWithJinja2(
   messages: ChatMessage[],
   addGenerationPrompt: boolean,
 ): string {
-  const result = spawnSync("python3", [jinja2Script], {
+  const result = spawnSync(python ?? "python3", [jinja2Script], {
     input: JSON.stringify({
       template,
       messages: huggingFaceMessages(family, messages),
