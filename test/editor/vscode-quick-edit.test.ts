@@ -13,17 +13,28 @@ import {
 } from "../web/support/chromium.ts";
 import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
 import {
+  acceptProposal,
+  closeToasts,
+  diffClosed,
+  diffText,
+  editFileWhileStreaming,
+  problemCount,
+  proposalNotice,
+  proposalReady,
+  quickEdit,
+  rejectProposal,
+  selectLines,
+} from "./support/quick-edit-steps.ts";
+import {
   fileSettles,
   openFile,
   openWorkbench,
-  runCommand,
   saveAll,
   screenshot,
   screenshotPages,
   sleep,
   toast,
   updateUserSettings,
-  visibleText,
   type Workbench,
 } from "./support/workbench.ts";
 
@@ -47,32 +58,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     workbench = undefined;
   });
 
-  async function quickEdit(page: Page, instruction: string): Promise<void> {
-    await runCommand(page, "Spark: Quick Edit Selection");
-    await page
-      .locator(".quick-input-widget", { hasText: "How should the selected code change?" })
-      .waitFor();
-    await page.keyboard.type(instruction);
-    await page.keyboard.press("Enter");
-  }
-
-  async function selectFunctionAt(page: Page, line: number): Promise<void> {
-    await goToLine(page, line);
-    await page.keyboard.press("Home");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+End");
-  }
-
-  async function goToLine(page: Page, line: number): Promise<void> {
-    await page.keyboard.press("Control+G");
-    await page.locator(".quick-input-widget input").waitFor();
-    await page.keyboard.type(String(line));
-    await page.keyboard.press("Enter");
-  }
-
-  const diffText = (page: Page): Promise<string> =>
-    page.locator(".monaco-diff-editor").first().innerText().then(visibleText);
+  const selectFunctionAt = (page: Page, line: number): Promise<void> => selectLines(page, line, 2);
 
   it("opens the diff at the selection; Accept writes the document and leaves saving to the user", async () => {
     // The selection near the end of a long file: line 157 of 161, as in the report.
@@ -88,15 +74,21 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await page.locator(".monaco-editor .view-line").first().click();
     await selectFunctionAt(page, 157);
     await quickEdit(page, "truncate the sum to an integer");
-    const apply = toast(page, "Apply Spark's edit?");
+    const apply = proposalNotice(page);
     await apply.waitFor({ timeout: 30_000 });
     // Without scrolling, the changed line is on screen, and line 1 is not.
     const shown = await diffText(page);
     await screenshot(page, "quick-edit-proposal");
     expect(shown).toContain("return (x + y) | 0;");
     expect(shown).not.toContain("const value0 = 0;");
-    await apply.locator(".monaco-button", { hasText: "Accept" }).click();
+    // The notice names the file and line, and outlasts VS Code's 10 s for a plain one.
+    expect(await apply.innerText()).toContain("sample.js (line 157)");
+    await sleep(11_000);
+    expect(await apply.isVisible()).toBe(true);
+    await acceptProposal(page);
     await diffClosed(page, /\|\s0;/);
+    // Answered: the notice goes with the proposal.
+    await apply.waitFor({ state: "detached", timeout: 10_000 });
     const file = path.join(root, "sample.js");
     const expected = content.replace(FUNCTION, rewritten);
     // The editor holds the edit, unsaved, like any other edit: the file on disk is untouched.
@@ -129,9 +121,8 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     // Meanwhile, the user adds a line at the top of the file.
     await editFileWhileStreaming(page, "sample.js", "Control+Home", "let added = 0;\n");
-    const apply = toast(page, "Apply Spark's edit?");
-    await apply.waitFor({ timeout: 30_000 });
-    await apply.locator(".monaco-button", { hasText: "Accept" }).click();
+    await proposalReady(page);
+    await acceptProposal(page);
     await diffClosed(page, /Math\.imul/);
     await saveAll(page);
     const expected = `let added = 0;\nconst a = 1;\n\n${rewritten}\n`;
@@ -142,9 +133,8 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await quickEdit(page, "use Math.imul");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     await editFileWhileStreaming(page, "sample.js", undefined, "x", 5);
-    const second = toast(page, "Apply Spark's edit?");
-    await second.waitFor({ timeout: 30_000 });
-    await second.locator(".monaco-button", { hasText: "Accept" }).click();
+    await proposalReady(page);
+    await acceptProposal(page);
     await toast(page, "was not applied").waitFor({ timeout: 10_000 });
     await saveAll(page);
     await sleep(1_000);
@@ -153,24 +143,6 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
       `let added = 0;\nconst a = 1;\n\nfunction multiply(x, y) {\nx  return Math.imul(x, y);\n}\n`,
     );
   });
-
-  /** Switches to the file's own editor and types there while the proposal streams. */
-  async function editFileWhileStreaming(
-    page: Page,
-    name: string,
-    where: string | undefined,
-    text: string,
-    line?: number,
-  ): Promise<void> {
-    // The explorer opens the file's own editor (quick open could bring back the diff instead).
-    await openFile(page, name);
-    await page.locator(".tab.active", { hasText: new RegExp(`^${name}`) }).waitFor();
-    // The explorer keeps the focus: click into the editor it showed.
-    await page.locator(".monaco-editor .view-lines").filter({ visible: true }).first().click();
-    if (line !== undefined) await goToLine(page, line);
-    if (where !== undefined) await page.keyboard.press(where);
-    await page.keyboard.type(text);
-  }
 
   it("keeps the selection's original tail while streaming and after Esc", async () => {
     const rewrite =
@@ -195,9 +167,8 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("const sum");
     await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
     await page.keyboard.press("Escape");
-    const apply = toast(page, "Apply Spark's edit?");
-    await apply.waitFor({ timeout: 30_000 });
-    await apply.locator(".monaco-button", { hasText: "Accept" }).click();
+    await proposalReady(page);
+    await acceptProposal(page);
     await diffClosed(page, /typeof\sx/);
     await saveAll(page);
     const file = path.join(root, "sum.js");
@@ -206,6 +177,31 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     expect(readFileSync(file, "utf8")).toMatch(
       /^function add\(x, y\) \{\n {2}if \(typeof x [^\n]*\('x'\);\n {2}if \(typeof y [^\n]*\('y'\);\n( {2}const sum = x \+ y;\n)?( {2}const checked = [^\n]*;\n)? {2}return x \+ y;\n\}\n$/,
     );
+  });
+
+  it("proposes only the code of a chatty reply's fence, without the prose around it", async () => {
+    const doubled = "function double(n) {\n  return n * 2;\n}";
+    const chatty = `Sure! Here is the updated code:\n\n\`\`\`js\n${doubled}\n\`\`\`\n\nThis doubles the number.`;
+    const content = "function double(n) {\n  return n;\n}\n";
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: chatty }],
+      files: { "double.js": content },
+    });
+    const { page, root } = workbench;
+    await openFile(page, "double.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await selectFunctionAt(page, 1);
+    await quickEdit(page, "double it");
+    await proposalReady(page);
+    const shown = await diffText(page);
+    expect(shown).toContain("return n * 2;");
+    expect(shown).not.toContain("Sure!");
+    expect(shown).not.toContain("doubles the number");
+    await acceptProposal(page);
+    await diffClosed(page, /n\s\*\s2/);
+    await saveAll(page);
+    const expected = `${doubled}\n`;
+    expect(await fileSettles(path.join(root, "double.js"), expected)).toBe(expected);
   });
 
   it("never offers Apply after a refused key or with no server, and says what to do", async () => {
@@ -229,7 +225,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await refused.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
     await closeToasts(page);
     await sleep(2_000);
-    expect(await toast(page, "Apply Spark's edit?").count()).toBe(0);
+    expect(await proposalNotice(page).count()).toBe(0);
     expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
 
     // The server goes away (another URL, nothing listening): an error with its action, no Apply.
@@ -245,7 +241,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await down.locator(".monaco-button", { hasText: "Start spark serve" }).waitFor();
     await closeToasts(page);
     await sleep(2_000);
-    expect(await toast(page, "Apply Spark's edit?").count()).toBe(0);
+    expect(await proposalNotice(page).count()).toBe(0);
   });
 
   it("takes a rejected proposal's problems out of the Problems panel", async () => {
@@ -259,46 +255,12 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await page.locator(".monaco-editor .view-line").first().click();
     await selectFunctionAt(page, 1);
     await quickEdit(page, "break it");
-    const apply = toast(page, "Apply Spark's edit?");
-    await apply.waitFor({ timeout: 30_000 });
+    await proposalReady(page);
     const errors = (): Promise<number> => problemCount(page);
     // TypeScript reports the proposal's errors (the precondition of this test)…
     await expect.poll(errors, { timeout: 90_000, interval: 500 }).toBeGreaterThan(0);
-    await apply.locator(".monaco-button", { hasText: "Reject" }).click();
+    await rejectProposal(page);
     // …and they leave with it.
     await expect.poll(errors, { timeout: 30_000, interval: 500 }).toBe(0);
   });
 });
-
-/**
- * The proposal's diff is gone and Accept has finished: the file's editor shows `applied` and holds
- * the focus. Accept focuses that editor after the diff closes (and under load retries an edit the
- * user's last keystrokes made stale); a command palette opened before then loses the focus to it
- * and its keys land in the file.
- */
-async function diffClosed(page: Page, applied: RegExp): Promise<void> {
-  await page.locator(".monaco-diff-editor").first().waitFor({ state: "detached", timeout: 30_000 });
-  await page
-    .locator(".monaco-editor .view-lines", { hasText: applied })
-    .filter({ visible: true })
-    .first()
-    .waitFor({ timeout: 30_000 });
-  await page.waitForFunction(
-    () => document.activeElement?.closest(".monaco-editor") != null,
-    undefined,
-    { timeout: 30_000 },
-  );
-}
-
-async function closeToasts(page: Page): Promise<void> {
-  for (const close of await page.locator(".notification-toast .codicon-notifications-clear").all())
-    await close.click().catch(() => undefined);
-  await runCommand(page, "Notifications: Clear All Notifications");
-}
-
-/** The error count the status bar's Problems item shows. */
-async function problemCount(page: Page): Promise<number> {
-  const label = (await page.locator("#status\\.problems").first().getAttribute("aria-label")) ?? "";
-  const match = /(\d+)\s+Errors?/i.exec(label) ?? /Errors?:\s*(\d+)/i.exec(label);
-  return Number(match?.[1] ?? 0);
-}

@@ -41,12 +41,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusBar,
     documents,
     askView,
+    quickEdit,
     provider,
     { dispose: () => engine.cancel() },
     // New settings, a new key or a started server: the next keystroke asks without waiting out
     // the backoff of the failures before.
     settings.onDidChange(() => engine.resetBackoff()),
     launcher.onDidStart(() => engine.resetBackoff()),
+    // A started server clears the "no server" warning now, not at the first completion.
+    launcher.onDidStart(() => void checkServer(settings, statusBar, failures)),
     // Another server URL or key: say now whether it answers, not at the first keystroke.
     settings.onDidChange(() => void checkServer(settings, statusBar, failures)),
     vscode.languages.registerInlineCompletionItemProvider({ pattern: "**" }, provider),
@@ -55,9 +58,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       webviewOptions: { retainContextWhenHidden: true },
     }),
     vscode.commands.registerCommand("spark.quickEdit", () => quickEdit.run()),
-    vscode.commands.registerCommand("spark.acceptEdit", () => quickEdit.accept()),
-    vscode.commands.registerCommand("spark.rejectEdit", () => quickEdit.reject()),
-    vscode.commands.registerCommand("spark.cancelEdit", () => quickEdit.cancel()),
+    // From a key, these act only on a proposal that is the active editor: the context key that
+    // scopes the keys reaches the workbench a moment after the user switched editors.
+    vscode.commands.registerCommand("spark.acceptEdit", (source?: KeySource) =>
+      fromProposal(source) ? quickEdit.accept() : undefined,
+    ),
+    vscode.commands.registerCommand("spark.rejectEdit", (source?: KeySource) =>
+      fromProposal(source) ? quickEdit.reject() : undefined,
+    ),
+    vscode.commands.registerCommand("spark.cancelEdit", (source?: KeySource) => {
+      if (fromProposal(source)) quickEdit.cancel();
+    }),
     vscode.commands.registerCommand("spark.startServer", () => launcher.start()),
     vscode.commands.registerCommand("spark.newChat", () => askView.newChat()),
     vscode.commands.registerCommand("spark.setApiKey", async () => {
@@ -76,6 +87,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   void checkServer(settings, statusBar, failures);
+}
+
+/** What package.json's keybindings pass to the proposal's commands. */
+interface KeySource {
+  fromKey?: boolean;
+}
+
+function fromProposal(source: KeySource | undefined): boolean {
+  if (source?.fromKey !== true) return true;
+  return vscode.window.activeTextEditor?.document.uri.scheme === EDIT_SCHEME;
 }
 
 /** At startup: name the server's model in the status bar, or say why there is none. */

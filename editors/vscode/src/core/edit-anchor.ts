@@ -1,13 +1,13 @@
-// Where a quick edit applies when the document changed while it streamed: the selection's original
-// text, found again in the current document. Refuses (undefined) when that text is gone or could be
-// in more than one place, rather than writing over whatever now sits at the old offsets.
+// Where a quick edit applies: the range it was started on, moved by every change the document
+// reports while the edit streams, never found again by its text (an identical line elsewhere is
+// another place). A change that touches the selection's own lines ends the anchor: Accept refuses.
 
-export interface AnchoredSelection {
-  /** The document's whole text when the edit started. */
-  documentText: string;
-  /** The selection as offsets into documentText. */
-  start: number;
-  end: number;
+/** One change as VS Code reports it (TextDocumentContentChangeEvent's offsets). */
+export interface TextChange {
+  /** Offset of the replaced range, in the document as the previous changes left it. */
+  rangeOffset: number;
+  rangeLength: number;
+  text: string;
 }
 
 export interface TextSpan {
@@ -15,76 +15,47 @@ export interface TextSpan {
   end: number;
 }
 
-/** How much surrounding text breaks a tie between several copies of the selection. */
-const CONTEXT_CHARS = 400;
+export class EditAnchor {
+  private start: number;
+  private end: number;
+  /** The selection's whole lines: from its first line's start to its last line's end. */
+  private linesStart: number;
+  private linesEnd: number;
+  private broken = false;
 
-export function reanchorSelection(
-  selection: AnchoredSelection,
-  currentText: string,
-): TextSpan | undefined {
-  if (currentText === selection.documentText) return { start: selection.start, end: selection.end };
-  const selected = selection.documentText.slice(selection.start, selection.end);
-  if (selected === "") return undefined;
-  const candidates: number[] = [];
-  for (
-    let index = currentText.indexOf(selected);
-    index !== -1;
-    index = currentText.indexOf(selected, index + 1)
-  )
-    candidates.push(index);
-  if (candidates.length === 0) return undefined;
-  const only =
-    candidates.length === 1 ? candidates[0] : pickByContext(selection, currentText, candidates);
-  return only === undefined ? undefined : { start: only, end: only + selected.length };
-}
-
-/** The one candidate whose surroundings match the original's best; undefined on a tie. */
-function pickByContext(
-  selection: AnchoredSelection,
-  currentText: string,
-  candidates: readonly number[],
-): number | undefined {
-  const length = selection.end - selection.start;
-  const before = selection.documentText.slice(
-    Math.max(0, selection.start - CONTEXT_CHARS),
-    selection.start,
-  );
-  const after = selection.documentText.slice(selection.end, selection.end + CONTEXT_CHARS);
-  let best: number | undefined;
-  let bestScore = -1;
-  let tied = false;
-  for (const candidate of candidates) {
-    const score =
-      commonSuffixLength(
-        before,
-        currentText.slice(Math.max(0, candidate - CONTEXT_CHARS), candidate),
-      ) +
-      commonPrefixLength(
-        after,
-        currentText.slice(candidate + length, candidate + length + CONTEXT_CHARS),
-      );
-    if (score > bestScore) {
-      best = candidate;
-      bestScore = score;
-      tied = false;
-    } else if (score === bestScore) tied = true;
+  /** `start`..`end`: the selection as offsets into `documentText`, the text when it was made. */
+  constructor(documentText: string, start: number, end: number) {
+    this.start = start;
+    this.end = end;
+    this.linesStart = documentText.lastIndexOf("\n", start - 1) + 1;
+    // A selection of whole lines ends after its last newline: that newline ends its lines.
+    const lastCharacter = end > start && documentText[end - 1] === "\n" ? end - 1 : end;
+    const newline = documentText.indexOf("\n", lastCharacter);
+    this.linesEnd = newline === -1 ? documentText.length : newline;
   }
-  return tied ? undefined : best;
-}
 
-function commonPrefixLength(first: string, second: string): number {
-  let index = 0;
-  while (index < first.length && index < second.length && first[index] === second[index]) index++;
-  return index;
-}
+  /** The selection now, or undefined once a change touched its lines. */
+  get span(): TextSpan | undefined {
+    return this.broken ? undefined : { start: this.start, end: this.end };
+  }
 
-function commonSuffixLength(first: string, second: string): number {
-  let count = 0;
-  while (
-    count < first.length &&
-    count < second.length &&
-    first[first.length - 1 - count] === second[second.length - 1 - count]
-  )
-    count++;
-  return count;
+  /** Applies one document change event's changes, in the order VS Code lists them. */
+  apply(changes: readonly TextChange[]): void {
+    for (const change of changes) {
+      if (this.broken) return;
+      const changeEnd = change.rangeOffset + change.rangeLength;
+      // Touching counts: typing at the end of the selected line, or joining it to the line above,
+      // changes that line.
+      if (change.rangeOffset <= this.linesEnd && changeEnd >= this.linesStart) {
+        this.broken = true;
+        return;
+      }
+      if (change.rangeOffset > this.linesEnd) continue;
+      const shift = change.text.length - change.rangeLength;
+      this.start += shift;
+      this.end += shift;
+      this.linesStart += shift;
+      this.linesEnd += shift;
+    }
+  }
 }

@@ -1,11 +1,12 @@
 // Quick edit as a transaction: select code, type an instruction, and the rewrite streams into a
 // diff view opened at the selection (the original's tail stays in place until the rewrite reaches
 // it). Apply is offered only for a real change after a successful stream (or after Esc, with the
-// lines rewritten so far). Accept writes into the document where the selected text now is, or
-// refuses when that text changed meanwhile; saving is left to the user. Reject drops the proposal
-// and, with it, the problems language servers reported for it.
+// lines rewritten so far). Accept writes into the document at the range the edit started on, moved
+// by the changes made around it meanwhile, or refuses when the selection's own lines changed;
+// saving is left to the user. Reject, or closing the diff, drops the proposal and, with it, the
+// problems language servers reported for it.
 import * as vscode from "vscode";
-import { reanchorSelection } from "../core/edit-anchor.ts";
+import { EditAnchor, type TextSpan } from "../core/edit-anchor.ts";
 import { streamQuickEdit } from "../core/quick-edit-client.ts";
 import { decideQuickEditOutcome, type QuickEditEnd } from "../core/quick-edit-outcome.ts";
 import { proposalWhileStreaming } from "../core/streaming-proposal.ts";
@@ -18,6 +19,9 @@ interface PendingEdit {
   languageId: string;
   /** The whole document when the edit started, and the selection in it as offsets. */
   documentText: string;
+  /** The selection in the document as it is now, moved by every change made meanwhile. */
+  anchor: EditAnchor;
+  tracking: vscode.Disposable;
   start: number;
   end: number;
   original: string;
@@ -29,6 +33,8 @@ interface PendingEdit {
   proposal: string | undefined;
   /** Esc was pressed (as opposed to Reject, which also aborts). */
   stopped: boolean;
+  /** Takes the "edit is ready" notice away once the edit is accepted or dropped. */
+  settled: () => void;
   controller: AbortController;
 }
 
@@ -37,46 +43,88 @@ interface PendingEdit {
 const ACCEPT_ATTEMPTS = 3;
 const REFRESH_INTERVAL_MS = 30;
 
-export class QuickEdit {
+export class QuickEdit implements vscode.Disposable {
   private pending: PendingEdit | undefined;
   private sequence = 0;
+  private readonly tabSubscription: vscode.Disposable;
+  private readonly editorSubscription: vscode.Disposable;
 
   constructor(
     private readonly settings: SparkSettings,
     private readonly documents: EditDocuments,
     private readonly failures: FailureReporter,
-  ) {}
+  ) {
+    // Closing the proposal's diff is the user dismissing it: a pending edit nobody sees must not
+    // wait for a key pressed later for something else.
+    this.tabSubscription = vscode.window.tabGroups.onDidChangeTabs((event) => {
+      const pending = this.pending;
+      if (pending === undefined || !event.closed.some((tab) => showsProposal(tab, pending))) return;
+      const stillOpen = vscode.window.tabGroups.all.some((group) =>
+        group.tabs.some((tab) => showsProposal(tab, pending)),
+      );
+      if (!stillOpen) void this.reject();
+    });
+    // The proposal's keys (Ctrl+Enter, Ctrl+Backspace, Esc) are bound only while its diff is the
+    // active editor (and has the focus): anywhere else they stay VS Code's.
+    this.editorSubscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+      void setContext("spark.proposalActive", editor?.document.uri.scheme === EDIT_SCHEME);
+    });
+  }
+
+  dispose(): void {
+    this.tabSubscription.dispose();
+    this.editorSubscription.dispose();
+    this.pending?.controller.abort();
+    this.pending?.tracking.dispose();
+  }
 
   async run(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (editor === undefined) return;
     const document = editor.document;
-    const range = editor.selection.isEmpty
+    const selected = editor.selection.isEmpty
       ? document.lineAt(editor.selection.active.line).range
       : new vscode.Range(editor.selection.start, editor.selection.end);
+    // Tracked from now: the document may change while the instruction is typed, too.
+    const anchor = new EditAnchor(
+      document.getText(),
+      document.offsetAt(selected.start),
+      document.offsetAt(selected.end),
+    );
+    const tracking = trackChanges(document.uri, anchor);
     const instruction = await vscode.window.showInputBox({
       title: "Spark: Quick Edit",
       prompt: "How should the selected code change?",
       placeHolder: "e.g. add error handling",
     });
-    if (!instruction) return;
+    const span = anchor.span;
+    if (!instruction || span === undefined) {
+      tracking.dispose();
+      if (instruction && span === undefined)
+        void vscode.window.showWarningMessage(SELECTION_CHANGED);
+      return;
+    }
     await this.reject();
 
     const id = ++this.sequence;
     const path = document.uri.path;
     const documentText = document.getText();
+    const range = new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
     const pending: PendingEdit = {
       uri: document.uri,
       languageId: document.languageId,
       documentText,
-      start: document.offsetAt(range.start),
-      end: document.offsetAt(range.end),
+      anchor,
+      tracking,
+      start: span.start,
+      end: span.end,
       original: document.getText(range),
       originalUri: vscode.Uri.from({ scheme: EDIT_SCHEME, path, query: `original-${id}` }),
       proposedUri: vscode.Uri.from({ scheme: EDIT_SCHEME, path, query: `proposed-${id}` }),
       streamed: "",
       proposal: undefined,
       stopped: false,
+      settled: () => undefined,
       controller: new AbortController(),
     };
     this.pending = pending;
@@ -95,6 +143,7 @@ export class QuickEdit {
     if (this.pending !== pending) return;
     const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
     if (outcome.kind !== "offer") {
+      pending.tracking.dispose();
       await this.discard(pending);
       if (outcome.kind === "failed")
         this.failures.explicit(outcome.error, "Spark quick edit failed");
@@ -103,14 +152,37 @@ export class QuickEdit {
     }
     pending.proposal = outcome.text;
     this.showProposal(pending, outcome.text);
-    const choice = await vscode.window.showInformationMessage(
-      "Apply Spark's edit?",
-      "Accept",
-      "Reject",
+    // The line where the selection is now: lines may have been added above it meanwhile.
+    this.announce(pending, document.positionAt(anchor.span?.start ?? span.start).line + 1);
+  }
+
+  /**
+   * A notice that stays while the proposal waits (a progress notification: VS Code hides a plain
+   * one after seconds, and no extension can take a plain one away once answered), naming the file
+   * and how to answer; its Cancel rejects. It goes when the edit is accepted or dropped.
+   */
+  private announce(pending: PendingEdit, line: number): void {
+    const name = pending.uri.path.split("/").pop() ?? pending.uri.path;
+    void vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Spark's edit to ${name} (line ${line}) is ready`,
+        cancellable: true,
+      },
+      (progress, token) =>
+        new Promise<void>((resolve) => {
+          progress.report({
+            message:
+              "Accept: ✓ in the diff or Ctrl+Enter there. Reject: ✗, Ctrl+Backspace or Cancel.",
+          });
+          pending.settled = resolve;
+          if (this.pending !== pending) resolve();
+          token.onCancellationRequested(() => {
+            resolve();
+            if (this.pending === pending) void this.reject();
+          });
+        }),
     );
-    if (this.pending !== pending) return;
-    if (choice === "Accept") await this.accept();
-    else if (choice === "Reject") await this.reject();
   }
 
   private async stream(pending: PendingEdit, instruction: string): Promise<QuickEditEnd> {
@@ -167,53 +239,55 @@ export class QuickEdit {
     if (pending?.proposal === undefined) return;
     const proposal = pending.proposal;
     const document = await vscode.workspace.openTextDocument(pending.uri);
-    // The document may have changed while the edit streamed: apply where the selected text is now.
-    if (reanchorSelection(pending, document.getText()) === undefined) {
+    // The document may have changed while the edit streamed: apply at the range the edit started
+    // on, moved by those changes; never at another copy of the same text.
+    if (placeOf(pending, document) === undefined) {
       void vscode.window.showWarningMessage(
-        "Spark's edit was not applied: the selected code changed in the file while Spark was " +
-          "editing it. Reject closes the proposal; run the quick edit again on the new code.",
+        `${SELECTION_CHANGED} Reject closes the proposal; run the quick edit again on the new code.`,
       );
       return;
     }
     await this.discard(pending);
-    // An edit through the file's editor, as typing is: saving stays with the user (Copilot and
-    // Continue leave it unsaved), where a workspace edit counts as a refactoring VS Code saves.
-    const editor = await vscode.window.showTextDocument(document, { preview: false });
-    // VS Code refuses an edit when the document changed after the edit's range was read (the
-    // user's last keystrokes still arriving): read it again and retry, wherever the selection is.
-    for (let attempt = 1; attempt <= ACCEPT_ATTEMPTS; attempt += 1) {
-      const span = reanchorSelection(pending, editor.document.getText());
-      if (span === undefined) {
-        void vscode.window.showWarningMessage(
-          "Spark's edit was not applied: the selected code changed in the file while Spark was " +
-            "editing it. Run the quick edit again on the new code.",
-        );
-        return;
+    try {
+      // An edit through the file's editor, as typing is: saving stays with the user (Copilot and
+      // Continue leave it unsaved), where a workspace edit counts as a refactoring VS Code saves.
+      const editor = await vscode.window.showTextDocument(document, { preview: false });
+      // VS Code refuses an edit when the document changed after the edit's range was read (the
+      // user's last keystrokes still arriving): read the anchor again and retry.
+      for (let attempt = 1; attempt <= ACCEPT_ATTEMPTS; attempt += 1) {
+        const range = placeOf(pending, editor.document);
+        if (range === undefined) {
+          void vscode.window.showWarningMessage(
+            `${SELECTION_CHANGED} Run the quick edit again on the new code.`,
+          );
+          return;
+        }
+        const start = editor.document.offsetAt(range.start);
+        if (await editor.edit((builder) => builder.replace(range, proposal))) {
+          // The cursor after the edit, not a selection of it: the next keystroke must not replace it.
+          const end = editor.document.positionAt(start + proposal.length);
+          editor.selection = new vscode.Selection(end, end);
+          editor.revealRange(new vscode.Range(range.start, end));
+          return;
+        }
       }
-      const range = new vscode.Range(
-        editor.document.positionAt(span.start),
-        editor.document.positionAt(span.end),
-      );
-      if (await editor.edit((builder) => builder.replace(range, proposal))) {
-        // The cursor after the edit, not a selection of it: the next keystroke must not replace it.
-        const end = editor.document.positionAt(span.start + proposal.length);
-        editor.selection = new vscode.Selection(end, end);
-        editor.revealRange(new vscode.Range(range.start, end));
-        return;
-      }
+      void vscode.window.showErrorMessage("VS Code refused Spark's edit; the file is unchanged.");
+    } finally {
+      pending.tracking.dispose();
     }
-    void vscode.window.showErrorMessage("VS Code refused Spark's edit; the file is unchanged.");
   }
 
   async reject(): Promise<void> {
     const pending = this.pending;
     if (pending === undefined) return;
     pending.controller.abort();
+    pending.tracking.dispose();
     await this.discard(pending);
   }
 
   private async discard(pending: PendingEdit): Promise<void> {
     if (this.pending === pending) this.pending = undefined;
+    pending.settled();
     await setContext("spark.editPending", false);
     await Promise.all([
       this.documents.retire(pending.originalUri),
@@ -221,12 +295,36 @@ export class QuickEdit {
     ]);
     for (const group of vscode.window.tabGroups.all)
       for (const tab of group.tabs)
-        if (
-          tab.input instanceof vscode.TabInputTextDiff &&
-          tab.input.modified.toString() === pending.proposedUri.toString()
-        )
-          await vscode.window.tabGroups.close(tab);
+        if (showsProposal(tab, pending)) await vscode.window.tabGroups.close(tab);
   }
+}
+
+const SELECTION_CHANGED =
+  "Spark's edit was not applied: the selected code changed in the file while Spark was editing it.";
+
+function showsProposal(tab: vscode.Tab, pending: PendingEdit): boolean {
+  return (
+    tab.input instanceof vscode.TabInputTextDiff &&
+    tab.input.modified.toString() === pending.proposedUri.toString()
+  );
+}
+
+/** Feeds the document's changes to the anchor until disposed. */
+function trackChanges(uri: vscode.Uri, anchor: EditAnchor): vscode.Disposable {
+  return vscode.workspace.onDidChangeTextDocument((event) => {
+    if (event.document.uri.toString() === uri.toString()) anchor.apply(event.contentChanges);
+  });
+}
+
+/**
+ * Where Accept writes: the anchor's range, if it still holds the selected text (a file reverted
+ * from disk changes without change events the anchor could follow).
+ */
+function placeOf(pending: PendingEdit, document: vscode.TextDocument): vscode.Range | undefined {
+  const span: TextSpan | undefined = pending.anchor.span;
+  if (span === undefined || span.end > document.getText().length) return undefined;
+  const range = new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
+  return document.getText(range) === pending.original ? range : undefined;
 }
 
 function setContext(key: string, value: boolean): Thenable<unknown> {
