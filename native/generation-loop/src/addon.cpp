@@ -5,6 +5,7 @@
 // `dispose()`.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <napi.h>
 
@@ -170,13 +171,44 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
             job->grammar_search = search == "full-vocabulary" ? GrammarSearch::full_vocabulary
                                   : search == "top-candidates" ? GrammarSearch::top_candidates
                                                                : GrammarSearch::token_prefixes;
-            // GBNF writes a token reference with `<`; without one anywhere the grammar reads only characters.
-            job->grammar_reads_characters = text.find('<') == std::string::npos;
+            const bool lazy = options.Get("grammarLazy").ToBoolean().Value();
+            // GBNF writes a token reference with `<`; without one anywhere the grammar reads only
+            // characters. A lazy grammar starts mid-output (where its trigger matched), so where its
+            // UTF-8 stands is not known from the tokens accepted: no prefix walk for it.
+            job->grammar_reads_characters = !lazy && text.find('<') == std::string::npos;
+            const std::string root_name = root.IsString() ? root.As<Napi::String>().Utf8Value() : "root";
             std::string error;
-            job->grammar = context_->compile_grammar(text, root.IsString() ? root.As<Napi::String>().Utf8Value() : "root", error);
+            if (lazy) {
+                std::vector<std::string> patterns;
+                Napi::Value pattern_values = options.Get("grammarTriggerPatterns");
+                if (pattern_values.IsArray()) {
+                    Napi::Array array = pattern_values.As<Napi::Array>();
+                    for (uint32_t index = 0; index < array.Length(); index++)
+                        patterns.push_back(array.Get(index).As<Napi::String>().Utf8Value());
+                }
+                std::vector<llama_token> trigger_tokens;
+                if (options.Get("grammarTriggerTokens").IsTypedArray()) {
+                    Napi::Uint32Array values = options.Get("grammarTriggerTokens").As<Napi::Uint32Array>();
+                    trigger_tokens.assign(values.Data(), values.Data() + values.ElementLength());
+                }
+                job->grammar = context_->compile_lazy_grammar(text, root_name, patterns, trigger_tokens, error);
+            } else {
+                job->grammar = context_->compile_grammar(text, root_name, error);
+            }
             if (job->grammar == nullptr) {
                 Napi::Error::New(env, error).ThrowAsJavaScriptException();
                 return env.Undefined();
+            }
+            // What the prompt already holds of the grammar's text (llama-server feeds a tool-call
+            // grammar the generation prompt, `<|im_start|>assistant\n`, that its root opens with).
+            if (options.Get("grammarPrefill").IsTypedArray()) {
+                Napi::Uint32Array prefill = options.Get("grammarPrefill").As<Napi::Uint32Array>();
+                try {
+                    for (size_t index = 0; index < prefill.ElementLength(); index++) llama_sampler_accept(job->grammar, prefill[index]);
+                } catch (const std::exception & refused) {
+                    Napi::Error::New(env, std::string("the grammar refused its prefill: ") + refused.what()).ThrowAsJavaScriptException();
+                    return env.Undefined();
+                }
             }
         }
         job->deliver = Napi::ThreadSafeFunction::New(env, info[1].As<Napi::Function>(), "spark-generation-loop", 0, 1);

@@ -50,6 +50,14 @@ class GenerationContext {
      */
     llama_sampler * compile_grammar(const std::string & text, const std::string & root, std::string & error) const;
     /**
+     * From JS, after load: a lazy grammar (llama-server's grammar_lazy): it allows every token until
+     * a trigger pattern matches the output (from its first group on) or a trigger token is sampled,
+     * then constrains the rest. nullptr (with a message in `error`) when the text does not parse.
+     */
+    llama_sampler * compile_lazy_grammar(const std::string & text, const std::string & root,
+                                         const std::vector<std::string> & trigger_patterns,
+                                         const std::vector<llama_token> & trigger_tokens, std::string & error) const;
+    /**
      * From JS: the draft a speculative job's next step verifies (empty: a plain step), made after
      * `at` generated tokens.
      */

@@ -47,6 +47,10 @@
     X(llama_sampler *, llama_sampler_init_dist, (uint32_t seed), (seed))                                                 \
     X(llama_sampler *, llama_sampler_init_grammar, (const llama_vocab * vocab, const char * text, const char * root),   \
       (vocab, text, root))                                                                                               \
+    X(llama_sampler *, llama_sampler_init_grammar_lazy_patterns,                                                        \
+      (const llama_vocab * vocab, const char * text, const char * root, const char ** trigger_patterns,                 \
+       size_t trigger_pattern_count, const llama_token * trigger_tokens, size_t trigger_token_count),                  \
+      (vocab, text, root, trigger_patterns, trigger_pattern_count, trigger_tokens, trigger_token_count))                \
     X(void, llama_sampler_apply, (llama_sampler * sampler, llama_token_data_array * candidates), (sampler, candidates)) \
     X(void, llama_sampler_accept, (llama_sampler * sampler, llama_token token), (sampler, token))                       \
     X(void, llama_sampler_free, (llama_sampler * sampler), (sampler))                                                    \

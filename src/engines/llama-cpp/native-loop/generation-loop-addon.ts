@@ -52,6 +52,17 @@ export interface AddonGenerateOptions {
   grammar?: string;
   /** The grammar's start rule; default "root". */
   grammarRoot?: string;
+  /**
+   * Lazy (llama-server's grammar_lazy): every token is free until a trigger pattern matches the
+   * output so far (the grammar then reads it from the pattern's first group) or a trigger token is
+   * sampled (read from that token on); then the grammar constrains the rest.
+   */
+  grammarLazy?: boolean;
+  /** ECMAScript-compatible std::regex patterns, matched against the whole output so far. */
+  grammarTriggerPatterns?: string[];
+  grammarTriggerTokens?: Uint32Array;
+  /** Tokens the grammar accepts before the job samples (what the prompt already holds of it). */
+  grammarPrefill?: Uint32Array;
   /** false: this job samples on the host even where the context's backend could. */
   deviceSampling?: boolean;
   /** How a sample the grammar refused is drawn again (GrammarSearch); default "token-prefixes". */

@@ -40,6 +40,10 @@ export interface NativeGrammar {
   root: string;
   /** Where a refused sample is drawn again; unset: the addon's default ("token-prefixes"). */
   search?: GrammarSearch | undefined;
+  /** Free text until a trigger (a chat format's tool calls); unset: the grammar applies at once. */
+  lazy?: { patterns: readonly string[]; tokens: readonly Token[] } | undefined;
+  /** Tokens the grammar accepts first: what the prompt already holds of its text. */
+  prefill?: readonly Token[] | undefined;
 }
 
 /** Drafting for a speculative job, on the JS thread between its steps. */
@@ -172,6 +176,16 @@ export class NativeSequence {
               ...(options.grammar.search === undefined
                 ? {}
                 : { grammarSearch: options.grammar.search }),
+              ...(options.grammar.lazy === undefined
+                ? {}
+                : {
+                    grammarLazy: true,
+                    grammarTriggerPatterns: [...options.grammar.lazy.patterns],
+                    grammarTriggerTokens: Uint32Array.from(options.grammar.lazy.tokens),
+                  }),
+              ...(options.grammar.prefill === undefined || options.grammar.prefill.length === 0
+                ? {}
+                : { grammarPrefill: Uint32Array.from(options.grammar.prefill) }),
             }),
         ...(options.deviceSampling === undefined ? {} : { deviceSampling: options.deviceSampling }),
       },
