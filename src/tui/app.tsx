@@ -7,6 +7,7 @@ import { errorAction, useAgentSession } from "./hooks/use-agent-session.ts";
 import type { SessionViewAction } from "./state/session-view-state.ts";
 import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
+import { useResizeReflow } from "./hooks/use-resize-reflow.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
 import { PickerView } from "./views/picker-view.tsx";
@@ -52,6 +53,7 @@ export function App(props: AppProps) {
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
   const columns = useTerminalColumns(stdout);
+  useResizeReflow(stdout);
   /** The session shown before the last switch: where a refused switch goes back to. */
   const previousSessionId = useRef<string | undefined>(undefined);
   const backFromFailedAttach = useRef<(failed: string, error: unknown) => void>(() => undefined);
