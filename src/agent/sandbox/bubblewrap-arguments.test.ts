@@ -5,7 +5,8 @@ import { bubblewrapCommandLine } from "./bubblewrap-arguments.ts";
 import type { SandboxMount } from "./sandbox-mounts.ts";
 
 const mounts: SandboxMount[] = [
-  { kind: "read-only", source: "/", target: "/", reason: "the system" },
+  { kind: "read-only", source: "/usr", target: "/usr", reason: "the system" },
+  { kind: "link", linkTarget: "usr/bin", target: "/bin", reason: "the system" },
   { kind: "devices", target: "/dev", reason: "" },
   { kind: "processes", target: "/proc", reason: "" },
   { kind: "empty", target: "/home", reason: "" },
@@ -20,12 +21,13 @@ const mounts: SandboxMount[] = [
 describe("bubblewrapCommandLine", () => {
   it("makes the mounts in their order, then its own namespaces, and runs the command in cwd", () => {
     const argv = bubblewrapCommandLine(
-      { mounts, cwd: "/home/ada/repo/src", network: false },
+      { mounts, cwd: "/home/ada/repo/src", network: false, seccompDescriptor: 3 },
       "npm test",
     );
     // prettier-ignore
     expect(argv).toEqual([
-      "--ro-bind", "/", "/",
+      "--ro-bind", "/usr", "/usr",
+      "--symlink", "usr/bin", "/bin",
       "--dev", "/dev",
       "--proc", "/proc",
       "--tmpfs", "/home",
@@ -35,6 +37,7 @@ describe("bubblewrapCommandLine", () => {
       "--bind", "/home/ada/repo", "/home/ada/repo",
       "--ro-bind", "/home/ada/repo/.git", "/home/ada/repo/.git",
       "--tmpfs", "/home/ada/repo/.spark-home",
+      "--remount-ro", "/",
       "--unshare-pid",
       "--unshare-ipc",
       "--unshare-uts",
@@ -43,9 +46,16 @@ describe("bubblewrapCommandLine", () => {
       "--cap-drop", "ALL",
       "--die-with-parent",
       "--new-session",
+      "--seccomp", "3",
       "--chdir", "/home/ada/repo/src",
       "--", "/bin/sh", "-c", "npm test",
     ]);
+  });
+
+  it("reads a seccomp program only when given a descriptor", () => {
+    expect(bubblewrapCommandLine({ mounts, cwd: "/", network: false }, "true")).not.toContain(
+      "--seccomp",
+    );
   });
 
   it("keeps the network only when allowed", () => {

@@ -1,6 +1,7 @@
 // bwrap's command line for one command: the mounts of sandbox-mounts.ts in their order (a later
-// one overrides what an earlier one made of the same path), then the namespaces a command gets
-// for itself: processes, IPC, hostname, cgroups, and the network unless it is allowed.
+// one overrides what an earlier one made of the same path), the sandbox's own root made read-only,
+// then the namespaces a command gets for itself: processes, IPC, hostname, cgroups, and the
+// network unless it is allowed; and the seccomp filter, read from an inherited descriptor.
 import type { SandboxMount } from "./sandbox-mounts.ts";
 
 export interface BubblewrapPlan {
@@ -8,12 +9,17 @@ export interface BubblewrapPlan {
   mounts: readonly SandboxMount[];
   cwd: string;
   network: boolean;
+  /** The descriptor bwrap reads the seccomp program from (seccomp-filter.ts); none without. */
+  seccompDescriptor?: number;
 }
 
 /** The arguments before `--` and the program; the caller appends `/bin/sh -c <command>`. */
 export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   return [
     ...plan.mounts.flatMap(mountArguments),
+    // The folders bwrap made for its mount points: nothing a command writes outside the workspace
+    // and the private folders lands anywhere.
+    ...["--remount-ro", "/"],
     "--unshare-pid",
     // SysV shared memory, semaphores and message queues of the host's programs: not this one's.
     "--unshare-ipc",
@@ -27,6 +33,7 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     "--die-with-parent",
     // No TIOCSTI: a command cannot type into the terminal Spark runs in.
     "--new-session",
+    ...(plan.seccompDescriptor === undefined ? [] : ["--seccomp", String(plan.seccompDescriptor)]),
     ...["--chdir", plan.cwd],
   ];
 }
@@ -45,6 +52,8 @@ function mountArguments(mount: SandboxMount): string[] {
       return ["--dev", mount.target];
     case "processes":
       return ["--proc", mount.target];
+    case "link":
+      return ["--symlink", mount.linkTarget, mount.target];
     default:
       return mount satisfies never;
   }

@@ -10,6 +10,7 @@ import { guardAbsentPaths } from "./guard-absent-paths.ts";
 import { guardNestedMetadata } from "./nested-metadata-guard.ts";
 import { findProtectedPaths, isInside } from "./protected-workspace-paths.ts";
 import { sandboxMounts, sandboxViewInputFor } from "./sandbox-mounts.ts";
+import { SECCOMP_DESCRIPTOR, seccompFilterFor } from "./seccomp-filter.ts";
 
 export interface CommandLaunchOptions {
   command: string;
@@ -25,6 +26,8 @@ export interface CommandLaunch {
   args: string[];
   shell: boolean;
   env: Record<string, string>;
+  /** Written to descriptor 3 of the child (and closed): bwrap's seccomp program. */
+  seccompProgram?: Buffer;
   /** Runs once the command (and everything it started) has ended; lines for its output. */
   afterCommand(): string[];
 }
@@ -55,11 +58,17 @@ export function prepareCommandLaunch(options: CommandLaunchOptions): CommandLaun
   }
   const readOnly = [...new Set([...protectedPaths.readOnly, ...nested.readOnly])];
   const mounts = sandboxMounts(sandboxViewInputFor(workspaceRoot, readOnly, sparkHome()));
-  return {
+  const filter = seccompFilterFor();
+  const launch: CommandLaunch = {
     // Never unconfined by accident: without a path, bwrap from PATH or a spawn error.
     file: sandbox.bubblewrapPath ?? "bwrap",
     args: bubblewrapCommandLine(
-      { mounts, cwd: options.cwd, network: sandbox.network },
+      {
+        mounts,
+        cwd: options.cwd,
+        network: sandbox.network,
+        ...(filter === undefined ? {} : { seccompDescriptor: SECCOMP_DESCRIPTOR }),
+      },
       options.command,
     ),
     shell: false,
@@ -67,4 +76,6 @@ export function prepareCommandLaunch(options: CommandLaunchOptions): CommandLaun
     env: commandEnvironment(process.env, sandbox.passEnvironment, { TMPDIR: "/tmp" }),
     afterCommand,
   };
+  if (filter !== undefined) launch.seccompProgram = filter.program;
+  return launch;
 }

@@ -1,14 +1,16 @@
 // Whether bubblewrap works on this machine: bwrap on PATH is not enough (desktops without
 // unprivileged user namespaces, containers without mount rights), so it is tried once with the
 // mounts a command gets, and the answer kept for the process.
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { sparkHome } from "../../config/spark-home.ts";
 import { bubblewrapCommandLine } from "./bubblewrap-arguments.ts";
 import { sandboxMounts, sandboxViewInputFor } from "./sandbox-mounts.ts";
+import { SECCOMP_DESCRIPTOR, seccompFilterFor } from "./seccomp-filter.ts";
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -50,21 +52,39 @@ export async function probeCommandSandbox(
 
 /** Undefined when a sandboxed `true` ran; otherwise what went wrong, in bwrap's words. */
 async function tryBubblewrap(bubblewrapPath: string): Promise<string | undefined> {
-  // A throwaway workspace, so the probe makes every mount a real command gets.
+  // A throwaway workspace, so the probe makes every mount a real command gets, and installs the
+  // same seccomp filter (a bwrap without --seccomp fails here, not on every command).
   const workspaceRoot = await mkdtemp(path.join(os.tmpdir(), "spark-sandbox-probe-"));
   const mounts = sandboxMounts(sandboxViewInputFor(workspaceRoot, [], sparkHome()));
-  const argv = bubblewrapCommandLine({ mounts, cwd: workspaceRoot, network: false }, "true");
+  const filter = seccompFilterFor();
+  const argv = bubblewrapCommandLine(
+    {
+      mounts,
+      cwd: workspaceRoot,
+      network: false,
+      ...(filter === undefined ? {} : { seccompDescriptor: SECCOMP_DESCRIPTOR }),
+    },
+    "true",
+  );
   try {
     return await new Promise((resolve) => {
-      execFile(
-        bubblewrapPath,
-        argv,
-        { timeout: PROBE_TIMEOUT_MS, env: { PATH: "/usr/bin:/bin" }, encoding: "utf8" },
-        (error, _stdout, stderr) => {
-          if (error === null) resolve(undefined);
-          else resolve(firstLine(stderr) ?? error.message);
-        },
-      );
+      const child = spawn(bubblewrapPath, argv, {
+        env: { PATH: "/usr/bin:/bin" },
+        stdio: ["ignore", "ignore", "pipe", filter === undefined ? "ignore" : "pipe"],
+        timeout: PROBE_TIMEOUT_MS,
+      });
+      let stderr = "";
+      child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const seccompInput = child.stdio[3];
+      if (filter !== undefined && seccompInput instanceof Writable) {
+        seccompInput.on("error", () => undefined);
+        seccompInput.end(filter.program);
+      }
+      child.once("error", (error) => resolve(error.message));
+      child.once("close", (code, signal) => {
+        if (code === 0) resolve(undefined);
+        else resolve(firstLine(stderr) ?? `exit ${code ?? signal ?? "unknown"}`);
+      });
     });
   } finally {
     await rm(workspaceRoot, { recursive: true, force: true });

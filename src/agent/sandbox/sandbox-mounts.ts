@@ -1,14 +1,13 @@
-// What a sandboxed command sees, as bwrap's mounts in order: the system read-only, the folders
-// where users and daemons keep files and sockets emptied (homes, /run, /tmp, …), secrets under /etc
-// covered, a home's toolchain folders bound back read-only, the workspace writable, its protected
-// paths read-only again, and Spark's own folder hidden wherever it lies. A later mount overrides
-// what an earlier one made of the same path, so the order is the policy; doctor prints the same
-// list (describe-sandbox-view.ts).
-import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+// What a sandboxed command sees, as bwrap's mounts in order: the system roots read-only (and
+// nothing else of the machine), private empty /tmp, /var/tmp, /run and homes, secrets under /etc
+// covered, the toolchain's folders bound read-only, the workspace writable, its protected paths
+// read-only again, and Spark's own folder hidden wherever it lies. A later mount overrides what an
+// earlier one made of the same path, so the order is the policy; doctor prints the same list
+// (src/cli/doctor/command-view-report.ts).
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  EMPTIED_SYSTEM_FOLDERS,
   EMPTIED_SYSTEM_SECRET_FOLDERS,
   LINKED_SYSTEM_FILES,
   MASKED_SYSTEM_FILES,
@@ -16,12 +15,16 @@ import {
 } from "./hidden-system-paths.ts";
 import { HOME_TOOLCHAIN_FOLDERS } from "./home-toolchain-allow-list.ts";
 import { isInside } from "./protected-workspace-paths.ts";
+import { PRIVATE_FOLDERS, SANDBOX_LINKS, SYSTEM_ROOTS } from "./system-roots.ts";
+import { realDirectory, toolchainFolders } from "./toolchain-folders.ts";
 
 export type SandboxMount =
   | { kind: "read-only"; source: string; target: string; reason: string }
   | { kind: "writable"; target: string; reason: string }
   | { kind: "empty"; target: string; reason: string }
   | { kind: "masked"; target: string; reason: string }
+  /** A symbolic link made inside the sandbox: `target` points to `linkTarget`. */
+  | { kind: "link"; linkTarget: string; target: string; reason: string }
   | { kind: "devices"; target: string; reason: string }
   | { kind: "processes"; target: string; reason: string };
 
@@ -36,6 +39,10 @@ export interface SandboxViewInput {
   homes: readonly string[];
   /** PATH: its folders inside a hidden one are bound back read-only (the user's toolchain). */
   searchPath: string | undefined;
+  /** process.execPath: the installation of the Node.js running Spark is shown. */
+  executablePath?: string;
+  /** Where toolchain variables (NVM_DIR, CARGO_HOME, JAVA_HOME, …) are read. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The input for this process: its $HOME, its account's home, SPARK_HOME as resolved by config. */
@@ -47,31 +54,41 @@ export function sandboxViewInputFor(
   const homes = [process.env.HOME, os.homedir(), accountHome()].filter(
     (home): home is string => home !== undefined && path.isAbsolute(home),
   );
-  return { workspaceRoot, protectedReadOnly, sparkHome, homes, searchPath: process.env.PATH };
+  return {
+    workspaceRoot,
+    protectedReadOnly,
+    sparkHome,
+    homes,
+    searchPath: process.env.PATH,
+    executablePath: process.execPath,
+    environment: process.env,
+  };
 }
 
 export function sandboxMounts(input: SandboxViewInput): SandboxMount[] {
   const mounts: SandboxMount[] = [
-    { kind: "read-only", source: "/", target: "/", reason: "the system" },
+    ...systemRootMounts(),
     { kind: "devices", target: "/dev", reason: "a minimal /dev with a private /dev/shm" },
     { kind: "processes", target: "/proc", reason: "this command's processes only" },
   ];
+  for (const folder of PRIVATE_FOLDERS)
+    mounts.push({ kind: "empty", target: folder, reason: reasonForEmptied(folder, []) });
+  for (const link of SANDBOX_LINKS)
+    mounts.push({
+      kind: "link",
+      linkTarget: link.target,
+      target: link.path,
+      reason: "as on most systems",
+    });
   const hidden = (candidate: string): boolean => isHidden(mounts, candidate);
   const workspace = input.workspaceRoot;
   const homes = unique(input.homes.map(resolvedOrSelf).filter((home) => home !== "/"));
   const sparkFolders = [resolvedOrSelf(input.sparkHome)];
-  // Never to be shown again by a later bind: a bind whose source holds one of these is skipped.
-  const secretRoots = [...homes, ...sparkFolders];
 
-  // Homes beside /home and /root, so doctor lists them together.
-  const emptiedFirst = [
-    ...EMPTIED_SYSTEM_FOLDERS.slice(0, 2),
-    ...homes,
-    ...EMPTIED_SYSTEM_FOLDERS.slice(2),
-    // Spark's folder around the workspace: hidden before the workspace is bound into it.
-    ...sparkFolders.filter((folder) => isInside(folder, workspace)),
-  ];
-  for (const folder of outermost(existingDirectories(emptiedFirst)))
+  // Each home is there, empty, so programs find $HOME; Spark's folder around the workspace is
+  // emptied before the workspace is bound into it.
+  const emptied = [...homes, ...sparkFolders.filter((folder) => isInside(folder, workspace))];
+  for (const folder of outermost(existingDirectories(emptied)))
     mounts.push({ kind: "empty", target: folder, reason: reasonForEmptied(folder, homes) });
   for (const folder of existingDirectories(EMPTIED_SYSTEM_SECRET_FOLDERS))
     if (!hidden(folder)) mounts.push({ kind: "empty", target: folder, reason: "secrets" });
@@ -80,22 +97,28 @@ export function sandboxMounts(input: SandboxViewInput): SandboxMount[] {
       mounts.push({ kind: "masked", target: file, reason: "secrets" });
   for (const file of LINKED_SYSTEM_FILES) {
     const target = linkedFileTarget(file);
-    if (target !== undefined && hidden(target))
+    if (target !== undefined && !hidden(file) && hidden(target))
       mounts.push({ kind: "read-only", source: target, target, reason: `${file} links here` });
   }
 
-  for (const folder of toolchainFolders(homes, input.searchPath)) {
+  const toolchain = toolchainFolders({
+    homes,
+    sparkFolders,
+    workspaceRoot: workspace,
+    searchPath: input.searchPath,
+    executablePath: input.executablePath,
+    environment: input.environment ?? {},
+  });
+  for (const folder of toolchain) {
     if (!(hidden(folder.target) || hidden(folder.source)) || isInside(workspace, folder.target))
       continue;
-    if (secretRoots.some((secret) => isInside(folder.source, secret))) continue;
-    if (folder.source === "/" || isInside(folder.source, workspace)) continue;
     mounts.push({ kind: "read-only", ...folder });
   }
 
   mounts.push({ kind: "writable", target: workspace, reason: "the workspace" });
   for (const protectedPath of input.protectedReadOnly) {
-    // Elsewhere the read-only root shows it already; inside the workspace or a hidden folder
-    // only a mount makes it read-only, or visible at all (a worktree's git dir under /tmp).
+    // Elsewhere a system root shows it already; inside the workspace or a hidden folder only a
+    // mount makes it read-only, or visible at all (a worktree's git dir under /tmp).
     if (isInside(workspace, protectedPath) || hidden(protectedPath))
       mounts.push({
         kind: "read-only",
@@ -117,6 +140,24 @@ export function sandboxMounts(input: SandboxViewInput): SandboxMount[] {
   return mounts;
 }
 
+/** The system roots that exist here: folders bound read-only, links made again as links. */
+function systemRootMounts(): SandboxMount[] {
+  return SYSTEM_ROOTS.flatMap((root): SandboxMount[] => {
+    try {
+      const entry = lstatSync(root);
+      if (entry.isSymbolicLink())
+        return [
+          { kind: "link", linkTarget: readlinkSync(root), target: root, reason: "the system" },
+        ];
+      if (entry.isDirectory())
+        return [{ kind: "read-only", source: root, target: root, reason: "the system" }];
+    } catch {
+      // Not on this machine.
+    }
+    return [];
+  });
+}
+
 /** Whether the last mount that covers `candidate` hides it. */
 export function isHidden(mounts: readonly SandboxMount[], candidate: string): boolean {
   for (let index = mounts.length - 1; index >= 0; index--) {
@@ -124,30 +165,8 @@ export function isHidden(mounts: readonly SandboxMount[], candidate: string): bo
     if (mount === undefined || !isInside(mount.target, candidate)) continue;
     return mount.kind === "empty" || mount.kind === "masked";
   }
+  // Outside every mount: absent.
   return true;
-}
-
-interface ToolchainFolder {
-  /** Real path. */
-  source: string;
-  /** Where the command looks for it (under its $HOME, or as PATH names it). */
-  target: string;
-  reason: string;
-}
-
-function toolchainFolders(homes: readonly string[], searchPath: string | undefined) {
-  const folders: ToolchainFolder[] = [];
-  const add = (target: string, reason: string): void => {
-    const source = realDirectory(target);
-    if (source !== undefined && !folders.some((folder) => folder.target === target))
-      folders.push({ source, target, reason });
-  };
-  for (const home of homes)
-    for (const relative of HOME_TOOLCHAIN_FOLDERS)
-      add(path.join(home, relative), "toolchain on the allow-list");
-  for (const entry of (searchPath ?? "").split(path.delimiter))
-    if (path.isAbsolute(entry)) add(path.normalize(entry), "a folder on PATH");
-  return folders;
 }
 
 /**
@@ -187,10 +206,9 @@ function hideHomeInsideWorkspace(mounts: SandboxMount[], home: string): void {
 }
 
 function reasonForEmptied(folder: string, homes: readonly string[]): string {
-  if (homes.includes(folder) || folder === "/home" || folder === "/root") return "home directories";
+  if (homes.includes(folder)) return "home directories";
   if (folder === "/tmp" || folder === "/var/tmp") return "private temporary files";
-  if (folder === "/run" || folder === "/var/run") return "daemons' sockets";
-  if (EMPTIED_SYSTEM_FOLDERS.includes(folder)) return "mounted drives and services' data";
+  if (folder === "/run") return "daemons' sockets";
   return "Spark's folder: its keys and session logs";
 }
 
@@ -230,15 +248,6 @@ function existingDirectories(candidates: readonly string[]): string[] {
       return real === undefined || real === "/" ? [] : [real];
     }),
   );
-}
-
-function realDirectory(candidate: string): string | undefined {
-  const real = realpathOrUndefined(candidate);
-  try {
-    return real !== undefined && statSync(real).isDirectory() ? real : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function realpathOrUndefined(candidate: string): string | undefined {

@@ -2,6 +2,7 @@
 // started at once; keeps the last megabyte of combined output (memory bound, not the model's cap).
 // The command runs in the session's sandbox with an environment free of secrets (src/agent/sandbox).
 import { spawn } from "node:child_process";
+import { Writable } from "node:stream";
 import { prepareCommandLaunch, type CommandLaunch } from "../sandbox/command-launch.ts";
 import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 
@@ -55,16 +56,29 @@ function spawnAndCollect(
       env: launch.env,
       cwd: options.cwd,
       detached: process.platform !== "win32",
-      stdio: ["ignore", "pipe", "pipe"],
+      // Descriptor 3 carries bwrap's seccomp program (`--seccomp 3`); bwrap closes it.
+      stdio:
+        launch.seccompProgram === undefined
+          ? ["ignore", "pipe", "pipe"]
+          : ["ignore", "pipe", "pipe", "pipe"],
     });
+    // Pipes by the stdio above; the four-entry form leaves them typed as maybe absent.
+    const { stdout, stderr } = child;
+    if (stdout === null || stderr === null) throw new Error("spawn made no output pipes");
+    const seccompInput = child.stdio[3];
+    if (launch.seccompProgram !== undefined && seccompInput instanceof Writable) {
+      // bwrap that fails before reading it closes the pipe: its own error says why.
+      seccompInput.on("error", () => undefined);
+      seccompInput.end(launch.seccompProgram);
+    }
     const capture = (chunk: Buffer): void => {
       chunks.push(chunk);
       captured += chunk.length;
       while (captured > MAX_CAPTURED_BYTES && chunks.length > 1)
         captured -= chunks.shift()?.length ?? 0;
     };
-    child.stdout.on("data", capture);
-    child.stderr.on("data", capture);
+    stdout.on("data", capture);
+    stderr.on("data", capture);
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined && process.platform !== "win32")
@@ -93,8 +107,8 @@ function spawnAndCollect(
       settled = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
+      stdout.destroy();
+      stderr.destroy();
       const outcome: ProcessOutcome = {
         output: Buffer.concat(chunks).toString("utf8"),
         exitCode,
