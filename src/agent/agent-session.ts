@@ -226,7 +226,8 @@ export class AgentSession {
         "A turn is already running: steer it, queue the message, or interrupt it first.",
       );
     }
-    const notes = this.notes.splice(0);
+    const toolChanges = this.host.registry.takeToolChanges();
+    const notes = [...this.notes.splice(0), ...(toolChanges === undefined ? [] : [toolChanges])];
     const content = notes.length === 0 ? text : `${notes.join("\n")}\n\n${text}`;
     const control = new TurnControl(text);
     this.activeTurn = control;

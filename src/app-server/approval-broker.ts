@@ -6,7 +6,8 @@ import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import type { ApprovalDecision, ServerSessionEvent } from "../protocol/agent/session-events.ts";
 
 interface PendingApproval {
-  command: string;
+  /** What "always" approves: the command, or an MCP tool's key (CommandApprovalRequest). */
+  alwaysKey: string;
   settle: (decision: ApprovalDecision) => void;
 }
 
@@ -20,7 +21,7 @@ export interface ApprovalBrokerOptions {
 
 export class ApprovalBroker {
   private readonly pending = new Map<string, PendingApproval>();
-  /** Commands approved with "always": exactly these strings, for the rest of the session. */
+  /** Commands (or MCP tools) approved with "always": exactly these keys, for the session. */
   private readonly alwaysApproved = new Set<string>();
 
   constructor(private readonly options: ApprovalBrokerOptions) {}
@@ -35,13 +36,14 @@ export class ApprovalBroker {
   }
 
   ask(request: CommandApprovalRequest, signal: AbortSignal): Promise<boolean> {
-    if (this.alwaysApproved.has(request.command)) return Promise.resolve(true);
+    const alwaysKey = request.alwaysKey ?? request.command;
+    if (this.alwaysApproved.has(alwaysKey)) return Promise.resolve(true);
     if (signal.aborted) return Promise.resolve(false);
     const approvalId = randomUUID();
     return new Promise<boolean>((resolve) => {
       const onAbort = (): void => this.settle(approvalId, "cancelled");
       const approval: PendingApproval = {
-        command: request.command,
+        alwaysKey,
         settle: (decision) => {
           signal.removeEventListener("abort", onAbort);
           resolve(decision !== "deny");
@@ -77,7 +79,7 @@ export class ApprovalBroker {
     const approval = this.pending.get(approvalId);
     if (approval === undefined) return;
     this.pending.delete(approvalId);
-    if (decision === "always") this.alwaysApproved.add(approval.command);
+    if (decision === "always") this.alwaysApproved.add(approval.alwaysKey);
     this.options.emit({ type: "approval-resolved", approvalId, decision });
     approval.settle(decision === "cancelled" ? "deny" : decision);
     if (this.pending.size === 0) this.options.onWaitingChange(false);

@@ -12,6 +12,11 @@ import {
   PROVIDER_PRESETS,
   SANDBOX_MODES,
 } from "./config-types.ts";
+import {
+  mcpLayerSchema,
+  mcpMergedSchema,
+  mcpServersLayerSchema,
+} from "./mcp-server-config.ts";
 
 const positiveInteger = z.int().positive();
 const nonNegativeInteger = z.int().nonnegative();
@@ -158,6 +163,8 @@ export const configLayerSchema = z.strictObject({
   sandbox: z.strictObject(sandboxFields).partial().optional(),
   routes: z.record(modelNameSchema, routeTargetsSchema).optional(),
   router: z.strictObject(routerFields).partial().optional(),
+  mcp_servers: mcpServersLayerSchema.optional(),
+  mcp: mcpLayerSchema.optional(),
 });
 
 export type ConfigLayerValues = z.infer<typeof configLayerSchema>;
@@ -322,6 +329,8 @@ export const mergedConfigSchema = z.strictObject({
     .prefault({}),
   routes: z.record(modelNameSchema, routeTargetsSchema).default({}),
   router: z.strictObject(routerFields).partial().prefault({}),
+  mcp_servers: mcpServersLayerSchema.default({}),
+  mcp: mcpMergedSchema,
 });
 
 export type MergedConfigValues = z.infer<typeof mergedConfigSchema>;

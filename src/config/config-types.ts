@@ -2,6 +2,7 @@
 // shape lives in config-schema.ts; this is what loadConfig hands out.
 import type { ServeConfig as GatewayServeConfig } from "../gateway/serve-config.ts";
 import type { ConfigLayer } from "./config-layer.ts";
+import type { McpServerConfig } from "./mcp-server-config.ts";
 
 export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
 /** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
@@ -178,6 +179,8 @@ export interface SparkConfig {
   agent: AgentConfig;
   sandbox: SandboxConfig;
   router: RouterConfig;
+  /** `[mcp_servers.<name>]`: the agent's MCP servers (src/agent/mcp/). */
+  mcpServers?: Record<string, McpServerConfig>;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */
   providerKeys: Record<string, string>;
 }

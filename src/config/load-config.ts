@@ -10,6 +10,7 @@ import type { ConfigFlags, LoadedConfig } from "./config-types.ts";
 import { environmentLayers, readProviderKeys } from "./environment-layers.ts";
 import { flagLayers } from "./flag-layers.ts";
 import { formatConfigIssue } from "./format-config-issue.ts";
+import { markProjectMcpServers } from "./mcp-server-config.ts";
 import { mergeConfigLayers, sourceOf } from "./merge-config-layers.ts";
 import { rejectUserOnlyKeys } from "./project-config-limits.ts";
 import { readConfigFile } from "./read-config-file.ts";
@@ -59,6 +60,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
 
   const config = toSparkConfig(result.data);
+  markProjectMcpServers(
+    config.mcpServers ?? {},
+    projectLayer,
+    result.data.mcp.trusted_project_servers,
+  );
   const keyVariables: string[] = [];
   for (const model of Object.values(config.models)) {
     if (model.engine === "llama-cpp") {

@@ -13,6 +13,8 @@ export interface MergedConfigLayers {
     sandbox: Record<string, unknown>;
     routes: Record<string, unknown>;
     router: Record<string, unknown>;
+    mcp_servers: Record<string, unknown>;
+    mcp: Record<string, unknown>;
   };
   /** Source that last set a key path; look up with `sourceOf`. */
   provenance: Map<string, string>;
@@ -20,7 +22,16 @@ export interface MergedConfigLayers {
 
 export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigLayers {
   const merged: MergedConfigLayers = {
-    values: { models: {}, serve: {}, agent: {}, sandbox: {}, routes: {}, router: {} },
+    values: {
+      models: {},
+      serve: {},
+      agent: {},
+      sandbox: {},
+      routes: {},
+      router: {},
+      mcp_servers: {},
+      mcp: {},
+    },
     provenance: new Map(),
   };
   const mark = (path: string[], source: string): void => {
@@ -55,6 +66,18 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
     for (const [name, targets] of Object.entries(values.routes ?? {})) {
       merged.values.routes[name] = targets;
       mark(["routes", name], source);
+    }
+    // A server is replaced whole: a project's entry must not keep the user's command under its
+    // own arguments, nor inherit the user's auto_approve.
+    for (const [name, server] of Object.entries(values.mcp_servers ?? {})) {
+      forgetUnder(merged.provenance, ["mcp_servers", name]);
+      merged.values.mcp_servers[name] = server;
+      mark(["mcp_servers", name], source);
+    }
+    for (const [key, value] of Object.entries(values.mcp ?? {})) {
+      if (value === undefined) continue;
+      merged.values.mcp[key] = value;
+      mark(["mcp", key], source);
     }
     for (const [key, value] of Object.entries(values.router ?? {})) {
       if (value === undefined) continue;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { ConfigLayerValues } from "./config-schema.ts";
 import type { LoadedConfig } from "./config-types.ts";
+import { describeMcpTransport } from "./mcp-server-config.ts";
 
 /** The keys of a `[models.<name>]` entry that decide what runs (the rest only tune it). */
 export const MODEL_CHOICE_KEYS = ["engine", "path", "preset", "model", "api", "transport"] as const;
@@ -22,15 +23,25 @@ const MAX_VALUE_CHARACTERS = 120;
  * paths are shown relative to.
  */
 export function projectConfigAnnouncements(
-  config: Pick<LoadedConfig, "projectConfig">,
+  config: Pick<LoadedConfig, "projectConfig" | "mcpServers">,
   cwd: string,
 ): string[] {
   const project = config.projectConfig;
   if (project === undefined) return [];
   const settings = modelChoices(project.values, cwd);
-  if (settings.length === 0) return [];
   const file = displayPath(project.source, cwd);
-  return [printable(`${file} (this project) sets ${settings.join(", ")}`)];
+  const lines = settings.length === 0 ? [] : [`${file} (this project) sets ${settings.join(", ")}`];
+  // An MCP server is a program (or a URL) of the repository's choosing: said even when trusted.
+  for (const server of Object.values(config.mcpServers ?? {})) {
+    if (server.origin === "user") continue;
+    const what = `${file} (this project) declares MCP server ${JSON.stringify(server.name)} (${formatValue(describeMcpTransport(server.transport))})`;
+    lines.push(
+      server.origin === "trusted-project"
+        ? `${what}: starting it, as your [mcp] trusted_project_servers allows`
+        : `${what}: not started; to allow it, add ${JSON.stringify(server.name)} to [mcp] trusted_project_servers in your own config`,
+    );
+  }
+  return lines.map(printable);
 }
 
 function modelChoices(values: ConfigLayerValues, cwd: string): string[] {

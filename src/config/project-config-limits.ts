@@ -4,7 +4,7 @@ import { SparkError } from "../protocol/spark-error.ts";
 import type { ConfigLayer } from "./config-layer.ts";
 
 interface UserOnlyKey {
-  table: "agent" | "serve" | "sandbox";
+  table: "agent" | "serve" | "sandbox" | "mcp";
   key: string;
   /** What a hostile repository could do with it. */
   risk: string;
@@ -45,7 +45,16 @@ const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
     key: "allowed_hosts",
     risk: "weaken the DNS-rebinding check on the Host header",
   },
+  {
+    table: "mcp",
+    key: "trusted_project_servers",
+    risk: "start programs of its choosing as MCP servers without your consent",
+  },
 ];
+
+/** MCP server keys only the user may set: a project's server runs only with the user's consent,
+ * and its calls are asked about like commands. */
+const USER_ONLY_MCP_SERVER_KEYS = ["auto_approve", "auto_approve_tools"] as const;
 
 /** Model keys only the user may set: where requests go decides who receives the provider key
  * sent with them (a preset's or `api_key_env`'s), and a project's model entry merges into the
@@ -64,6 +73,16 @@ export function rejectUserOnlyKeys(projectLayer: ConfigLayer, userConfigPath: st
       `${projectLayer.source}: models.${name}.${key} cannot be set in a project's config: a ` +
         "repository you cloned could use it to send your provider API key to a server of its " +
         `choosing. Define the model in your own ${userConfigPath} and remove ${key} from this file.`,
+    );
+  }
+  for (const [name, server] of Object.entries(projectLayer.values.mcp_servers ?? {})) {
+    const key = USER_ONLY_MCP_SERVER_KEYS.find((candidate) => server[candidate] !== undefined);
+    if (key === undefined) continue;
+    throw new SparkError(
+      "invalid_config",
+      `${projectLayer.source}: mcp_servers.${name}.${key} cannot be set in a project's config: a ` +
+        "repository you cloned could use it to let the model call that server's tools without " +
+        `asking you. Set it in your own ${userConfigPath} and remove it from this file.`,
     );
   }
   for (const { table, key, risk, alternatives } of USER_ONLY_KEYS) {

@@ -2,6 +2,7 @@
 // provider preset implies (base URL, key variable) so consumers never consult presets themselves.
 import type { MergedConfigValues } from "./config-schema.ts";
 import type { AutoRuleConfig, ModelConfig, RouterConfig, SparkConfig } from "./config-types.ts";
+import { toMcpServerConfigs } from "./mcp-server-config.ts";
 import { PROVIDER_PRESET_DEFAULTS } from "./provider-presets.ts";
 import { applyRoutingPreset } from "./routing-presets.ts";
 
@@ -42,6 +43,7 @@ export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "pr
     agent: { workspaceRoots: values.agent.workspace_roots },
     sandbox: { ...values.sandbox },
     router: toRouterConfig(values),
+    mcpServers: toMcpServerConfigs(values.mcp_servers),
   };
 }
 

@@ -13,6 +13,9 @@ export interface CommandApprovalRequest {
   cwd: string;
   /** Why the user's words did not approve it, for the surface to show beside the command. */
   reason?: string;
+  /** What an "always" answer approves from then on: this exact command when absent; an MCP
+   * tool's name (`mcp:<server>__<tool>`) so every later call of that tool runs unasked. */
+  alwaysKey?: string;
 }
 
 export interface CommandApproval {
@@ -125,5 +128,21 @@ export async function decideCommand(
   const yes = await approval.ask({ ...request, reason }, signal);
   return yes
     ? { approved: true, shellCommand: request.command }
+    : { approved: false, reason: "the user declined it" };
+}
+
+/**
+ * An MCP tool call goes through the same path as a command the user did not ask for: approved
+ * for the session by the flag, else asked on an interactive surface, else refused with `reason`.
+ */
+export async function decideToolCall(
+  approval: CommandApproval,
+  request: CommandApprovalRequest & { reason: string },
+  signal: AbortSignal,
+): Promise<{ approved: true } | { approved: false; reason: string }> {
+  if (approval.autoApprove) return { approved: true };
+  if (approval.ask === undefined) return { approved: false, reason: request.reason };
+  return (await approval.ask(request, signal))
+    ? { approved: true }
     : { approved: false, reason: "the user declined it" };
 }

@@ -34,22 +34,68 @@ export interface PreparedCall {
   run(context: ToolContext): Promise<ToolExecution>;
 }
 
-export class ToolRegistry {
-  private readonly tools: Map<string, AgentTool>;
+/** Tools that come and go while a session runs (MCP servers' tools as their servers start). */
+export interface ToolSource {
+  tools(): readonly AgentTool[];
+  /** Why a tool the model named is not offered now (its server still starting), if this knows. */
+  explainMissing?(name: string): string | undefined;
+}
 
-  constructor(tools: readonly AgentTool[] = DEFAULT_TOOLS) {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+export class ToolRegistry {
+  private readonly builtIn: Map<string, AgentTool>;
+  /** The source tools the model was last told about (takeToolChanges); none told yet: undefined. */
+  private told: Set<string> | undefined;
+
+  constructor(
+    tools: readonly AgentTool[] = DEFAULT_TOOLS,
+    private readonly sources: readonly ToolSource[] = [],
+  ) {
+    this.builtIn = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
+  /** Read before every model call, so tools that joined since the last one are offered. */
   get definitions(): ToolDefinition[] {
-    return [...this.tools.values()].map((tool) => tool.definition);
+    return [...this.tools().values()].map((tool) => tool.definition);
+  }
+
+  /**
+   * One line for the model's next message when source tools joined or left since it was last
+   * told (the first call only records them: they are in the tool list from the start).
+   */
+  takeToolChanges(): string | undefined {
+    const current = new Set(this.sources.flatMap((source) => source.tools().map((t) => t.name)));
+    const told = this.told;
+    this.told = current;
+    if (told === undefined) return undefined;
+    const joined = [...current].filter((name) => !told.has(name));
+    const left = [...told].filter((name) => !current.has(name));
+    const parts = [
+      ...(joined.length === 0 ? [] : [`these tools joined: ${joined.join(", ")}`]),
+      ...(left.length === 0 ? [] : [`these tools are gone for now: ${left.join(", ")}`]),
+    ];
+    return parts.length === 0 ? undefined : `[Since the last turn, ${parts.join("; ")}.]`;
+  }
+
+  private tools(): Map<string, AgentTool> {
+    if (this.sources.length === 0) return this.builtIn;
+    const tools = new Map(this.builtIn);
+    for (const source of this.sources) {
+      // A source cannot replace a built-in tool (an MCP server naming one "run_command").
+      for (const tool of source.tools()) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    }
+    return tools;
   }
 
   prepare(call: ToolCall): PreparedCall {
-    const tool = this.tools.get(call.name);
+    const tools = this.tools();
+    const tool = tools.get(call.name);
     if (tool === undefined) {
-      const known = [...this.tools.keys()].join(", ");
-      return failed(call.name, `There is no tool named "${call.name}". Available tools: ${known}.`);
+      const known = [...tools.keys()].join(", ");
+      const why = this.sources.map((source) => source.explainMissing?.(call.name)).find(Boolean);
+      return failed(
+        call.name,
+        why ?? `There is no tool named "${call.name}". Available tools: ${known}.`,
+      );
     }
     const prepared = tool.prepare(call.arguments);
     if ("error" in prepared) return failed(call.name, prepared.error);

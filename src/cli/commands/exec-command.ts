@@ -6,10 +6,12 @@ import type { Command, CommanderError } from "commander";
 import { AgentSession, type AgentSessionOptions } from "../../agent/agent-session.ts";
 import type { AgentEvent } from "../../agent/agent-events.ts";
 import { GatewayModelClient } from "../../agent/model-client/gateway-model-client.ts";
+import { describeMcpStatus, McpServerManager } from "../../agent/mcp/index.ts";
 import { createHumanEventWriter } from "../../agent/render/human-event-writer.ts";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
+import { DEFAULT_TOOLS, ToolRegistry } from "../../agent/tools/tool-registry.ts";
 import type { TurnEndReason } from "../../agent/agent-events.ts";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
@@ -81,7 +83,7 @@ async function runExec(instruction: string, flags: ExecFlags): Promise<number> {
     );
     return usage ? EXIT_USAGE : EXIT_ERROR;
   }
-  const { session, resumed, cleanup } = setup;
+  const { session, resumed, cleanup, mcp } = setup;
   session.subscribe(write);
   session.announce(resumed);
   let interrupts = 0;
@@ -93,6 +95,7 @@ async function runExec(instruction: string, flags: ExecFlags): Promise<number> {
   };
   process.on("SIGINT", onInterrupt);
   try {
+    await mcp.requiredReady();
     const result = await session.submit(instruction);
     return exitCodeFor(result.reason);
   } catch (error) {
@@ -147,6 +150,10 @@ async function prepare(instruction: string, flags: ExecFlags) {
     allowNetwork: flags.allowNetwork === true,
   });
   if (commandSandbox.kind === "none") warnNoSandbox(commandSandbox, flags.allowCommands === true);
+  // Started in the background: the turn begins now, and each server's tools join when it is ready.
+  const mcp = new McpServerManager(Object.values(context.config.mcpServers ?? {}));
+  mcp.subscribe((status) => process.stderr.write(`spark: ${describeMcpStatus(status)}\n`));
+  mcp.start();
   const options: AgentSessionOptions = {
     client: model.client,
     workspaceRoot: process.cwd(),
@@ -154,6 +161,7 @@ async function prepare(instruction: string, flags: ExecFlags) {
     ...(model.name === undefined ? {} : { model: model.name }),
     commandApproval: { autoApprove: flags.allowCommands === true },
     commandSandbox,
+    registry: new ToolRegistry(DEFAULT_TOOLS, [mcp]),
     ...(maxSteps === undefined ? {} : { maxSteps }),
     ...(model.contextWindowTokens === undefined
       ? {}
@@ -166,7 +174,9 @@ async function prepare(instruction: string, flags: ExecFlags) {
   return {
     session,
     resumed: resumeFrom !== undefined,
+    mcp,
     cleanup: async () => {
+      await mcp.close();
       await model.client.close();
       await model.ownedEngine?.dispose();
       await context.registry.dispose();
