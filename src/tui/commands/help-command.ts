@@ -10,6 +10,7 @@ export const KEY_HELP = [
   "@path       name a file (Tab completes from the workspace)",
   "y / n / a   answer a command approval: run, refuse, run and allow this exact command for the session",
   "Ctrl+C      stop the running turn; when idle, twice to quit",
+  "Ctrl+T      the latest command's whole output (the transcript shows its last lines)",
   "Ctrl+A / E  start / end of the line (also Home / End); Ctrl+U clears it, Ctrl+W deletes a word",
   "Delete      the character under the cursor (Backspace: the one before it)",
 ];

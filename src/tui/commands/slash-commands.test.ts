@@ -3,10 +3,11 @@ import { parseSlashCommand } from "./slash-command.ts";
 import { completeSlashCommand, findSlashCommand, slashCommands } from "./slash-commands.ts";
 
 describe("slash commands", () => {
-  it("has the issue's ten commands", () => {
+  it("has the issue's ten commands and /output (issue 37)", () => {
     expect(slashCommands.map((command) => command.name)).toEqual([
       "undo",
       "diff",
+      "output",
       "model",
       "new",
       "resume",

@@ -5,6 +5,7 @@ import { diffCommand } from "./diff-command.ts";
 import { helpCommand } from "./help-command.ts";
 import { modelCommand } from "./model-command.ts";
 import { newCommand } from "./new-command.ts";
+import { outputCommand } from "./output-command.ts";
 import { quitCommand } from "./quit-command.ts";
 import { resumeCommand } from "./resume-command.ts";
 import { sessionsCommand } from "./sessions-command.ts";
@@ -15,6 +16,7 @@ import type { Suggestion } from "../views/suggestion-list.tsx";
 export const slashCommands: readonly SlashCommand[] = [
   undoCommand,
   diffCommand,
+  outputCommand,
   modelCommand,
   newCommand,
   resumeCommand,

@@ -217,6 +217,11 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
       }
       return;
     }
+    if (key.name === "ctrl" && key.text === "t") {
+      // As Codex's Ctrl+T: what was cut from view, here the latest command's whole output.
+      dispatch({ type: "show-output" });
+      return;
+    }
     if (view.pendingApproval !== undefined) {
       const decision = key.name === "text" ? APPROVAL_KEYS[key.text.toLowerCase()] : undefined;
       if (decision !== undefined) answerApproval(decision);

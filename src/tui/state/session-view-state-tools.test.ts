@@ -41,7 +41,11 @@ describe("reduceSessionView: tool calls, approvals, context and history", () => 
         kind: "tool-call",
         status: "done",
         durationMs: 812,
-        commandOutcome: { status: "exit code 0", tail: ["1", "2", "3", "4 passed"] },
+        commandOutcome: {
+          status: "exit code 0",
+          tail: ["1", "2", "3", "4 passed"],
+          lines: ["> test", "1", "2", "3", "4 passed"],
+        },
       }),
     ]);
   });

@@ -16,7 +16,7 @@ import {
   type StreamMetrics,
 } from "./stream-metrics.ts";
 import { appendAnswerText } from "./answer-lines.ts";
-import { finishToolCall } from "./tool-call-items.ts";
+import { finishToolCall, showLastCommandOutput } from "./tool-call-items.ts";
 import { append, finishLive, takeId } from "./transcript-draft.ts";
 import { terminalSafeData, terminalSafeText } from "./terminal-text.ts";
 
@@ -66,7 +66,9 @@ export type SessionViewAction =
   | { type: "attached"; session: SessionSummary; how: "new" | "resumed" | "joined" }
   | { type: "input-returned" }
   /** /diff: the session's edits so far (not undone), each as its diff. */
-  | { type: "show-edits" };
+  | { type: "show-edits" }
+  /** Ctrl+T, /output: the latest command's whole output. */
+  | { type: "show-output" };
 
 export function initialSessionViewState(
   sessionId: string,
@@ -175,6 +177,10 @@ function applyAction(draft: SessionViewState, action: SessionViewAction): void {
             : `Edits in this session (${draft.edits.length}, oldest first):`,
       });
       for (const edit of draft.edits) append(draft, { kind: "edit", ...edit });
+      return;
+    case "show-output":
+      finishLive(draft);
+      showLastCommandOutput(draft);
       return;
     default:
       action satisfies never;

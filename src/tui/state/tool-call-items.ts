@@ -3,6 +3,27 @@
 import type { SessionViewState } from "./session-view-state.ts";
 import { append } from "./transcript-draft.ts";
 
+/** Ctrl+T, /output: the latest command's whole output, below everything, as one item. */
+export function showLastCommandOutput(draft: SessionViewState): void {
+  const command = draft.finished.findLast(
+    (item) => item.kind === "tool-call" && item.commandOutcome !== undefined,
+  );
+  if (command?.kind !== "tool-call" || command.commandOutcome === undefined) {
+    append(draft, {
+      kind: "notice",
+      tone: "info",
+      text: "No command has run in this session yet.",
+    });
+    return;
+  }
+  const { lines } = command.commandOutcome;
+  append(draft, {
+    kind: "command-output",
+    summary: `${command.summary} · ${command.commandOutcome.status} · ${lines.length} ${lines.length === 1 ? "line" : "lines"}`,
+    lines: lines.length === 0 ? ["(no output)"] : lines,
+  });
+}
+
 export function finishToolCall(
   draft: SessionViewState,
   callId: string,
@@ -32,10 +53,12 @@ const COMMAND_STATUS = /^\[(exit code \d+|killed[^\]]*|interrupted by the user)\
 const COMMAND_TAIL_LINES = 4;
 
 /** run_command's result ends in "[exit code N]" (or killed/interrupted): show it and the last lines. */
-function readCommandOutcome(output: string): { status: string; tail: string[] } | undefined {
+function readCommandOutcome(
+  output: string,
+): { status: string; tail: string[]; lines: string[] } | undefined {
   const lines = output.trimEnd().split("\n");
   const status = COMMAND_STATUS.exec(lines.at(-1) ?? "")?.[1];
   if (status === undefined) return undefined;
   const body = lines.slice(0, -1).filter((line) => line !== "(no output)");
-  return { status, tail: body.slice(-COMMAND_TAIL_LINES) };
+  return { status, tail: body.slice(-COMMAND_TAIL_LINES), lines: body };
 }

@@ -15,8 +15,15 @@ export type TranscriptItem =
       /** The first line of a failed tool's output, so the reason is visible. */
       errorLine?: string;
       /** A command's outcome line ("exit code 0", "killed: …") and its last lines of output. */
-      commandOutcome?: { status: string; tail: string[] };
+      commandOutcome?: {
+        status: string;
+        tail: string[];
+        /** Every line of its output, for Ctrl+T and /output (the tail hides the rest). */
+        lines: string[];
+      };
     }
+  /** A command's whole output, shown on request (Ctrl+T, /output). */
+  | { kind: "command-output"; id: number; summary: string; lines: string[] }
   | {
       kind: "edit";
       id: number;

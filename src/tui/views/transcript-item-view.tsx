@@ -39,6 +39,13 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
             )}
             {item.errorLine === undefined ? null : <Text color="red"> — {item.errorLine}</Text>}
           </Text>
+          {item.commandOutcome === undefined ||
+          item.commandOutcome.lines.length <= item.commandOutcome.tail.length ? null : (
+            <Text dimColor>
+              {"  "}… {item.commandOutcome.lines.length - item.commandOutcome.tail.length} earlier
+              lines · Ctrl+T shows all
+            </Text>
+          )}
           {item.commandOutcome?.tail.map((line, index) => (
             <Text key={index} dimColor>
               {"  "}
@@ -91,6 +98,18 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
       return <SessionHeader header={item} />;
     case "notice":
       return <Text color={item.tone === "warning" ? "yellow" : "gray"}>{item.text}</Text>;
+    case "command-output":
+      return (
+        <Box flexDirection="column" marginTop={1}>
+          <Text bold>Output of {item.summary}:</Text>
+          {item.lines.map((line, index) => (
+            <Text key={index}>
+              {"  "}
+              {line}
+            </Text>
+          ))}
+        </Box>
+      );
     case "history":
       return (
         <Text dimColor>

@@ -22,6 +22,8 @@ function naturalWidth(item: TranscriptItem): number {
       return INDENT + Math.max(0, ...item.files.map((file) => widestLine(file.unifiedDiff)));
     case "tool-call":
       return INDENT + Math.max(0, ...(item.commandOutcome?.tail ?? []).map(displayWidth));
+    case "command-output":
+      return INDENT + Math.max(0, ...item.lines.map(displayWidth));
     default:
       return 0;
   }
