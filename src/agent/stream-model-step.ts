@@ -39,8 +39,12 @@ export async function streamModelStep(
       if (next === undefined || next.done === true) break;
       const event = next.value;
       // Once interrupted the step goes silent: only usage, timings and the finish still count.
-      const isOutput = event.type === "text-delta" || event.type.startsWith("tool-call");
+      const isOutput =
+        event.type === "text-delta" ||
+        event.type === "reasoning-delta" ||
+        event.type.startsWith("tool-call");
       if (result.interrupted && isOutput) continue;
+      // Reasoning is folded into the outcome apart from the text: never shown as the answer.
       if (event.type === "text-delta") onText(event.text);
       applyStreamEvent(result, event);
       if (event.type === "finish") {

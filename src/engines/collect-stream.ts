@@ -6,6 +6,8 @@ import type { SparkError } from "../protocol/spark-error.ts";
 
 export interface StreamOutcome {
   text: string;
+  /** The model's reasoning, kept apart from the answer text (never shown as it). */
+  reasoning: string;
   /** Calls that ended: complete arguments, safe to run. */
   toolCalls: ToolCall[];
   /**
@@ -27,6 +29,7 @@ export interface CollectedStream extends StreamOutcome {
 export function emptyStreamOutcome(): StreamOutcome {
   return {
     text: "",
+    reasoning: "",
     toolCalls: [],
     unfinishedToolCalls: [],
     finishReason: "error",
@@ -40,6 +43,9 @@ export function applyStreamEvent(outcome: StreamOutcome, event: EngineEvent): vo
   switch (event.type) {
     case "text-delta":
       outcome.text += event.text;
+      break;
+    case "reasoning-delta":
+      outcome.reasoning += event.text;
       break;
     case "tool-call-end":
       outcome.unfinishedToolCalls = outcome.unfinishedToolCalls.filter(

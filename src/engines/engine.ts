@@ -15,7 +15,14 @@ export interface ToolCall {
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: string }
-  | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
+  | {
+      role: "assistant";
+      content: string;
+      toolCalls?: ToolCall[];
+      /** The model's reasoning before this turn's answer, for engines whose template takes it
+       * back (gpt-oss's analysis channel before a call); others leave it out of the prompt. */
+      reasoning?: string;
+    }
   | { role: "tool"; toolCallId: string; name?: string; content: string };
 
 export interface ToolDefinition {
@@ -182,6 +189,12 @@ export type FinishReason = "stop" | "length" | "tool_calls" | "cancelled" | "err
 
 export type EngineEvent =
   | { type: "text-delta"; text: string }
+  /**
+   * The model's reasoning (`<think>`, Harmony's analysis channel, an upstream's
+   * `reasoning_content`): never answer text. A block ends where other output starts or the stream
+   * finishes, so no end event is needed.
+   */
+  | { type: "reasoning-delta"; text: string }
   | { type: "tool-call-start"; id: string; name: string }
   | { type: "tool-call-delta"; id: string; argumentsDelta: string }
   | { type: "tool-call-end"; id: string; name: string; arguments: string }

@@ -9,12 +9,15 @@ import { createTickCorker, type TickCorker } from "./tick-corker.ts";
 import { createTickEndFlush } from "./tick-end-flush.ts";
 
 type ChunkDelta = ChatCompletionChunk["choices"][number]["delta"];
+/** The delta's text field: the answer, or the model's reasoning (llama-server's and DeepSeek's). */
+type TextField = "content" | "reasoning_content";
 
 export class ChatChunkStream {
   private pendingContent = "";
+  private pendingField: TextField = "content";
   private readonly scheduleFlush: () => void;
   private readonly corker: TickCorker;
-  /** A content chunk's text up to its content string (the keys in JSON.stringify's order). */
+  /** A content chunk's text up to its field's name (the keys in JSON.stringify's order). */
   private readonly contentPrefix: string;
 
   constructor(
@@ -27,12 +30,16 @@ export class ChatChunkStream {
     this.corker = createTickCorker(response);
     this.contentPrefix =
       `data: {"id":${JSON.stringify(base.id)},"object":"chat.completion.chunk","created":${base.created}` +
-      `,"model":${JSON.stringify(base.model)},"choices":[{"index":0,"delta":{"content":`;
+      `,"model":${JSON.stringify(base.model)},"choices":[{"index":0,"delta":{`;
   }
 
   /** Holds content until the tick ends; it leaves then, merged with the rest of the tick's. */
-  content(text: string): void {
+  content(text: string, field: TextField = "content"): void {
     if (text === "") return;
+    if (field !== this.pendingField) {
+      this.flushContent();
+      this.pendingField = field;
+    }
     this.pendingContent += text;
     this.scheduleFlush();
   }
@@ -62,7 +69,7 @@ export class ChatChunkStream {
     if (text === "") return;
     this.pendingContent = "";
     this.write(
-      `${this.contentPrefix}${JSON.stringify(text)}},"finish_reason":null,"logprobs":null}]}\n\n`,
+      `${this.contentPrefix}"${this.pendingField}":${JSON.stringify(text)}},"finish_reason":null,"logprobs":null}]}\n\n`,
     );
   }
 

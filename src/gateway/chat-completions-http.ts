@@ -93,6 +93,9 @@ export async function handleChatCompletionsPost(
       if (event.type === "text-delta") {
         firstTokenAt ??= startedAt;
         chunks?.content(event.text);
+      } else if (event.type === "reasoning-delta") {
+        firstTokenAt ??= startedAt;
+        chunks?.content(event.text, "reasoning_content");
       } else if (event.type === "tool-call-start") {
         firstTokenAt ??= startedAt;
         const index = toolIndexes.size;
@@ -208,6 +211,7 @@ export async function handleChatCompletionsPost(
         message: {
           role: "assistant",
           content: text === "" && returnedCalls.length > 0 ? null : text,
+          ...(outcome.reasoning === "" ? {} : { reasoning_content: outcome.reasoning }),
           refusal: null,
           ...(returnedCalls.length === 0
             ? {}

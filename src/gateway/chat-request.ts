@@ -71,9 +71,13 @@ function toChatMessage(
         toolNames.set(call.id, call.function.name);
         return { id: call.id, name: call.function.name, arguments: call.function.arguments };
       });
-      return toolCalls.length === 0
-        ? { role: "assistant", content }
-        : { role: "assistant", content, toolCalls };
+      const reasoning = message.reasoning_content ?? "";
+      return {
+        role: "assistant",
+        content,
+        ...(toolCalls.length === 0 ? {} : { toolCalls }),
+        ...(reasoning === "" ? {} : { reasoning }),
+      };
     }
     case "tool": {
       const name = toolNames.get(message.tool_call_id) ?? message.name;

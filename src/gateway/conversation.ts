@@ -19,9 +19,12 @@ export function inputToMessages(
   if (typeof input === "string") return [{ role: "user", content: input }];
   const messages: ChatMessage[] = [];
   const toolNames = new Map<string, string>();
+  const reasoning: PendingReasoning = { text: "" };
   input.forEach((item, index) => {
     const param = `input[${index}]`;
-    appendItem(messages, toolNames, dereference(item, resolveItem, param), param);
+    const resolved = dereference(item, resolveItem, param);
+    if (resolved.type === "reasoning") reasoning.text += reasoningTextOf(resolved);
+    else appendItem(messages, toolNames, resolved, param, reasoning);
   });
   return messages;
 }
@@ -50,16 +53,36 @@ function dereference(item: InputItem, resolveItem: ItemResolver, param: string):
   return found as unknown as InputItem;
 }
 
+/** Reasoning items seen since the last assistant turn: they belong to the next one. */
+interface PendingReasoning {
+  text: string;
+}
+
+/** A reasoning item's text: its reasoning_text content (open models), else its summary. */
+function reasoningTextOf(item: InputItem): string {
+  const { content, summary } = item as {
+    content?: Array<{ text?: unknown }> | null;
+    summary?: Array<{ text?: unknown }> | null;
+  };
+  const parts = Array.isArray(content) && content.length > 0 ? content : (summary ?? []);
+  if (!Array.isArray(parts)) return "";
+  return parts.map((part) => (typeof part.text === "string" ? part.text : "")).join("");
+}
+
 function appendItem(
   messages: ChatMessage[],
   toolNames: Map<string, string>,
   item: InputItem,
   param: string,
+  reasoning: PendingReasoning,
 ): void {
   if ("role" in item && (item.type === undefined || item.type === "message")) {
     const content = textOf(item.content as ContentParts, `${param}.content`);
     const role = item.role === "developer" ? "system" : item.role;
-    messages.push({ role, content } as ChatMessage);
+    const message = { role, content } as ChatMessage;
+    if (message.role === "assistant") takeReasoning(message, reasoning);
+    else reasoning.text = "";
+    messages.push(message);
     return;
   }
   switch (item.type) {
@@ -67,6 +90,7 @@ function appendItem(
       const call = item as { call_id: string; name: string; namespace?: string; arguments: string };
       const name = engineToolName(call.name, call.namespace);
       appendToolCall(messages, toolNames, { id: call.call_id, name, arguments: call.arguments });
+      takeReasoning(messages.at(-1), reasoning);
       return;
     }
     case "custom_tool_call": {
@@ -74,6 +98,7 @@ function appendItem(
       const name = engineToolName(call.name, call.namespace);
       const callArguments = customToolArguments(call.input);
       appendToolCall(messages, toolNames, { id: call.call_id, name, arguments: callArguments });
+      takeReasoning(messages.at(-1), reasoning);
       return;
     }
     case "function_call_output":
@@ -89,9 +114,6 @@ function appendItem(
       });
       return;
     }
-    case "reasoning":
-      // Reasoning items are the model's own scratch work; a text engine is not fed them back.
-      return;
     default:
       throw new WireError(
         "invalid_request",
@@ -99,6 +121,14 @@ function appendItem(
         { param },
       );
   }
+}
+
+/** Reasoning that came before an assistant turn goes with it, for engines whose template takes
+ * it back; an engine that cannot use it leaves it out of the prompt. */
+function takeReasoning(message: ChatMessage | undefined, reasoning: PendingReasoning): void {
+  if (reasoning.text === "" || message?.role !== "assistant") return;
+  message.reasoning = (message.reasoning ?? "") + reasoning.text;
+  reasoning.text = "";
 }
 
 function appendToolCall(

@@ -138,6 +138,7 @@ export class DeltaCoalescer {
 export function isDelta(event: ResponseServerEvent): event is ResponseDeltaEvent {
   return (
     event.type === "response.output_text.delta" ||
+    event.type === "response.reasoning_text.delta" ||
     event.type === "response.function_call_arguments.delta"
   );
 }

@@ -9,6 +9,7 @@ import type {
   ResponseObject,
   ResponseOutputItem,
   ResponseOutputMessage,
+  ResponseReasoningItem,
   ResponseServerEvent,
   ResponseStatus,
   ResponseToolCallItem,
@@ -32,6 +33,9 @@ export interface OpenMessage {
   text: string;
 }
 
+/** The reasoning item being streamed (`reasoning_text` content, as open models stream it). */
+export type OpenReasoning = OpenMessage;
+
 export interface OpenCall {
   item: ResponseToolCallItem;
   outputIndex: number;
@@ -51,9 +55,10 @@ export interface ResponseEnding {
   sparkTimings: ResponseObject["spark_timings"];
 }
 
-/** Delta text held until the tick ends: the open message's, or one function call's arguments. */
+/** Delta text held until the tick ends: the open message's or reasoning's, or one function
+ * call's arguments. */
 interface PendingDelta {
-  callId: string | undefined;
+  target: "message" | "reasoning" | { callId: string };
   text: string;
 }
 
@@ -63,6 +68,7 @@ export class ResponseEventWriter {
   private readonly scheduleFlush: () => void;
   private readonly output: ResponseOutputItem[] = [];
   private openMessage: OpenMessage | undefined;
+  private openReasoning: OpenReasoning | undefined;
   private readonly openCalls = new Map<string, OpenCall>();
   /** performance.now() of the first output event, for time to first token. */
   firstOutputAt: number | undefined;
@@ -82,6 +88,7 @@ export class ResponseEventWriter {
       this.sequenceNumber = resumeFrom.nextSequenceNumber;
       this.output.push(...resumeFrom.output);
       this.openMessage = resumeFrom.openMessage;
+      this.openReasoning = resumeFrom.openReasoning;
       for (const call of resumeFrom.openCalls) this.openCalls.set(call.item.call_id, call);
     }
   }
@@ -105,15 +112,31 @@ export class ResponseEventWriter {
   textDelta(delta: string): void {
     if (delta === "") return;
     // A call's held arguments go out before the new message's first event.
-    if (this.openMessage === undefined) this.flushPending();
+    if (this.openMessage === undefined) {
+      this.flushPending();
+      this.closeReasoning("completed");
+    }
     const message = this.openMessage ?? this.openTextMessage();
     message.text += delta;
-    this.hold(undefined, delta);
+    this.hold("message", delta);
+  }
+
+  /** The model's reasoning: its own output item, before the answer or call it leads to. */
+  reasoningDelta(delta: string): void {
+    if (delta === "") return;
+    if (this.openReasoning === undefined) {
+      this.flushPending();
+      this.closeMessage("completed");
+    }
+    const reasoning = this.openReasoning ?? this.openReasoningItem();
+    reasoning.text += delta;
+    this.hold("reasoning", delta);
   }
 
   toolCallStarted(callId: string, engineName: string): void {
     this.flushPending();
     this.closeMessage("completed");
+    this.closeReasoning("completed");
     this.firstOutputAt ??= performance.now();
     const tool = this.clientTools.get(engineName);
     const name = tool?.name ?? engineName;
@@ -156,7 +179,7 @@ export class ResponseEventWriter {
     // A custom call's input is a string inside the engine's JSON: it is sent whole at the end.
     if (call.item.type === "custom_tool_call") return;
     call.item.arguments += delta;
-    this.hold(callId, delta);
+    this.hold({ callId }, delta);
   }
 
   toolCallEnded(callId: string, name: string, callArguments: string): void {
@@ -174,6 +197,7 @@ export class ResponseEventWriter {
     this.flushPending();
     const itemStatus = status === "completed" ? "completed" : "incomplete";
     this.closeMessage(itemStatus);
+    this.closeReasoning(itemStatus);
     for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
   }
 
@@ -204,9 +228,11 @@ export class ResponseEventWriter {
   /** The output as the assistant's turn in the conversation, for the next response to build on. */
   reply(): ChatMessage | undefined {
     let content = "";
+    let reasoning = "";
     const toolCalls: ToolCall[] = [];
     for (const item of this.output) {
       if (item.type === "message") content += item.content[0]?.text ?? "";
+      else if (item.type === "reasoning") reasoning += item.content[0]?.text ?? "";
       else {
         const name = engineToolName(item.name, item.namespace);
         const callArguments =
@@ -215,16 +241,20 @@ export class ResponseEventWriter {
       }
     }
     if (this.openMessage !== undefined) content += this.openMessage.text;
+    if (this.openReasoning !== undefined) reasoning += this.openReasoning.text;
     if (content === "" && toolCalls.length === 0) return undefined;
-    return toolCalls.length === 0
-      ? { role: "assistant", content }
-      : { role: "assistant", content, toolCalls };
+    return {
+      role: "assistant",
+      content,
+      ...(toolCalls.length === 0 ? {} : { toolCalls }),
+      ...(reasoning === "" ? {} : { reasoning }),
+    };
   }
 
   /** Adds delta text to what leaves at the tick's end; text for another item flushes first. */
-  private hold(callId: string | undefined, delta: string): void {
-    if (this.pending !== undefined && this.pending.callId !== callId) this.flushPending();
-    if (this.pending === undefined) this.pending = { callId, text: delta };
+  private hold(target: PendingDelta["target"], delta: string): void {
+    if (this.pending !== undefined && !sameTarget(this.pending.target, target)) this.flushPending();
+    if (this.pending === undefined) this.pending = { target, text: delta };
     else this.pending.text += delta;
     this.scheduleFlush();
   }
@@ -233,7 +263,20 @@ export class ResponseEventWriter {
     const pending = this.pending;
     if (pending === undefined) return;
     this.pending = undefined;
-    if (pending.callId === undefined) {
+    if (pending.target === "reasoning") {
+      const reasoning = this.openReasoning;
+      if (reasoning === undefined) return;
+      this.emit({
+        type: "response.reasoning_text.delta",
+        sequence_number: this.sequenceNumber++,
+        item_id: reasoning.id,
+        output_index: reasoning.outputIndex,
+        content_index: 0,
+        delta: pending.text,
+      });
+      return;
+    }
+    if (pending.target === "message") {
       const message = this.openMessage;
       if (message === undefined) return;
       this.emit({
@@ -247,7 +290,7 @@ export class ResponseEventWriter {
       });
       return;
     }
-    const call = this.openCalls.get(pending.callId);
+    const call = this.openCalls.get(pending.target.callId);
     if (call === undefined) return;
     this.emit({
       type: "response.function_call_arguments.delta",
@@ -327,6 +370,77 @@ export class ResponseEventWriter {
     });
   }
 
+  private openReasoningItem(): OpenReasoning {
+    this.firstOutputAt ??= performance.now();
+    const reasoning: OpenReasoning = {
+      id: newId("rs_"),
+      outputIndex: this.output.length,
+      text: "",
+    };
+    const item: ResponseReasoningItem = {
+      type: "reasoning",
+      id: reasoning.id,
+      summary: [],
+      content: [],
+      status: "in_progress",
+    };
+    this.output.push(item);
+    this.openReasoning = reasoning;
+    this.emit({
+      type: "response.output_item.added",
+      sequence_number: this.sequenceNumber++,
+      output_index: reasoning.outputIndex,
+      item: { ...item, summary: [], content: [] },
+    });
+    this.emit({
+      type: "response.content_part.added",
+      sequence_number: this.sequenceNumber++,
+      item_id: reasoning.id,
+      output_index: reasoning.outputIndex,
+      content_index: 0,
+      part: { type: "reasoning_text", text: "" },
+    });
+    return reasoning;
+  }
+
+  private closeReasoning(status: "completed" | "incomplete"): void {
+    const reasoning = this.openReasoning;
+    if (reasoning === undefined) return;
+    this.openReasoning = undefined;
+    const part = { type: "reasoning_text" as const, text: reasoning.text };
+    const item: ResponseReasoningItem = {
+      type: "reasoning",
+      id: reasoning.id,
+      summary: [],
+      content: [part],
+      status,
+    };
+    this.output[reasoning.outputIndex] = item;
+    const location = {
+      item_id: reasoning.id,
+      output_index: reasoning.outputIndex,
+      content_index: 0,
+    };
+    this.emit({
+      type: "response.reasoning_text.done",
+      sequence_number: this.sequenceNumber++,
+      ...location,
+      text: reasoning.text,
+    });
+    this.emit({
+      type: "response.content_part.done",
+      sequence_number: this.sequenceNumber++,
+      ...location,
+      part: { ...part },
+    });
+    this.emit({
+      type: "response.output_item.done",
+      sequence_number: this.sequenceNumber++,
+      output_index: reasoning.outputIndex,
+      item: snapshotItem(item),
+    });
+  }
+
   private closeCall(callId: string, call: OpenCall, status: "completed" | "incomplete"): void {
     this.openCalls.delete(callId);
     const { item, outputIndex } = call;
@@ -368,7 +482,14 @@ export class ResponseEventWriter {
 }
 
 function snapshotItem(item: ResponseOutputItem): ResponseOutputItem {
-  return item.type === "message"
-    ? { ...item, content: item.content.map((part) => ({ ...part })) }
-    : { ...item };
+  if (item.type === "message")
+    return { ...item, content: item.content.map((part) => ({ ...part })) };
+  if (item.type === "reasoning")
+    return { ...item, summary: [], content: item.content.map((part) => ({ ...part })) };
+  return { ...item };
+}
+
+function sameTarget(first: PendingDelta["target"], second: PendingDelta["target"]): boolean {
+  if (typeof first === "string" || typeof second === "string") return first === second;
+  return first.callId === second.callId;
 }

@@ -63,6 +63,9 @@ export async function runResponse(options: ResponseRunOptions): Promise<Response
         case "text-delta":
           if (turn.generate) writer.textDelta(event.text);
           break;
+        case "reasoning-delta":
+          if (turn.generate) writer.reasoningDelta(event.text);
+          break;
         case "tool-call-start":
           if (turn.generate) writer.toolCallStarted(event.id, event.name);
           break;

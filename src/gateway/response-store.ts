@@ -106,7 +106,9 @@ export function estimateStoredBytes(stored: StoredResponse): number {
         ? (item.content[0]?.text.length ?? 0)
         : item.type === "function_call"
           ? item.arguments.length
-          : item.input.length;
+          : item.type === "reasoning"
+            ? (item.content[0]?.text.length ?? 0)
+            : item.input.length;
   }
   // JavaScript strings are UTF-16: two bytes a character.
   return characters * 2;

@@ -6,12 +6,13 @@ import type {
   ResponseServerEvent,
   ResponseToolCallItem,
 } from "../protocol/responses-events.ts";
-import type { OpenCall, OpenMessage } from "./response-event-writer.ts";
+import type { OpenCall, OpenMessage, OpenReasoning } from "./response-event-writer.ts";
 
 export interface WriterResumeState {
   nextSequenceNumber: number;
   output: ResponseOutputItem[];
   openMessage: OpenMessage | undefined;
+  openReasoning?: OpenReasoning | undefined;
   openCalls: OpenCall[];
   /** The final event was among the events: there is nothing to continue. */
   finished: boolean;
@@ -20,6 +21,7 @@ export interface WriterResumeState {
 export function writerResumeState(events: readonly ResponseServerEvent[]): WriterResumeState {
   const output: ResponseOutputItem[] = [];
   let openMessage: OpenMessage | undefined;
+  let openReasoning: OpenReasoning | undefined;
   const openCalls = new Map<string, OpenCall>();
   let nextSequenceNumber = 0;
   let finished = false;
@@ -31,11 +33,16 @@ export function writerResumeState(events: readonly ResponseServerEvent[]): Write
         output[event.output_index] = item;
         if (item.type === "message")
           openMessage = { id: item.id, outputIndex: event.output_index, text: "" };
+        else if (item.type === "reasoning")
+          openReasoning = { id: item.id, outputIndex: event.output_index, text: "" };
         else openCalls.set(item.id, openCallOf(item, event.output_index));
         break;
       }
       case "response.output_text.delta":
         if (openMessage?.id === event.item_id) openMessage.text += event.delta;
+        break;
+      case "response.reasoning_text.delta":
+        if (openReasoning?.id === event.item_id) openReasoning.text += event.delta;
         break;
       case "response.function_call_arguments.delta": {
         const call = openCalls.get(event.item_id);
@@ -48,6 +55,7 @@ export function writerResumeState(events: readonly ResponseServerEvent[]): Write
       case "response.output_item.done":
         output[event.output_index] = structuredClone(event.item);
         if (openMessage?.id === event.item.id) openMessage = undefined;
+        if (openReasoning?.id === event.item.id) openReasoning = undefined;
         openCalls.delete(event.item.id);
         break;
       case "response.completed":
@@ -63,6 +71,7 @@ export function writerResumeState(events: readonly ResponseServerEvent[]): Write
     nextSequenceNumber,
     output,
     openMessage,
+    openReasoning,
     openCalls: [...openCalls.values()],
     finished,
   };

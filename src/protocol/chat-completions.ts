@@ -25,6 +25,8 @@ export const chatMessageSchema = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: chatContentSchema.nullable().optional(),
     tool_calls: z.array(chatToolCallSchema).optional(),
+    /** The model's reasoning before this turn, as llama-server and DeepSeek return it. */
+    reasoning_content: z.string().nullable().optional(),
   }),
   z.looseObject({
     role: z.literal("tool"),
@@ -123,6 +125,8 @@ export interface ChatCompletion {
     message: {
       role: "assistant";
       content: string | null;
+      /** The model's reasoning, apart from the answer (llama-server's and DeepSeek's field). */
+      reasoning_content?: string;
       refusal: null;
       tool_calls?: ChatCompletionToolCall[];
     };
@@ -148,7 +152,12 @@ export interface ChatCompletionChunk {
   model: string;
   choices: Array<{
     index: number;
-    delta: { role?: "assistant"; content?: string; tool_calls?: ChatCompletionChunkToolCall[] };
+    delta: {
+      role?: "assistant";
+      content?: string;
+      reasoning_content?: string;
+      tool_calls?: ChatCompletionChunkToolCall[];
+    };
     finish_reason: ChatFinishReason | null;
     logprobs: null;
   }>;

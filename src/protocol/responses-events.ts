@@ -42,7 +42,23 @@ export interface ResponseCustomToolCall {
 
 export type ResponseToolCallItem = ResponseFunctionCall | ResponseCustomToolCall;
 
-export type ResponseOutputItem = ResponseOutputMessage | ResponseToolCallItem;
+/** Reasoning text as open models stream it (gpt-oss on OpenAI's API, vLLM): the model's own
+ * thinking in `content`, no summary, nothing encrypted. */
+export interface ResponseReasoningText {
+  type: "reasoning_text";
+  text: string;
+}
+
+export interface ResponseReasoningItem {
+  type: "reasoning";
+  id: string;
+  summary: never[];
+  content: ResponseReasoningText[];
+  status: "in_progress" | "completed" | "incomplete";
+}
+
+export type ResponseOutputItem =
+  ResponseOutputMessage | ResponseToolCallItem | ResponseReasoningItem;
 
 export interface ResponseUsage {
   input_tokens: number;
@@ -214,7 +230,7 @@ export interface ResponseContentPartEvent extends Sequenced {
   item_id: string;
   output_index: number;
   content_index: number;
-  part: ResponseOutputText;
+  part: ResponseOutputText | ResponseReasoningText;
 }
 
 export interface ResponseTextDeltaEvent extends Sequenced {
@@ -233,6 +249,22 @@ export interface ResponseTextDoneEvent extends Sequenced {
   content_index: number;
   text: string;
   logprobs: never[];
+}
+
+export interface ResponseReasoningTextDeltaEvent extends Sequenced {
+  type: "response.reasoning_text.delta";
+  item_id: string;
+  output_index: number;
+  content_index: number;
+  delta: string;
+}
+
+export interface ResponseReasoningTextDoneEvent extends Sequenced {
+  type: "response.reasoning_text.done";
+  item_id: string;
+  output_index: number;
+  content_index: number;
+  text: string;
 }
 
 export interface ResponseFunctionCallArgumentsDeltaEvent extends Sequenced {
@@ -324,7 +356,10 @@ export interface ResponseSteerPendingEvent extends Sequenced {
 export type ResponseConnectionEvent =
   ResponseSteerAcceptedEvent | ResponseSteerFailedEvent | ResponseSteerPendingEvent;
 
-export type ResponseDeltaEvent = ResponseTextDeltaEvent | ResponseFunctionCallArgumentsDeltaEvent;
+export type ResponseDeltaEvent =
+  | ResponseTextDeltaEvent
+  | ResponseReasoningTextDeltaEvent
+  | ResponseFunctionCallArgumentsDeltaEvent;
 
 export type ResponseServerEvent =
   | ResponseLifecycleEvent
@@ -332,6 +367,8 @@ export type ResponseServerEvent =
   | ResponseContentPartEvent
   | ResponseTextDeltaEvent
   | ResponseTextDoneEvent
+  | ResponseReasoningTextDeltaEvent
+  | ResponseReasoningTextDoneEvent
   | ResponseFunctionCallArgumentsDeltaEvent
   | ResponseFunctionCallArgumentsDoneEvent
   | ResponseCustomToolCallInputDeltaEvent

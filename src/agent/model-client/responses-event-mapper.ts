@@ -81,6 +81,10 @@ export class ResponsesEventMapper {
         this.outputTokens += 1;
         this.clock.markToken();
         return [{ type: "text-delta", text: event.delta }];
+      case "response.reasoning_text.delta":
+        this.outputTokens += 1;
+        this.clock.markToken();
+        return [{ type: "reasoning-delta", text: event.delta }];
       case "response.output_item.added":
         if (event.item.type !== "function_call") return [];
         this.callIds.set(event.item.id, event.item.call_id);
@@ -125,6 +129,7 @@ export class ResponsesEventMapper {
       case "response.content_part.added":
       case "response.content_part.done":
       case "response.output_text.done":
+      case "response.reasoning_text.done":
       case "response.function_call_arguments.done":
       case "response.custom_tool_call_input.delta":
       case "response.custom_tool_call_input.done":

@@ -78,6 +78,10 @@ export interface ChatCompletionsChunk {
     delta?: {
       role?: string | null;
       content?: string | null;
+      /** The model's reasoning: llama-server's, DeepSeek's and older vLLM's field. */
+      reasoning_content?: string | null;
+      /** The same under the name newer vLLM and OpenRouter use. */
+      reasoning?: string | null;
       tool_calls?: ChatCompletionsToolCallDelta[] | null;
       /** The pre-tools API; some servers still send it. */
       function_call?: { name?: string | null; arguments?: string | null } | null;

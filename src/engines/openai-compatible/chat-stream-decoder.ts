@@ -58,6 +58,13 @@ export class ChatStreamDecoder {
       // Spark asks for one choice; a server that sends more keeps the rest to itself.
       if (choice.index !== undefined && choice.index !== 0) continue;
       const delta = choice.delta;
+      // Reasoning comes before the answer in a chunk; it is never answer text.
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
+      if (typeof reasoning === "string" && reasoning !== "") {
+        this.deltaCount += 1;
+        this.characterCount += reasoning.length;
+        events.push({ type: "reasoning-delta", text: reasoning });
+      }
       if (typeof delta?.content === "string" && delta.content !== "") {
         this.deltaCount += 1;
         this.characterCount += delta.content.length;

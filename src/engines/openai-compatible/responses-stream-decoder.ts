@@ -54,6 +54,11 @@ export class ResponsesStreamDecoder {
     switch (event.type) {
       case "response.output_text.delta":
         return this.text(event.delta ?? "");
+      // Open models' reasoning text (vLLM, gpt-oss) and OpenAI's summaries of it: reasoning,
+      // never answer text.
+      case "response.reasoning_text.delta":
+      case "response.reasoning_summary_text.delta":
+        return this.reasoning(event.delta ?? "");
       case "response.output_item.added":
         if (event.item?.type !== "function_call" || this.stopped) return [];
         this.calls.set(event.item.id ?? "", {
@@ -114,6 +119,13 @@ export class ResponsesStreamDecoder {
         ),
       },
     };
+  }
+
+  private reasoning(delta: string): EngineEvent[] {
+    if (this.stopped || delta === "") return [];
+    this.deltaCount += 1;
+    this.characterCount += delta.length;
+    return [{ type: "reasoning-delta", text: delta }];
   }
 
   private text(delta: string): EngineEvent[] {

@@ -33,6 +33,17 @@ export function checkExpectation(
   ) {
     failures.push(`some message to include ${JSON.stringify(expectation.anyMessageIncludes)}`);
   }
+  const reasoningWanted = expectation.anyReasoningIncludes;
+  if (
+    reasoningWanted !== undefined &&
+    !request.messages.some(
+      (message) => message.role === "assistant" && message.reasoning?.includes(reasoningWanted),
+    )
+  ) {
+    failures.push(
+      `some assistant message's reasoning to include ${JSON.stringify(reasoningWanted)}`,
+    );
+  }
   if (failures.length === 0) return undefined;
   return new SparkError(
     "invalid_request",

@@ -131,6 +131,14 @@ class TurnPlayback {
   }
 
   async *run(): AsyncGenerator<EngineEvent, Outcome> {
+    // A continuation resumes the answer; the reasoning before it was already sent.
+    const reasoning = this.request.continueFinalMessage === true ? "" : this.turn.reasoning;
+    for (const word of splitIntoWords(reasoning)) {
+      if (this.outputTokens >= this.maxTokens) return { reason: "length" };
+      if (!(await this.pace())) return { reason: "cancelled" };
+      this.count();
+      yield { type: "reasoning-delta", text: word };
+    }
     const stopMatcher = new StopMatcher(this.request.sampling?.stop ?? []);
     for (const word of splitIntoWords(continuedText(this.turn.text, this.request))) {
       if (this.outputTokens >= this.maxTokens) {

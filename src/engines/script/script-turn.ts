@@ -25,9 +25,14 @@ const scriptExpectationSchema = z.strictObject({
   lastMessageRole: z.enum(["system", "user", "assistant", "tool"]).optional(),
   /** Some message of the request must contain this text. */
   anyMessageIncludes: z.string().optional(),
+  /** Some assistant message of the request must carry reasoning containing this text (reasoning
+   * passed back through a chain or a reasoning input item). */
+  anyReasoningIncludes: z.string().optional(),
 });
 
 export const scriptTurnSchema = z.strictObject({
+  /** The model's reasoning, played before the text as reasoning deltas (one a word). */
+  reasoning: z.string().default(""),
   text: z.string().default(""),
   toolCalls: z.array(scriptToolCallSchema).default([]),
   /** Pause before each text delta and each tool-call chunk, so interrupts can land mid-stream. */

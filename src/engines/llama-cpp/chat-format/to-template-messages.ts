@@ -9,6 +9,8 @@ export type TemplateMessage =
   | {
       role: "assistant";
       content: string;
+      /** The turn's reasoning, which templates such as gpt-oss's and Qwen3's print back. */
+      reasoning_content?: string;
       tool_calls?: {
         id: string;
         type: "function";
@@ -38,6 +40,9 @@ export function toTemplateMessages(messages: readonly ChatMessage[]): TemplateMe
         converted.push({
           role: "assistant",
           content: message.content,
+          ...(message.reasoning === undefined || message.reasoning === ""
+            ? {}
+            : { reasoning_content: message.reasoning }),
           ...(calls.length === 0
             ? {}
             : {
