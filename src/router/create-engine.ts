@@ -25,6 +25,7 @@ export async function createEngine(
         ...(model.decodeLoop === undefined ? {} : { decodeLoop: model.decodeLoop }),
         ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
+        ...(model.chatTemplate === undefined ? {} : { chatTemplate: model.chatTemplate }),
       });
     }
     case "openai-compatible": {

@@ -44,6 +44,9 @@ describe.each(["native", "node-llama-cpp"] as const)(
         sequences: 2,
         contextSize: 2048,
         decodeLoop,
+        // The decode loops compared on one prompt: node-llama-cpp's chat wrapper renders it for
+        // both (the chat-format path is covered in llama-cpp-chat-format.test.ts).
+        chatPath: "chat-wrapper",
       });
     });
     afterAll(async () => {
@@ -143,6 +146,7 @@ describe.each(["native", "node-llama-cpp"] as const)(
         sequences: 1,
         contextSize: 2048,
         speculative: true,
+        chatPath: "chat-wrapper",
       });
       try {
         const messages: ChatMessage[] = [

@@ -21,7 +21,8 @@ const describeNative = existsSync(defaultAddonPath) ? describe : describe.skip;
 
 /** "\n" → "O" → "K" → "!" and then nothing scripted (a grammar's first allowed token wins). */
 const saysOk: TokenSuccessors = { "\n": "O", O: "K", K: "!" };
-const [O, K, x, y, bang] = ["O", "K", "x", "y", "!"].map((text) => text.charCodeAt(0) as Token);
+const byte = (text: string): Token => text.charCodeAt(0) as Token;
+const [O, K, x, y, bang] = [byte("O"), byte("K"), byte("x"), byte("y"), byte("!")];
 const newline = [10 as Token];
 
 describeNative("native loop lazy grammars", () => {

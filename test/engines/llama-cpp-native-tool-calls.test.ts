@@ -48,6 +48,8 @@ async function scriptedEngine(successors: TokenSuccessors): Promise<LlamaCppEngi
     threads: 1,
     sequences: 2,
     contextSize: 2048,
+    // The <tool_call> jobs the native loop runs where the chat format is not built (fallback).
+    chatPath: "chat-wrapper",
   });
   if (engine.toolDecodeLoop !== "native") {
     await engine.dispose();

@@ -14,6 +14,8 @@ export interface EmitInput {
   signal: AbortSignal | undefined;
   /** Tokens the output follows (an answer being continued): context for the first ones' text. */
   precedingTokens?: readonly Token[] | undefined;
+  /** Special tokens whose text is output (a chat format's preserved tokens); others are not. */
+  shownSpecialTokens?: ReadonlySet<Token> | undefined;
 }
 
 /** Consumes `tokens` until a stop, the limit or the abort; always ends the token generator. */
@@ -27,6 +29,7 @@ export async function* emitTextTokens(
     input.model,
     input.sampling.stop ?? [],
     input.precedingTokens ?? [],
+    input.shownSpecialTokens,
   );
   result.finishReason = "stop";
   try {

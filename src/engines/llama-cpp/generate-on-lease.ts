@@ -10,6 +10,8 @@ import { generateText, type GenerationInput, type GenerationResult } from "./gen
 import { generateForcedToolCall } from "./generate-forced-tool-call.ts";
 import { generateWithTools } from "./generate-with-tools.ts";
 import type { GrammarCache } from "./grammar-cache.ts";
+import type { ChatFormatPrompt } from "./chat-format/chat-format-prompt.ts";
+import { generateNativeChat } from "./native-loop/generate-native-chat.ts";
 import { generateNativeText } from "./native-loop/generate-native-text.ts";
 import { generateNativeStructuredWithTools } from "./native-loop/generate-native-structured.ts";
 import { generateNativeWithTools } from "./native-loop/generate-native-tools.ts";
@@ -33,6 +35,8 @@ export interface LeaseGeneration {
   lookups: RequestLookups;
   /** The model's tool-call syntax when the native loop speaks it. */
   toolSyntax: ToolCallSyntax | undefined;
+  /** The request under the model's chat format (native loop only), when it runs so. */
+  chat: ChatFormatPrompt | undefined;
   chatWrapper: ChatWrapper;
   /** Where a tool turn's drafting reports its tokens. */
   usage: Usage;
@@ -53,7 +57,12 @@ export async function* generateOnLease(
     const input = { ...limits, sequence: lease.lease.sequence, precedingTokens };
     const textGrammar =
       grammar === undefined ? undefined : { text: grammar.grammar, root: grammar.rootRuleName };
-    if (hasTools && generation.toolSyntax !== undefined) {
+    if (generation.chat !== undefined) {
+      yield* generateNativeChat(
+        { ...input, lookup, chat: generation.chat, textGrammar, newToolCallId },
+        result,
+      );
+    } else if (hasTools && generation.toolSyntax !== undefined) {
       const calls = {
         ...input,
         syntax: generation.toolSyntax,

@@ -82,5 +82,15 @@ export interface LlamaCppEngineOptions {
   grammarSearch?: GrammarSearch;
   /** Where the native addon is (tests point it at a missing file). */
   nativeLoopAddonPath?: string;
+  /** A Jinja chat template used instead of the GGUF's (config's chat_template). */
+  chatTemplate?: string;
+  /**
+   * "chat-wrapper" renders chat requests through node-llama-cpp's chat wrapper (the fallback when
+   * native/chat-format is missing), for tests of that path; default: the model's own chat format
+   * whenever it and the native loop are there.
+   */
+  chatPath?: "chat-format" | "chat-wrapper";
+  /** native/chat-format's addon, for tests that run without it; default: the built one. */
+  chatFormatAddonPath?: string;
   signal?: AbortSignal;
 }

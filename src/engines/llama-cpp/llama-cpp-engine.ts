@@ -22,6 +22,8 @@ import { endStream } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
+import type { ChatFormat } from "./chat-format/chat-format.ts";
+import { renderChatFormatPrompt, type ChatFormatPrompt } from "./chat-format/chat-format-prompt.ts";
 import { refuseUncontinuable } from "./continue-final-message.ts";
 import { acquireEngineLease, type EngineLease } from "./acquire-engine-lease.ts";
 import { findFimTokens, type FimTokens, type RenderedPrompt } from "./completion-prompt.ts";
@@ -74,6 +76,12 @@ export class LlamaCppEngine implements Engine {
   private readonly toolSyntax: ToolCallSyntax | undefined;
   /** Why tool turns run on node-llama-cpp's loop though the native loop is there, when they do. */
   readonly toolLoopFallbackReason: string | undefined;
+  /** The model's chat format, under which the native loop runs chat requests (issue 33). */
+  private readonly chatFormat: ChatFormat | undefined;
+  /** Why chat requests render through node-llama-cpp's chat wrapper instead, when they do. */
+  readonly chatFormatFallbackReason: string | undefined;
+  /** Why requests under the chat format are served without their tools, when they are. */
+  readonly chatFormatToolsUnsupportedReason: string | undefined;
   /** Model layers on the GPU (0: the CPU runs it). */
   readonly gpuLayers: number;
   private readonly trainContextSize: number;
@@ -89,6 +97,9 @@ export class LlamaCppEngine implements Engine {
     this.chatWrapper = parts.chatWrapper;
     this.toolSyntax = parts.toolSyntax;
     this.toolLoopFallbackReason = parts.toolLoopFallbackReason;
+    this.chatFormat = parts.chatFormat;
+    this.chatFormatFallbackReason = parts.chatFormatFallbackReason;
+    this.chatFormatToolsUnsupportedReason = parts.chatFormatToolsUnsupportedReason;
     this.native = parts.native;
     this.nodeLlamaCpp = parts.nodeLlamaCpp;
     this.decodeLoopFallbackReason = parts.nativeFallbackReason;
@@ -139,7 +150,24 @@ export class LlamaCppEngine implements Engine {
 
   /** The loop tool turns decode on. */
   get toolDecodeLoop(): DecodeLoop {
-    return this.native === undefined || this.toolSyntax === undefined ? "node-llama-cpp" : "native";
+    if (this.native === undefined) return "node-llama-cpp";
+    return this.chatFormat !== undefined || this.toolSyntax !== undefined
+      ? "native"
+      : "node-llama-cpp";
+  }
+
+  /**
+   * How chat requests are rendered and parsed: the model's own chat format (llama.cpp's
+   * common/chat, as llama-server) on the native loop, or node-llama-cpp's chat wrapper
+   * (chatFormatFallbackReason says why).
+   */
+  get chatPath(): "chat-format" | "chat-wrapper" {
+    return this.chatFormat === undefined ? "chat-wrapper" : "chat-format";
+  }
+
+  /** llama.cpp's name for the model's chat format with tools (peg-native, …), when it is used. */
+  get chatFormatName(): string | undefined {
+    return this.chatFormat?.formatName;
   }
 
   /**
@@ -147,8 +175,35 @@ export class LlamaCppEngine implements Engine {
    * tool turns when the model's tool-call syntax is one the native loop speaks (<tool_call> JSON);
    * other syntaxes decode inside node-llama-cpp's LlamaChat.
    */
-  private nativeLoopFor(tools: readonly ToolDefinition[]): NativeContext | undefined {
+  private nativeLoopFor(
+    tools: readonly ToolDefinition[],
+    chat: ChatFormatPrompt | undefined,
+  ): NativeContext | undefined {
+    if (chat !== undefined) return this.native;
     return tools.length > 0 && this.toolSyntax === undefined ? undefined : this.native;
+  }
+
+  /**
+   * A chat request under the model's chat format, when it runs so (undefined: the chat wrapper
+   * renders it). Structured output beside tools stays on the <tool_call> jobs that interleave
+   * the two where the model speaks that syntax; elsewhere it is refused. A template without a
+   * tool-call format serves the request as text, without its tools.
+   */
+  private chatFormatPrompt(
+    request: EngineRequest,
+    tools: readonly ToolDefinition[],
+  ): ChatFormatPrompt | undefined {
+    if (this.chatFormat === undefined || request.completion !== undefined) return undefined;
+    if (tools.length > 0 && request.outputFormat !== undefined) {
+      if (this.toolSyntax !== undefined) return undefined;
+      throw new SparkError(
+        "invalid_request",
+        `Structured output beside tools is not supported with ${this.modelName}'s chat format; ` +
+          "send the request without tools or without a response format.",
+      );
+    }
+    const offered = this.chatFormatToolsUnsupportedReason === undefined ? tools : [];
+    return renderChatFormatPrompt(this.chatFormat, this.loaded.model, request, offered);
   }
 
   /** Created whenever a request can need it (openEngineContexts): its absence is a bug. */
@@ -212,10 +267,12 @@ export class LlamaCppEngine implements Engine {
 
     const tools = requestTools(request);
     let prompt: RenderedPrompt;
+    let chat: ChatFormatPrompt | undefined;
     const renderStartedAt = performance.now();
     try {
       // Before a sequence is chosen: the pool gives the request the one already holding its prefix.
-      prompt = renderRequestPrompt(this.renderer, request, tools);
+      chat = this.chatFormatPrompt(request, tools);
+      prompt = chat?.prompt ?? renderRequestPrompt(this.renderer, request, tools);
     } catch (error) {
       return yield* finish("error", SparkError.from(error));
     }
@@ -233,7 +290,7 @@ export class LlamaCppEngine implements Engine {
         options.signal,
       );
       const pools = {
-        native: this.nativeLoopFor(tools)?.pool,
+        native: this.nativeLoopFor(tools, chat)?.pool,
         nodeLlamaCpp: this.nodeLlamaCppPool,
       };
       lease = await acquireEngineLease(pools, request, prompt, options.signal);
@@ -257,7 +314,7 @@ export class LlamaCppEngine implements Engine {
         if (lease.loop === "native") lease.lease.sequence.forget();
         else await lease.lease.sequence.clearHistory();
       }
-      const generation = { request, tools, prompt, grammar, lease, clock, usage };
+      const generation = { request, tools, prompt, chat, grammar, lease, clock, usage };
       yield* this.generate(generation, options.signal, finish);
     } catch (error) {
       // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
@@ -273,7 +330,7 @@ export class LlamaCppEngine implements Engine {
     signal: AbortSignal | undefined,
     finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
   ): AsyncGenerator<EngineEvent> {
-    const { request, tools, prompt, grammar, lease, clock, usage } = generation;
+    const { request, tools, prompt, chat, grammar, lease, clock, usage } = generation;
     const { contextSize } = lease.lease.sequence;
     const model = this.loaded.model;
     const choice = request.toolChoice ?? "auto";
@@ -338,6 +395,7 @@ export class LlamaCppEngine implements Engine {
         grammars: this.grammars,
         lookups: this.lookups,
         toolSyntax: this.toolSyntax,
+        chat,
         chatWrapper: this.chatWrapper,
         usage,
       },
@@ -371,6 +429,8 @@ interface PreparedGeneration {
   request: EngineRequest;
   tools: ToolDefinition[];
   prompt: RenderedPrompt;
+  /** The request under the model's chat format, when it runs so. */
+  chat: ChatFormatPrompt | undefined;
   /** Structured output's grammar, built before the sequence was taken. */
   grammar: LlamaGrammar | undefined;
   lease: EngineLease;

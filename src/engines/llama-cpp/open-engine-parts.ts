@@ -15,6 +15,8 @@ import {
   requestedDeviceSampling,
 } from "./native-loop/device-sampling-mode.ts";
 import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
+import type { ChatFormat } from "./chat-format/chat-format.ts";
+import { openModelChatFormat, type ModelChatFormat } from "./chat-format/open-model-chat-format.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
@@ -37,6 +39,15 @@ export interface EngineParts {
   toolSyntax: ToolCallSyntax | undefined;
   /** Why tool turns run on node-llama-cpp's loop, when they do. */
   toolLoopFallbackReason: string | undefined;
+  /**
+   * The model's own chat format (llama.cpp's common/chat), under which the native loop runs every
+   * chat request: its template's prompt, its call grammar and parser.
+   */
+  chatFormat: ChatFormat | undefined;
+  /** Why chat requests do not run under it (node-llama-cpp's chat wrapper renders them instead). */
+  chatFormatFallbackReason: string | undefined;
+  /** Why requests under the chat format are served without their tools, when they are. */
+  chatFormatToolsUnsupportedReason: string | undefined;
   native: NativeContext | undefined;
   /** Why the native loop is not there, when it is not. */
   nativeFallbackReason: string | undefined;
@@ -81,6 +92,17 @@ export async function openEngineParts(
   let loaded = await load(addon !== undefined);
   let native: NativeContext | undefined;
   try {
+    // The chat format needs no weights (the GGUF's template and token texts); with the native loop
+    // it runs every chat request, so node-llama-cpp never needs a second copy of the weights.
+    const chat: ModelChatFormat =
+      options.chatPath === "chat-wrapper"
+        ? { reason: "node-llama-cpp's chat wrapper was requested" }
+        : await openModelChatFormat(options.modelPath, {
+            ...(options.chatTemplate === undefined ? {} : { templateFile: options.chatTemplate }),
+            ...(options.chatFormatAddonPath === undefined
+              ? {}
+              : { addonPath: options.chatFormatAddonPath }),
+          });
     const gpuLayers = await layersOnGpu(loaded);
     // A vocabulary-only model reports 0 as its trainContextSize; the file's metadata has it.
     const trainContextSize =
@@ -107,7 +129,8 @@ export async function openEngineParts(
     }
     let tools = toolSupport(loaded);
     let nodeLlamaCpp: NodeLlamaCppContext | undefined;
-    if (native === undefined || tools.syntax === undefined) {
+    const chatFormat = native === undefined ? undefined : chat.format;
+    if (native === undefined || (tools.syntax === undefined && chatFormat === undefined)) {
       if (loaded.vocabularyOnly) {
         // node-llama-cpp runs something after all: it needs the weights too.
         const full = await load(false);
@@ -123,6 +146,15 @@ export async function openEngineParts(
       chatWrapper: tools.chatWrapper,
       toolSyntax: tools.syntax,
       toolLoopFallbackReason: tools.reason,
+      chatFormat,
+      chatFormatFallbackReason:
+        chat.format === undefined
+          ? chat.reason
+          : native === undefined
+            ? "the native loop is not there"
+            : undefined,
+      chatFormatToolsUnsupportedReason:
+        chat.format === undefined ? undefined : chat.toolsUnsupportedReason,
       native,
       nativeFallbackReason,
       nodeLlamaCpp,

@@ -23,6 +23,8 @@ export class TextStreamDecoder {
     private readonly stops: readonly string[],
     /** Tokens before the first one pushed (an answer being continued), for how it detokenizes. */
     precedingTokens: readonly Token[] = [],
+    /** Special tokens shown as their text (a chat format's call markers); others are not shown. */
+    private readonly shownSpecialTokens: ReadonlySet<Token> = new Set(),
   ) {
     this.contextTokens = precedingTokens.slice(-16);
     this.longestStop = stops.reduce((longest, stop) => Math.max(longest, stop.length), 0);
@@ -30,7 +32,11 @@ export class TextStreamDecoder {
 
   push(token: Token): DecodeStep {
     this.pendingTokens.push(token);
-    const piece = this.model.detokenize(this.pendingTokens, false, this.contextTokens);
+    const piece = this.model.detokenize(
+      this.pendingTokens,
+      this.showsSpecial(this.pendingTokens),
+      this.contextTokens,
+    );
     if (piece.endsWith(REPLACEMENT_CHARACTER) && this.pendingTokens.length < MAX_PENDING_TOKENS) {
       return { text: "", stopped: false };
     }
@@ -45,12 +51,22 @@ export class TextStreamDecoder {
   flush(): string {
     const rest =
       this.pendingTokens.length > 0
-        ? this.model.detokenize(this.pendingTokens, false, this.contextTokens)
+        ? this.model.detokenize(
+            this.pendingTokens,
+            this.showsSpecial(this.pendingTokens),
+            this.contextTokens,
+          )
         : "";
     this.pendingTokens.length = 0;
     const text = this.heldText + rest;
     this.heldText = "";
     return text;
+  }
+
+  private showsSpecial(tokens: readonly Token[]): boolean {
+    return (
+      this.shownSpecialTokens.size > 0 && tokens.some((token) => this.shownSpecialTokens.has(token))
+    );
   }
 
   private release(piece: string): DecodeStep {

@@ -46,6 +46,14 @@ export class ChatFormat {
     readonly capabilities: Readonly<Record<string, boolean>>,
   ) {}
 
+  /** llama.cpp's name for the format of a request with tools (peg-native, …), probed once. */
+  get formatName(): string {
+    this.probedFormat ??= probeFormatName(this);
+    return this.probedFormat;
+  }
+
+  private probedFormat: string | undefined;
+
   /** Throws a SparkError (model_file_invalid) when the template does not parse. */
   static open(addon: ChatFormatAddon, template: ModelChatTemplate): ChatFormat {
     let templates: TemplatesHandle;
@@ -128,6 +136,17 @@ export class ChatOutputParser {
       reasoning: parsed.reasoning_content,
       toolCalls: parsed.tool_calls,
     };
+  }
+}
+
+function probeFormatName(format: ChatFormat): string {
+  try {
+    return format.render({
+      messages: [{ role: "user", content: "probe" }],
+      tools: [{ name: "probe", parameters: { type: "object", properties: {} } }],
+    }).format;
+  } catch {
+    return "unknown";
   }
 }
 
