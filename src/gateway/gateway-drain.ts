@@ -115,9 +115,13 @@ export async function drainGateway(
   await context.liveLog?.settled();
   closeIdle();
   for (const session of sessions) session.shutdown();
-  return {
+  const outcome = {
     finished: Math.max(0, inFlight - left),
     handedOver,
     stopped: Math.max(0, left - handedOver),
   };
+  context.metrics.countDrain("finished", outcome.finished);
+  context.metrics.countDrain("handed_over", outcome.handedOver);
+  context.metrics.countDrain("stopped", outcome.stopped);
+  return outcome;
 }

@@ -26,6 +26,7 @@ import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
 import { LiveLogBatcher } from "./store/live-log-batcher.ts";
 import { MemoryGatewayStore } from "./store/memory-gateway-store.ts";
+import { RedisGatewayStore } from "./store/redis-gateway-store.ts";
 import { startStoreHeartbeat } from "./store/store-heartbeat.ts";
 import { createTickCorker } from "./tick-corker.ts";
 import { describeWireError, WireError } from "./wire-error.ts";
@@ -102,6 +103,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     readiness: { modelLoaded: true },
   };
   const heartbeat = store.shared ? startStoreHeartbeat(store, log) : undefined;
+  if (store instanceof RedisGatewayStore)
+    context.metrics.storeHealth = () => ({ reachable: store.reachable, ...store.breakerCounts });
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();
   const webSockets = new WebSocketServer({

@@ -12,6 +12,7 @@ import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { invalidTargetError, requestPathOf } from "./request-path.ts";
 import { drainingError } from "./gateway-drain.ts";
+import { inputItemsOf, inputItemsPage } from "./input-items.ts";
 import { sendReadiness } from "./readiness.ts";
 import { handleResponsesPost } from "./responses-http.ts";
 import { serveStaticApp } from "./static-app.ts";
@@ -130,19 +131,18 @@ async function route(
       },
     );
   }
+  const inputItems = /^\/v1\/responses\/([^/]+)\/input_items$/.exec(path);
+  if (inputItems?.[1] !== undefined && method === "GET") {
+    const id = decodeURIComponent(inputItems[1]);
+    const found = await context.store.getResponse(id, tenantOf(apiKey));
+    if (found === undefined) throw notStoredError(inputItems[1]);
+    const query = new URL(request.url ?? "/", "http://localhost").searchParams;
+    return sendJson(response, 200, inputItemsPage(inputItemsOf(found), query));
+  }
   const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
   if (stored?.[1] !== undefined && method === "GET") {
     const found = await context.store.getResponse(decodeURIComponent(stored[1]), tenantOf(apiKey));
-    if (found === undefined) {
-      throw new WireError(
-        "invalid_request",
-        `No response with id '${stored[1]}' is stored here (it may have expired).`,
-        {
-          wireCode: "not_found",
-          status: 404,
-        },
-      );
-    }
+    if (found === undefined) throw notStoredError(stored[1]);
     return sendJson(response, 200, found.response);
   }
   throw new WireError(
@@ -152,5 +152,13 @@ async function route(
       wireCode: "not_found",
       status: 404,
     },
+  );
+}
+
+function notStoredError(id: string): WireError {
+  return new WireError(
+    "invalid_request",
+    `No response with id '${id}' is stored here (it may have expired).`,
+    { wireCode: "not_found", status: 404 },
   );
 }

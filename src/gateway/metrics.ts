@@ -74,6 +74,20 @@ export class GatewayMetrics {
     "spark_gateway_continued_responses_total",
     "Responses taken over from a replica that died, by how the rest was made: engine (it went on from the answer so far) or rerun (the request again, the text already sent skipped).",
   );
+  private readonly notStored = new Counter(
+    "spark_gateway_responses_not_stored_total",
+    "Responses the store did not keep (answered with store: false), by reason: store_unavailable or store_full.",
+  );
+  private readonly drains = new Counter(
+    "spark_gateway_drained_responses_total",
+    "Responses in flight when a drain (SIGTERM) began, by outcome: finished, handed_over (to another replica) or stopped.",
+  );
+  private readonly storeFailures = new Counter(
+    "spark_gateway_store_failures_total",
+    "Calls to the shared store that failed, by what needed it (lease, slots, live_log).",
+  );
+  /** The shared store's health, read when /metrics is rendered (none: the store is local). */
+  storeHealth: (() => { reachable: boolean; opened: number; refused: number }) | undefined;
   private activeStreams = 0;
   private connections = 0;
 
@@ -88,6 +102,18 @@ export class GatewayMetrics {
     this.tokens.add({ kind: "output" }, observation.outputTokens);
     if (observation.decodeLoop !== undefined)
       this.decodeLoops.add({ loop: observation.decodeLoop });
+  }
+
+  countNotStored(reason: string): void {
+    this.notStored.add({ reason });
+  }
+
+  countDrain(outcome: "finished" | "handed_over" | "stopped", count: number): void {
+    for (let index = 0; index < count; index += 1) this.drains.add({ outcome });
+  }
+
+  countStoreFailure(what: string): void {
+    this.storeFailures.add({ what });
   }
 
   countError(code: string): void {
@@ -140,9 +166,35 @@ export class GatewayMetrics {
       this.merged.render(),
       this.affinity.render(),
       this.continuations.render(),
+      this.notStored.render(),
+      this.drains.render(),
+      this.storeFailures.render(),
+      this.renderStoreHealth(),
       gauge("spark_gateway_active_streams", "Responses generating now.", this.activeStreams),
       gauge("spark_gateway_websocket_connections", "Open WebSocket connections.", this.connections),
     ].join("");
+  }
+
+  private renderStoreHealth(): string {
+    const health = this.storeHealth?.();
+    if (health === undefined) return "";
+    return (
+      gauge(
+        "spark_gateway_store_reachable",
+        "1 while the shared store answers, 0 while its breaker is open (calls fail at once).",
+        health.reachable ? 1 : 0,
+      ) +
+      gauge(
+        "spark_gateway_store_breaker_opened",
+        "Times the store's breaker opened (Redis down or not answering) since the start.",
+        health.opened,
+      ) +
+      gauge(
+        "spark_gateway_store_breaker_refused",
+        "Store calls refused at once by the open breaker since the start.",
+        health.refused,
+      )
+    );
   }
 }
 

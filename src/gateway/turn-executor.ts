@@ -82,11 +82,12 @@ export async function executeTurn(
   try {
     const result = await run;
     // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
-    // Before the final event goes out; a store that writes ahead has it once the call returns, so
-    // its reply (a round trip) is not waited for.
+    // The final event waits for the store's reply, so a response is `completed` only once it is
+    // stored; one the store refused says so (`store: false`) rather than promising a chain that
+    // would 404. A store that is down costs nothing here: its breaker fails at once.
     if (execution.mayStore?.() !== false) {
-      const storing = context.store
-        .putResponse({
+      try {
+        await context.store.putResponse({
           id: turn.responseId,
           response: result.response,
           messages: result.reply === undefined ? turn.history : [...turn.history, result.reply],
@@ -94,11 +95,15 @@ export async function executeTurn(
           affinityKey: turn.affinityKey,
           ownerKey: turn.tenant,
           replica: context.store.replicaId,
-        })
-        .catch((error: unknown) =>
-          context.log.store(`${turn.responseId} not stored: ${describeWireError(error).message}`),
-        );
-      if (context.store.writesAhead !== true) await storing;
+          input: turn.body.input,
+        });
+      } catch (error) {
+        result.response.store = false;
+        context.metrics.countNotStored(describeWireError(error).code);
+        context.log.store(`${turn.responseId} not stored: ${describeWireError(error).message}`);
+        // The final event carries the response: written again with `store: false`.
+        if (heldFinal !== undefined) heldFinal = [heldFinal[0], undefined];
+      }
     }
     if (heldFinal !== undefined) execution.emit(...heldFinal);
     context.metrics.observeResponse({

@@ -79,7 +79,9 @@ describe.skipIf(redisMissing !== undefined)("stored responses written ahead", ()
     return { url: (await gateway.listen()).url, release };
   }
 
-  it("completes a turn before Redis confirms the stored response, and another replica chains on it", async () => {
+  // Superseded by issue 39 item 5: a turn's final event now waits for the store's reply (a
+  // response is `completed` only once stored, else it says `store: false`); see redis-faults.test.ts.
+  it.skip("completes a turn before Redis confirms the stored response, and another replica chains on it", async () => {
     const first = await replica("ahead-a", true);
     const second = await replica("ahead-b", true);
     const client = await RawWsClient.connect(first.url);

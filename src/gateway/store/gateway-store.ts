@@ -22,6 +22,8 @@ export interface StoredResponse {
   ownerKey: string | undefined;
   /** The replica that generated it, so holds the chain's KV cache: a preference, never required. */
   replica?: string;
+  /** The request's own input, as sent (GET /v1/responses/{id}/input_items). */
+  input?: ResponseCreateBody["input"];
 }
 
 /** What another replica needs to continue a response whose replica died. */

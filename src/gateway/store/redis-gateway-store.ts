@@ -1,7 +1,7 @@
 // The store several `spark serve` replicas share: Redis through ioredis. Commands fail at once
 // while Redis is away (no offline queue), as a StoreUnavailableError (503); the client reconnects on
 // its own, so a Redis restart costs the requests made during it and nothing else.
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import type { ResponseOutputItem } from "../../protocol/responses-events.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { estimateStoredBytes, type ResponseStoreLimits } from "../response-store.ts";
@@ -25,7 +25,8 @@ import {
   PUT_RESPONSE,
   READ_LIVE,
 } from "./redis-store-scripts.ts";
-import { StoreUnavailableError } from "./store-unavailable-error.ts";
+import { StoreBreaker } from "./store-breaker.ts";
+import { StoreFullError, StoreUnavailableError } from "./store-unavailable-error.ts";
 
 export interface RedisStoreOptions {
   /** redis://[user:password@]host:port[/db] (or rediss:// for TLS). */
@@ -38,6 +39,8 @@ export interface RedisStoreOptions {
   namespace?: string;
   /** How long to wait for Redis at start. */
   connectTimeoutMs?: number;
+  /** A command Redis does not answer within this long fails and opens the breaker (default 1000). */
+  commandTimeoutMs?: number;
   /** Told about connection trouble (once per outage) and recovery. */
   onStatus?: (line: string) => void;
   /**
@@ -49,8 +52,9 @@ export interface RedisStoreOptions {
 
 /** A response logged without an end is dropped this long after its last append. */
 const UNFINISHED_LIVE_MS = 3_600_000;
-/** A command Redis does not answer within this long fails (a stopped or overloaded Redis). */
-const COMMAND_TIMEOUT_MS = 2000;
+/** A command Redis does not answer within this long fails (a stopped or overloaded Redis), and the
+ * breaker opens: calls after it fail at once until a probe is answered. One short wait, once. */
+const COMMAND_TIMEOUT_MS = 1000;
 /**
  * A stored response another replica wrote ahead can, in a rare race, be read before Redis has read
  * it (its bytes still in flight, or its script sent again after NOSCRIPT): a miss looks once more
@@ -72,7 +76,7 @@ export async function openRedisGatewayStore(
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
     connectTimeout: options.connectTimeoutMs ?? 3000,
     // Reconnect for ever, backing off to once every 2 s: a restarted Redis is picked up again.
     retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
@@ -108,7 +112,7 @@ export class RedisGatewayStore implements GatewayStore {
   /** Slots this replica holds (owner's slots key → slot ids), renewed by each heartbeat. */
   private readonly heldSlots = new Map<string, string>();
   private nextSlot = 0;
-  private healthy = true;
+  private readonly breaker: StoreBreaker;
 
   constructor(
     private readonly client: Redis,
@@ -130,23 +134,34 @@ export class RedisGatewayStore implements GatewayStore {
       sparkClaimLive: CLAIM_LIVE,
     };
     for (const [name, lua] of Object.entries(scripts)) client.defineCommand(name, { lua });
-    client.removeAllListeners("error");
-    client.on("error", (error: Error) => this.unhealthy(error));
-    client.on("ready", () => {
-      if (this.healthy) return;
-      this.healthy = true;
-      options.onStatus?.(`store: ${where} is reachable again`);
+    this.breaker = new StoreBreaker({
+      probe: () => client.ping(),
+      isReply: (error) => error instanceof ReplyError,
+      onChange: (open, reason) =>
+        options.onStatus?.(
+          open
+            ? `store: ${where} is unavailable (${reason}); failing fast and probing until it answers`
+            : `store: ${where} is reachable again`,
+        ),
     });
+    client.removeAllListeners("error");
+    client.on("error", (error: Error) => this.breaker.open(error));
+    client.on("close", () => this.breaker.open(new Error("connection closed")));
+  }
+
+  /** False while the breaker is open (Redis down or not answering). */
+  get reachable(): boolean {
+    return !this.breaker.isOpen;
+  }
+
+  /** Times the breaker opened, and calls it refused at once since the start (for /metrics). */
+  get breakerCounts(): { opened: number; refused: number } {
+    return { opened: this.breaker.opened, refused: this.breaker.refused };
   }
 
   async getResponse(id: string, owner: string): Promise<StoredResponse | undefined> {
     const read = (): Promise<unknown> =>
-      this.call(
-        "previous_response_id",
-        "sparkGetResponse",
-        [this.keys.response(id), this.keys.lruIndex, this.keys.sizes, id],
-        3,
-      );
+      this.call("previous_response_id", "sparkGetResponse", [this.keys.response(id)], 1);
     let json = await read();
     if (typeof json !== "string" && this.writesAhead) {
       await new Promise((resolve) => setTimeout(resolve, MISS_RECHECK_MS));
@@ -185,14 +200,17 @@ export class RedisGatewayStore implements GatewayStore {
   async putResponse(stored: StoredResponse): Promise<void> {
     const itemKeys = stored.response.output.map((item) => this.keys.item(item.id));
     const limits = this.options.responses;
-    await this.call(
+    // Caps per tenant: one key's responses never evict another's.
+    const tenant = stored.ownerKey ?? "local";
+    const kept = await this.call(
       "storing the response",
       "sparkPutResponse",
       [
         this.keys.response(stored.id),
-        this.keys.lruIndex,
-        this.keys.expiryIndex,
-        this.keys.sizes,
+        this.keys.lruIndex(tenant),
+        this.keys.expiryIndex(tenant),
+        this.keys.sizes(tenant),
+        this.keys.itemsOf(stored.id),
         ...itemKeys,
         stored.id,
         JSON.stringify(stored),
@@ -201,9 +219,11 @@ export class RedisGatewayStore implements GatewayStore {
         limits.maxEntries,
         limits.maxBytes,
         this.keys.responsePrefix,
+        this.keys.itemsPrefix,
       ],
-      4 + itemKeys.length,
+      5 + itemKeys.length,
     );
+    if (kept === -1) throw new StoreFullError(this.where);
   }
 
   async acquireSlot(owner: string, max: number): Promise<string | undefined> {
@@ -222,8 +242,7 @@ export class RedisGatewayStore implements GatewayStore {
 
   async releaseSlot(owner: string, slotId: string): Promise<void> {
     this.heldSlots.delete(slotId);
-    await this.guard(
-      "releasing a concurrency slot",
+    await this.guard("releasing a concurrency slot", () =>
       this.client.zrem(this.keys.slots(owner), slotId),
     );
   }
@@ -300,8 +319,11 @@ export class RedisGatewayStore implements GatewayStore {
   }
 
   async close(): Promise<void> {
+    this.breaker.stop();
     // Others take this replica for dead at once, rather than after the lease.
-    await this.client.del(this.keys.lease(this.replicaId)).catch(() => undefined);
+    if (this.reachable)
+      await this.client.del(this.keys.lease(this.replicaId)).catch(() => undefined);
+    this.client.removeAllListeners("close");
     this.client.disconnect();
   }
 
@@ -313,21 +335,20 @@ export class RedisGatewayStore implements GatewayStore {
   ): Promise<unknown> {
     const command = (this.client as unknown as Record<string, ScriptCall>)[script];
     if (command === undefined) throw new SparkError("internal_error", `No script ${script}.`);
-    return this.guard(what, command.call(this.client, numberOfKeys, ...keysAndArguments));
+    return this.guard(what, () => command.call(this.client, numberOfKeys, ...keysAndArguments));
   }
 
-  private async guard<T>(what: string, pending: Promise<T>): Promise<T> {
+  /** Sends the command unless the breaker is open; either way a failure is a typed 503. */
+  private async guard<T>(what: string, send: () => Promise<T>): Promise<T> {
     try {
-      return await pending;
+      return await this.breaker.run(
+        send,
+        () => new StoreUnavailableError(what, this.where, new Error("not answering; failing fast")),
+      );
     } catch (error) {
+      if (error instanceof StoreUnavailableError || error instanceof StoreFullError) throw error;
       throw new StoreUnavailableError(what, this.where, error);
     }
-  }
-
-  private unhealthy(error: Error): void {
-    if (!this.healthy) return;
-    this.healthy = false;
-    this.options.onStatus?.(`store: ${this.where} is unavailable (${error.message}); reconnecting`);
   }
 }
 

@@ -5,12 +5,15 @@ export interface RedisKeys {
   responsePrefix: string;
   response(id: string): string;
   item(itemId: string): string;
-  /** Stored responses by last use, for the entry and byte caps. */
-  lruIndex: string;
-  /** Stored responses by expiry time. */
-  expiryIndex: string;
-  /** Each stored response's estimated size, and the total under "\0total". */
-  sizes: string;
+  /** The item keys a stored response holds, deleted with it. */
+  itemsOf(id: string): string;
+  itemsPrefix: string;
+  /** A tenant's stored responses in the order they were stored, for its entry and byte caps. */
+  lruIndex(owner: string): string;
+  /** A tenant's stored responses by expiry time. */
+  expiryIndex(owner: string): string;
+  /** Each of a tenant's stored responses' estimated size, and the total under "\0total". */
+  sizes(owner: string): string;
   slots(owner: string): string;
   leasePrefix: string;
   lease(replicaId: string): string;
@@ -25,9 +28,12 @@ export function redisKeys(namespace: string): RedisKeys {
     responsePrefix,
     response: (id) => responsePrefix + id,
     item: (itemId) => `${namespace}:item:${itemId}`,
-    lruIndex: `${namespace}:responses:lru`,
-    expiryIndex: `${namespace}:responses:expiry`,
-    sizes: `${namespace}:responses:bytes`,
+    itemsPrefix: `${namespace}:response-items:`,
+    itemsOf: (id) => `${namespace}:response-items:${id}`,
+    // Per tenant: one key's responses never evict another's.
+    lruIndex: (owner) => `${namespace}:responses:lru:${owner}`,
+    expiryIndex: (owner) => `${namespace}:responses:expiry:${owner}`,
+    sizes: (owner) => `${namespace}:responses:bytes:${owner}`,
     slots: (owner) => `${namespace}:slots:${owner}`,
     leasePrefix,
     lease: (replicaId) => leasePrefix + replicaId,

@@ -5,60 +5,88 @@
 const NOW = `local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
 
-/** Stores a response and its items' owner keys, then evicts: expired entries from the indexes,
- * then least recently used ones while over the entry or byte cap.
- * KEYS: response, LRU index, expiry index, sizes hash, item keys…
- * ARGV: id, json, bytes, ttlMs, maxEntries, maxBytes, response key prefix. Returns 1 if kept. */
+/** Stores a response and its items' owner keys within its tenant's caps: expired entries leave the
+ * tenant's indexes, then its least recently stored ones while over the entry or byte cap, each with
+ * its item keys. Works under maxmemory with noeviction: the response's SET is the first write (Redis
+ * checks memory there), so a full Redis refuses it before anything changed and the script answers
+ * 'full' (the caller says the response was not stored); reads never write.
+ * KEYS: response, LRU index, expiry index, sizes hash, items-of key, item keys…
+ * ARGV: id, json, bytes, ttlMs, maxEntries, maxBytes, response key prefix, items-of prefix.
+ * Returns 1 if kept, 0 if larger than the byte cap, -1 when Redis is full. */
 export const PUT_RESPONSE = `${NOW}
 local id, bytes, ttl = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4])
-local maxEntries, maxBytes, prefix = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7]
+local maxEntries, maxBytes, prefix, itemsPrefix = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8]
 local function forget(old)
   local size = tonumber(redis.call('HGET', KEYS[4], old))
   if size then
     redis.call('HDEL', KEYS[4], old)
-    redis.call('HINCRBY', KEYS[4], '\\0total', 0 - size)
+    redis.pcall('HINCRBY', KEYS[4], '\\0total', 0 - size)
   end
   redis.call('ZREM', KEYS[2], old)
   redis.call('ZREM', KEYS[3], old)
 end
+local function drop(old)
+  forget(old)
+  local items = redis.call('GET', itemsPrefix .. old)
+  if items then
+    for key in string.gmatch(items, '[^ ]+') do redis.call('DEL', key) end
+    redis.call('DEL', itemsPrefix .. old)
+  end
+  redis.call('DEL', prefix .. old)
+end
+if bytes > maxBytes then
+  forget(id)
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+-- The first write: Redis checks maxmemory on a script's first write only, so a full Redis refuses
+-- this one and the script leaves everything as it was.
+local stored = redis.pcall('SET', KEYS[1], ARGV[2], 'PX', ttl)
+if type(stored) == 'table' and stored.err then return -1 end
+for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do
+  if old ~= id then drop(old) end
+end
 forget(id)
-if bytes > maxBytes then redis.call('DEL', KEYS[1]) return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
-for i = 5, #KEYS do redis.call('SET', KEYS[i], id, 'PX', ttl) end
+local itemKeys = {}
+for i = 6, #KEYS do
+  redis.pcall('SET', KEYS[i], id, 'PX', ttl)
+  itemKeys[#itemKeys + 1] = KEYS[i]
+end
+if #itemKeys > 0 then redis.pcall('SET', KEYS[5], table.concat(itemKeys, ' '), 'PX', ttl) end
 -- Uses are ordered by a counter, not the clock: two in one millisecond must still be ordered.
-redis.call('ZADD', KEYS[2], redis.call('HINCRBY', KEYS[4], '\\0clock', 1), id)
-redis.call('ZADD', KEYS[3], now + ttl, id)
-redis.call('HSET', KEYS[4], id, bytes)
-local total = redis.call('HINCRBY', KEYS[4], '\\0total', bytes)
-for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)) do forget(old) end
-total = tonumber(redis.call('HGET', KEYS[4], '\\0total')) or 0
+local clock = redis.pcall('HINCRBY', KEYS[4], '\\0clock', 1)
+if type(clock) ~= 'number' then clock = now end
+redis.pcall('ZADD', KEYS[2], clock, id)
+redis.pcall('ZADD', KEYS[3], now + ttl, id)
+redis.pcall('HSET', KEYS[4], id, bytes)
+redis.pcall('HINCRBY', KEYS[4], '\\0total', bytes)
+for _, key in ipairs({ KEYS[2], KEYS[3], KEYS[4] }) do redis.pcall('PEXPIRE', key, ttl) end
+local total = tonumber(redis.call('HGET', KEYS[4], '\\0total')) or 0
 while redis.call('ZCARD', KEYS[2]) > maxEntries or total > maxBytes do
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-  if not oldest then break end
-  forget(oldest)
-  redis.call('DEL', prefix .. oldest)
+  if not oldest or oldest == id then break end
+  drop(oldest)
   total = tonumber(redis.call('HGET', KEYS[4], '\\0total')) or 0
 end
 return 1`;
 
-/** A stored response's JSON; a hit counts as a use. KEYS: response, LRU index, sizes hash.
- * ARGV: id. */
-export const GET_RESPONSE = `local json = redis.call('GET', KEYS[1])
-if json then
-  redis.call('ZADD', KEYS[2], 'XX', redis.call('HINCRBY', KEYS[3], '\\0clock', 1), ARGV[1])
-end
-return json`;
+/** A stored response's JSON. Read-only (no-writes), so it runs when Redis is at maxmemory: a
+ * response is evicted in the order it was stored, not by its last read. KEYS: response. */
+export const GET_RESPONSE = `#!lua flags=no-writes
+return redis.call('GET', KEYS[1])`;
 
 /** For each item key, the JSON of the response holding it (false when not held).
  * KEYS: item keys. ARGV: response key prefix. */
-export const FIND_ITEMS = `local found = {}
+export const FIND_ITEMS = `#!lua flags=no-writes
+local found = {}
 for i = 1, #KEYS do
   local id = redis.call('GET', KEYS[i])
   found[i] = id and redis.call('GET', ARGV[1] .. id) or false
 end
 return found`;
 
-/** Takes a slot unless `max` unexpired ones are held. KEYS: slots. ARGV: slot id, max, leaseMs. */
+/** Takes a slot unless `max` unexpired ones are held. KEYS: slots. ARGV: slot id, max, leaseMs.
+ */
 export const ACQUIRE_SLOT = `${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -123,7 +151,8 @@ return outcomes`;
 /** A response's log after an index, with who generates it and whether that replica is alive.
  * KEYS: meta, events. ARGV: first index, lease key prefix.
  * Returns false, or {replica, owner, turn, done, alive (0|1), log length, events…}. */
-export const READ_LIVE = `local meta = redis.call('HMGET', KEYS[1], 'replica', 'owner', 'turn', 'done')
+export const READ_LIVE = `#!lua flags=no-writes
+local meta = redis.call('HMGET', KEYS[1], 'replica', 'owner', 'turn', 'done')
 if not meta[1] then return false end
 local alive = redis.call('EXISTS', ARGV[2] .. meta[1])
 local result = { meta[1], meta[2], meta[3], meta[4], alive, redis.call('LLEN', KEYS[2]) }

@@ -16,3 +16,16 @@ export class StoreUnavailableError extends WireError {
     );
   }
 }
+
+/** Redis is at its maxmemory (noeviction): new responses are not stored until room is made (by
+ * TTL, or the operator); reads and chains from what is stored go on. */
+export class StoreFullError extends WireError {
+  constructor(where: string) {
+    super(
+      "store_unavailable",
+      `The shared store at ${where} is full (Redis maxmemory reached, noeviction): this response was not stored. ` +
+        "Raise Redis's maxmemory, or lower [serve] response_store_max_bytes or response_store_ttl_seconds.",
+      { wireCode: "store_full", retryable: true, retryAfterMs: RETRY_AFTER_MS, status: 507 },
+    );
+  }
+}
