@@ -3,11 +3,12 @@
 // outside /tmp with ~/.ssh, ~/.aws, ~/.npmrc), none of Spark's (SPARK_HOME's config with keys,
 // the session logs), none of the system's (/etc/shadow); no host socket (a real redis-server on a
 // unix socket in that HOME) and no host SysV IPC; and the toolchain still works.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
+import { startRedisOnSocket } from "./support/redis-on-socket.ts";
 import { missingSandbox, OUTSIDE_TMP, runApprovedCommands } from "./support/sandboxed-commands.ts";
 
 const missing = await missingSandbox();
@@ -80,7 +81,7 @@ describe.skipIf(missing !== undefined)("a sandboxed command", () => {
   it("reaches no filesystem socket outside the workspace", async () => {
     const socket = path.join(home, ".docker", "run", "redis.sock");
     mkdirSync(path.dirname(socket), { recursive: true });
-    const redis = await startRedis(socket);
+    const redis = await startRedisOnSocket(socket);
     try {
       expect(execFileSync("redis-cli", ["-s", socket, "ping"], { encoding: "utf8" })).toBe(
         "PONG\n",
@@ -148,29 +149,3 @@ describe.skipIf(missing !== undefined)("a sandboxed command", () => {
     expect(results[2]?.output).toBe("?? package.json\n[exit code 0]");
   });
 });
-
-async function startRedis(socket: string): Promise<ChildProcess> {
-  const redis = spawn(
-    "redis-server",
-    [
-      "--port",
-      "0",
-      "--unixsocket",
-      socket,
-      "--unixsocketperm",
-      "700",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-    ],
-    { stdio: "ignore" },
-  );
-  for (let attempt = 0; attempt < 100 && !existsSync(socket); attempt++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!existsSync(socket)) {
-    redis.kill("SIGKILL");
-    throw new Error(`redis-server did not create ${socket}`);
-  }
-  return redis;
-}

@@ -77,6 +77,48 @@ describe("sandboxMounts", () => {
     expect(hidden(path.join(home, "repo", "src"))).toBe(false);
   });
 
+  it("shows the system roots and nothing else of the machine", () => {
+    const { mounts, hidden } = view();
+    expect(mounts.some((mount) => mount.target === "/")).toBe(false);
+    for (const visible of ["/usr/bin", "/etc/passwd"]) expect(hidden(visible)).toBe(false);
+    // A folder no rule names (a sibling project, /var/lib's databases, /home) is absent.
+    for (const absent of [path.join(base, "other-project"), "/var/lib", "/home", "/mnt"])
+      expect(hidden(absent), absent).toBe(true);
+    expect(hidden("/etc/shadow")).toBe(true);
+    expect(mounts).toContainEqual({
+      kind: "link",
+      linkTarget: "../run",
+      target: "/var/run",
+      reason: "as on most systems",
+    });
+  });
+
+  it("binds the toolchains the environment names and the running Node.js's installation", () => {
+    const tools = path.join(base, "tools");
+    for (const folder of ["nvm", "cargo/bin", "cargo/registry", "node/bin", "node/lib"])
+      mkdirSync(path.join(tools, folder), { recursive: true });
+    writeFileSync(path.join(tools, "cargo", "credentials.toml"), "token");
+    writeFileSync(path.join(tools, "node", "bin", "node"), "");
+    mkdirSync(path.join(home, ".jdks", "17"), { recursive: true });
+    const { hidden } = view({
+      executablePath: path.join(tools, "node", "bin", "node"),
+      environment: {
+        NVM_DIR: path.join(tools, "nvm"),
+        CARGO_HOME: path.join(tools, "cargo"),
+        // A home's dot-folder off the allow-list: not shown whatever the variable says.
+        JAVA_HOME: path.join(home, ".jdks", "17"),
+        // A folder holding the workspace would show its siblings: not bound.
+        GOROOT: base,
+      },
+    });
+    expect(hidden(path.join(tools, "nvm"))).toBe(false);
+    expect(hidden(path.join(tools, "cargo", "bin"))).toBe(false);
+    expect(hidden(path.join(tools, "cargo", "credentials.toml"))).toBe(true);
+    expect(hidden(path.join(tools, "node", "lib"))).toBe(false);
+    expect(hidden(path.join(home, ".jdks", "17"))).toBe(true);
+    expect(hidden(path.join(base, "tools", "other"))).toBe(true);
+  });
+
   it("binds no allow-listed folder that is a link to the home itself", () => {
     rmSync(path.join(home, ".nvm"), { recursive: true });
     symlinkSync(home, path.join(home, ".nvm"));
