@@ -1,8 +1,8 @@
-// A turn's final event does not wait for Redis's reply to the stored response (write-ahead): the
-// command is written to the connection first, so a follow-up on another replica still finds it.
-// Two gateways share a real redis-server; the first one's store holds back every confirmation of a
-// stored response, and the turn still completes, and chains on the other. Waiting for the reply
-// (the path before write-ahead, `writeAhead: false`) holds the final event until it comes.
+// A turn's final event waits for Redis's reply to the stored response, even from a store that
+// writes ahead (issue 39, item 5): a response is `completed` only once stored, and one the store
+// refused says `store: false` rather than promising a chain that would 404. Two gateways share a
+// real redis-server; the first one's store holds back (or fails) every confirmation of a stored
+// response.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
 import { createGateway, modelsFromEngine, type Gateway } from "../../src/gateway/index.ts";
@@ -17,8 +17,12 @@ import { RawWsClient } from "./support/raw-ws-client.ts";
 const redisMissing = redisMissingReason();
 if (redisMissing !== undefined) console.warn(`Skipping the write-ahead tests: ${redisMissing}.`);
 
-/** The store, with each stored response's confirmation held until `release` is called. */
-function holdingConfirmations(store: RedisGatewayStore): {
+/** The store, with each stored response's confirmation held until `release` is called, or
+ * failed when `fail` is set. */
+function holdingConfirmations(
+  store: RedisGatewayStore,
+  fail: boolean,
+): {
   store: GatewayStore;
   release: () => void;
 } {
@@ -31,7 +35,10 @@ function holdingConfirmations(store: RedisGatewayStore): {
       if (property === "putResponse") {
         return (...args: Parameters<GatewayStore["putResponse"]>) => {
           const confirmed = target.putResponse(...args);
-          return gate.then(() => confirmed);
+          return gate.then(async () => {
+            await confirmed;
+            if (fail) throw new Error("store refused the response (test)");
+          });
         };
       }
       const value: unknown = Reflect.get(target, property, target);
@@ -59,6 +66,7 @@ describe.skipIf(redisMissing !== undefined)("stored responses written ahead", ()
   async function replica(
     name: string,
     writeAhead: boolean,
+    fail = false,
   ): Promise<{ url: string; release: () => void }> {
     const redisStore = await openRedisGatewayStore({
       url: redis.url,
@@ -68,7 +76,7 @@ describe.skipIf(redisMissing !== undefined)("stored responses written ahead", ()
       liveGraceMs: 5000,
       writeAhead,
     });
-    const { store, release } = holdingConfirmations(redisStore);
+    const { store, release } = holdingConfirmations(redisStore, fail);
     const engine = createSyntheticEngine({ tokensPerSecond: Infinity, tokens: 8 });
     const gateway = createGateway({
       models: modelsFromEngine(engine),
@@ -79,15 +87,19 @@ describe.skipIf(redisMissing !== undefined)("stored responses written ahead", ()
     return { url: (await gateway.listen()).url, release };
   }
 
-  // Superseded by issue 39 item 5: a turn's final event now waits for the store's reply (a
-  // response is `completed` only once stored, else it says `store: false`); see redis-faults.test.ts.
-  it.skip("completes a turn before Redis confirms the stored response, and another replica chains on it", async () => {
+  it("holds the final event until Redis confirms even when writing ahead; another replica then chains on it", async () => {
     const first = await replica("ahead-a", true);
     const second = await replica("ahead-b", true);
+    second.release();
     const client = await RawWsClient.connect(first.url);
     client.send({ type: "response.create", model: "synthetic", input: "Hi." });
+    await client.waitFor((event) => event.type === "response.output_text.done");
+    // Written ahead, but not confirmed: no `completed` yet.
+    await expect(client.finalEvent(0, 300)).rejects.toThrow();
+    first.release();
     const final = await client.finalEvent(0, 5000);
     expect(final.type).toBe("response.completed");
+    expect((final.response as { store?: boolean }).store).not.toBe(false);
     const id = (final.response as { id: string }).id;
     const next = await fetch(`${second.url}/v1/responses`, {
       method: "POST",
@@ -95,8 +107,16 @@ describe.skipIf(redisMissing !== undefined)("stored responses written ahead", ()
       body: JSON.stringify({ model: "synthetic", input: "And?", previous_response_id: id }),
     });
     expect(next.status).toBe(200);
-    first.release();
-    second.release();
+    client.socket.close();
+  });
+
+  it("a put the store fails answers store: false instead of a completed response that would 404", async () => {
+    const failing = await replica("fails-a", true, true);
+    failing.release();
+    const client = await RawWsClient.connect(failing.url);
+    client.send({ type: "response.create", model: "synthetic", input: "Hi." });
+    const final = await client.finalEvent(0, 5000);
+    expect((final.response as { store?: boolean }).store).toBe(false);
     client.socket.close();
   });
 
