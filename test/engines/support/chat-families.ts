@@ -1,6 +1,8 @@
-// The model families the chat-format tests cover: the fourteen of issue 33's table plus
-// Hermes-2-Pro and Functionary, each as llama.cpp's real template and a test vocabulary close to
-// the family's, with the call id format the family's template expects.
+// The model families the chat-format tests cover: the fourteen of issue 33's table, Hermes-2-Pro,
+// Functionary, and the reasoning families coding users run that llama-server's tests cover
+// (DeepSeek R1 distills, GLM-4.7-Flash, Ministral 3 / Devstral 2, Granite 4.1, Nemotron), each as
+// llama.cpp's real template and a test vocabulary close to the family's, with the call id format
+// the family's template expects; and the checks that fail for a reason outside the test.
 export interface ChatFamily {
   name: string;
   template: string;
@@ -10,10 +12,15 @@ export interface ChatFamily {
   eosToken: string;
   /** Ids the family's format carries (Kimi's functions.name:index, Mistral's 9 characters). */
   callId: (name: string, index: number) => string;
-  /** Tokens that end the assistant's turn: the model stops on them, they never reach the parser. */
+  /** Tokens the model stops on: generation ends at the first, which never reaches the parser. */
   endOfTurn: string[];
   /** The template prints arguments as a string (Functionary): a Hugging Face user passes text. */
   stringArguments?: boolean;
+  /**
+   * Why the parse check's call follows the user's turn instead of a past call and its result: the
+   * template cannot render a second call turn as the model writes one.
+   */
+  callInFirstTurn?: string;
 }
 
 const openAiIds = (_name: string, index: number): string => `call_${index + 1}`;
@@ -57,7 +64,7 @@ export const chatFamilies: ChatFamily[] = [
     vocab: "gpt-2",
     eosToken: "<|return|>",
     callId: openAiIds,
-    endOfTurn: ["<|call|>", "<|return|>", "<|end|>"],
+    endOfTurn: ["<|call|>", "<|return|>"],
   },
   {
     name: "Devstral 2507",
@@ -170,33 +177,88 @@ export const chatFamilies: ChatFamily[] = [
     eosToken: "<|eot_id|>",
     callId: openAiIds,
     endOfTurn: ["<|eot_id|>"],
+    stringArguments: true,
+  },
+  {
+    name: "DeepSeek R1 Distill (Qwen)",
+    template: "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja",
+    vocab: "qwen2",
+    bosToken: "<｜begin▁of▁sentence｜>",
+    eosToken: "<｜end▁of▁sentence｜>",
+    callId: openAiIds,
+    endOfTurn: ["<｜end▁of▁sentence｜>"],
+    callInFirstTurn:
+      "the template sets ns.is_first once for the whole conversation, so a later call turn loses " +
+      "<｜Assistant｜><｜tool▁calls▁begin｜> (DeepSeek's published template)",
+  },
+  {
+    name: "GLM-4.7-Flash",
+    template: "GLM-4.7-Flash.jinja",
+    vocab: "gpt-2",
+    eosToken: "<|endoftext|>",
+    callId: openAiIds,
+    endOfTurn: ["<|user|>", "<|observation|>", "<|endoftext|>"],
+  },
+  {
+    name: "Ministral 3 Reasoning / Devstral 2",
+    template: "mistralai-Ministral-3-14B-Reasoning-2512.jinja",
+    vocab: "llama-spm",
+    bosToken: "<s>",
+    eosToken: "</s>",
+    callId: openAiIds,
+    endOfTurn: ["</s>"],
+  },
+  {
+    name: "Granite 4.1",
+    template: "ibm-granite-granite-4.1.jinja",
+    vocab: "gpt-2",
+    eosToken: "<|end_of_text|>",
+    callId: openAiIds,
+    endOfTurn: ["<|end_of_text|>"],
+  },
+  {
+    name: "Nemotron 3 Nano",
+    template: "NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
+    vocab: "gpt-2",
+    eosToken: "<|im_end|>",
+    callId: openAiIds,
+    endOfTurn: ["<|im_end|>"],
+  },
+  {
+    name: "Nemotron Nano v2",
+    template: "NVIDIA-Nemotron-Nano-v2.jinja",
+    vocab: "gpt-2",
+    eosToken: "<SPECIAL_12>",
+    callId: openAiIds,
+    endOfTurn: ["<SPECIAL_12>"],
   },
 ];
 
-/** Checks not yet passing, by family, each with what was seen (issue 33's open items). */
-export const chatFamilyGaps: Record<
-  string,
-  { render?: string; parse?: string; reasoning?: string }
-> = {
-  "gpt-oss": {
-    reasoning:
-      "the test's synthetic analysis-then-text output is not a valid Harmony turn (parser: does not match peg-native)",
-  },
+export type ChatFamilyCheck = "render" | "parse" | "reasoning";
+
+/**
+ * A check that fails for a reason outside the test (llama.cpp's own code as node-llama-cpp bundles
+ * it): the test still runs it and requires it to fail with `seen`, so a fix (a newer bundle) shows
+ * up as a failure asking to remove the entry, and a different failure is not hidden behind it.
+ */
+export interface ChatFamilyGap {
+  /** Why, precisely enough to report upstream. */
+  reason: string;
+  /** Part of the error the check fails with. */
+  seen: string;
+}
+
+export const chatFamilyGaps: Record<string, Partial<Record<ChatFamilyCheck, ChatFamilyGap>>> = {
   "Mistral Small 3.2": {
-    parse:
-      "the template's rendering of a past call is refused by llama.cpp's parser (does not match peg-native): not yet investigated",
-  },
-  "MiniMax-M2": {
-    parse:
-      "the template's rendering of a past call (\\n<minimax:tool_call>…) parses to no call: not yet investigated (a <think> block expected first?)",
-  },
-  "Hermes-2-Pro": {
-    parse:
-      "the call parses, but the test's turn extraction leaves <|im_end|><|im_start|>assistant as content (the template ends the tool turn differently once an assistant turn follows)",
-  },
-  "Functionary v3.2": {
-    render:
-      'Python jinja2 fails on the template (can only concatenate str (not "dict") to str): the test inputs do not yet match what the template expects',
-    parse: "depends on the jinja2 rendering above",
+    parse: {
+      reason:
+        "llama.cpp's auto-parser (chat-diff-analyzer.cpp, extract_function_markers) derives the call " +
+        "as [TOOL_CALLS]name[ARGS][CALL_ID]id[ARGS]{…} instead of [TOOL_CALLS]name[CALL_ID]id[ARGS]{…} " +
+        "whenever the EOS token's text is marker-like (</s>, as every Mistral GGUF has): the template " +
+        "ends the turn with it, so the diff's suffix has a marker after the JSON and the TAG_WITH_JSON " +
+        "branch extends func_name_suffix with [ARGS]; llama.cpp's own test passes only because it " +
+        "renders with an empty EOS. llama-server shows the same on a real GGUF",
+      seen: "does not match the expected peg-native format",
+    },
   },
 };

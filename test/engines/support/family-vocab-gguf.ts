@@ -37,7 +37,7 @@ export async function llamaModelsFolder(vocabs: readonly string[]): Promise<stri
 /** Template tokens a vocabulary should hold as single special tokens. */
 function specialTokensIn(template: string): string[] {
   const pattern =
-    /<\|[^|<>\s]{1,40}\|>|<｜[^｜\s]{1,40}｜>|\[[A-Z_]{3,20}\]|<\/?(?:tool_call|tool_response|think|tools|minimax:tool_call|arg_key|arg_value)>/g;
+    /<\|[^|<>\s]{1,40}\|>|<｜[^｜\s]{1,40}｜>|\[\/?[A-Z_]{3,20}\]|<\/?[A-Z][A-Z_]{2,20}(?:_\d{1,3})?>|<\/?(?:tool_call|tool_response|think|tools|minimax:tool_call|arg_key|arg_value)>/g;
   return [...new Set(template.match(pattern) ?? [])];
 }
 
