@@ -12,6 +12,7 @@ import { registerTuiCommand } from "./commands/tui-command.ts";
 import { registerEvalCommand } from "./commands/eval-command.ts";
 import { registerDoctorCommand } from "./commands/doctor-command.ts";
 import { registerTemplateCommand } from "./commands/template-command.ts";
+import { registerMcpCommand } from "./commands/mcp-command.ts";
 
 const packageJson = JSON.parse(
   readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
@@ -39,6 +40,7 @@ registerTuiCommand(program);
 registerEvalCommand(program);
 registerDoctorCommand(program);
 registerTemplateCommand(program);
+registerMcpCommand(program);
 
 try {
   await program.parseAsync(process.argv);

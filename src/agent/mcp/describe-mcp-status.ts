@@ -12,7 +12,7 @@ export function describeMcpStatus(status: McpServerStatus): string {
     case "restarting":
       return `${name} failed (${status.error ?? "unknown"}); restarting in ${Math.round((status.retryInMs ?? 0) / 100) / 10} s`;
     case "failed":
-      return `${name} failed ${status.failures} times, not restarted: ${status.error ?? "unknown"}`;
+      return `${name} failed: ${status.error ?? "unknown"}${status.failures > 1 ? ` (${status.failures} attempts in a row; not restarted again)` : ""}`;
     case "disabled":
       return `${name} disabled (enabled = false)`;
     case "needs-consent":

@@ -1,6 +1,6 @@
 // One MCP server over its whole life: connect (stdio or streamable HTTP) within its startup
 // timeout, list its tools, call them under the per-call timeout, and after a failed start or an
-// exit, reconnect with exponential backoff until it has failed MAX_CONSECUTIVE_FAILURES times.
+// exit, reconnect with exponential backoff until it has failed `maxFailures` times in a row.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -34,10 +34,11 @@ export interface McpServerStatus {
 export interface McpBackoff {
   initialMs: number;
   maxMs: number;
+  /** Attempts in a row before it gives up; 1: never restart (a one-off probe). */
+  maxFailures: number;
 }
 
-const DEFAULT_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 30_000 };
-const MAX_CONSECUTIVE_FAILURES = 5;
+const DEFAULT_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 30_000, maxFailures: 5 };
 const STDERR_LINES_KEPT = 20;
 const CLIENT_INFO = { name: "spark", version: "0.1.0" };
 
@@ -212,7 +213,7 @@ export class McpServerConnection {
   private fail(reason: string): void {
     this.failures += 1;
     this.error = reason;
-    if (this.failures >= MAX_CONSECUTIVE_FAILURES) {
+    if (this.failures >= this.backoff.maxFailures) {
       this.retryInMs = undefined;
       this.setState("failed");
       return;

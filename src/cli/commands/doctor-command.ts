@@ -1,6 +1,7 @@
 // `spark doctor`: what this machine runs Spark with, and what is wrong with it (exit code 1 when
 // something is: a model that cannot load or be reached, an unsupported Node, a GPU with no code).
 import type { Command } from "commander";
+import { probeMcpServers } from "../../agent/mcp/probe-mcp-servers.ts";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import type { LoadedConfig } from "../../config/config-types.ts";
 import { loadConfig } from "../../config/load-config.ts";
@@ -8,6 +9,7 @@ import { buildDoctorReport } from "../doctor/doctor-report.ts";
 import { formatDoctorReport } from "../doctor/format-doctor-report.ts";
 import { probeDecodeLoop, type DecodeLoopTarget } from "../doctor/decode-loop-report.ts";
 import { probeLlamaBackend } from "../doctor/llama-backend-report.ts";
+import { mcpServerFindings } from "../doctor/mcp-servers-report.ts";
 
 export function registerDoctorCommand(program: Command): void {
   program
@@ -29,6 +31,11 @@ export function registerDoctorCommand(program: Command): void {
         offline: flags.offline === true,
         timeoutMs: Math.max(1, Number(flags.timeout) || 3000),
       });
+      const mcpConfigs = Object.values(config.mcpServers ?? {});
+      if (mcpConfigs.length > 0) {
+        report.mcpServers = await probeMcpServers(mcpConfigs);
+        report.findings.push(...mcpServerFindings(report.mcpServers));
+      }
       process.stdout.write(
         flags.json === true ? JSON.stringify(report, null, 2) + "\n" : formatDoctorReport(report),
       );

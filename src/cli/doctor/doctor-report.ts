@@ -2,6 +2,7 @@
 // backend and devices in use, threads, configured models, and the warnings drawn from them.
 import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
+import type { McpServerStatus } from "../../agent/mcp/mcp-server-connection.ts";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
 import type { LoadedConfig } from "../../config/config-types.ts";
 import {
@@ -43,6 +44,8 @@ export interface DoctorReport {
   commandSandbox: Pick<CommandSandbox, "kind" | "description">;
   /** What a command run in the current folder sees (with a sandbox). */
   commandView?: CommandViewReport;
+  /** Each configured MCP server, started once (spark doctor adds it). */
+  mcpServers?: McpServerStatus[];
   findings: Finding[];
 }
 

@@ -6,6 +6,7 @@ import { formatCommandView } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { DoctorReport } from "./doctor-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
+import { formatMcpServers } from "./mcp-servers-report.ts";
 
 const statusMarks = { ok: "ok", warning: "WARN", error: "FAIL", skipped: "skip" } as const;
 
@@ -27,6 +28,7 @@ export function formatDoctorReport(report: DoctorReport): string {
       (model) =>
         `  ${statusMarks[model.status].padEnd(4)} ${model.isDefault ? "*" : " "}${model.name} (${model.engine}): ${model.detail}`,
     ),
+    ...formatMcpServers(report.mcpServers),
     "",
   ];
   if (report.findings.length === 0) lines.push("No problems found.");
