@@ -31,6 +31,8 @@ export interface EnsureTestModelOptions {
   fimTokens?: boolean;
   /** A scripted model (see WriteTestModelOptions.successors); undefined: noise. */
   successors?: TokenSuccessors | undefined;
+  /** Another family's chat template instead of Qwen2.5's (see WriteTestModelOptions). */
+  chatTemplate?: string | undefined;
 }
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -47,8 +49,10 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Every option decided; a noise model has no successors. */
-type ResolvedTestModelOptions = Required<Omit<EnsureTestModelOptions, "successors">> &
-  Pick<EnsureTestModelOptions, "successors">;
+type ResolvedTestModelOptions = Required<
+  Omit<EnsureTestModelOptions, "successors" | "chatTemplate">
+> &
+  Pick<EnsureTestModelOptions, "successors" | "chatTemplate">;
 
 async function writeOnce(path: string, options: ResolvedTestModelOptions): Promise<string> {
   if (await exists(path)) return path;
@@ -77,15 +81,20 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     endsTurns: options.endsTurns ?? false,
     fimTokens: options.fimTokens ?? false,
     successors: options.successors,
+    chatTemplate: options.chatTemplate,
   };
   const script =
     resolved.successors === undefined
       ? ""
       : `-script${createHash("sha256").update(JSON.stringify(resolved.successors)).digest("hex").slice(0, 12)}`;
+  const template =
+    resolved.chatTemplate === undefined
+      ? ""
+      : `-template${createHash("sha256").update(resolved.chatTemplate).digest("hex").slice(0, 12)}`;
   const fileName =
     `spark-test-${resolved.architecture}-${resolved.shape}-${resolved.type}` +
     `-seed${resolved.seed}-ctx${resolved.contextLength}${resolved.endsTurns ? "-ends" : ""}` +
-    `${resolved.fimTokens ? "-fim" : ""}${script}` +
+    `${resolved.fimTokens ? "-fim" : ""}${script}${template}` +
     `-v${testModelFormatVersion}.gguf`;
   const path = join(testModelDirectory, fileName);
   let pending = pendingWrites.get(path);

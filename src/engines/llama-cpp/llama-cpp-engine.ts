@@ -68,6 +68,8 @@ export class LlamaCppEngine implements Engine {
   /** Why plain text runs on node-llama-cpp's loop, when it does. */
   readonly decodeLoopFallbackReason: string | undefined;
   readonly contextSize: number;
+  /** Why contextSize is what it is: configured, or chosen at load (choose-context-size.ts). */
+  readonly contextSizeReason: string;
   readonly threads: number;
 
   private readonly loaded: LoadedModel;
@@ -104,6 +106,7 @@ export class LlamaCppEngine implements Engine {
     this.nodeLlamaCpp = parts.nodeLlamaCpp;
     this.decodeLoopFallbackReason = parts.nativeFallbackReason;
     this.contextSize = parts.contextSize;
+    this.contextSizeReason = parts.contextSizeReason;
     this.threads = parts.threads;
     this.gpuLayers = parts.gpuLayers;
     this.trainContextSize = parts.trainContextSize;
@@ -226,12 +229,34 @@ export class LlamaCppEngine implements Engine {
     return contextText.tokenize(this.promptTokens.tokenizer);
   }
 
+  /**
+   * The prompt text a chat request becomes on this engine, as it is tokenized (special tokens as
+   * their text): the model's chat format's, or node-llama-cpp's chat wrapper's on the fallback.
+   * Throws a SparkError when the request cannot be rendered.
+   */
+  renderChatPrompt(request: EngineRequest): string {
+    const tools = requestTools(request);
+    const chat = this.chatFormatPrompt(request, tools);
+    if (chat !== undefined) return chat.rendered.prompt;
+    return this.loaded.model.detokenize(
+      renderRequestPrompt(this.renderer, request, tools).tokens,
+      true,
+    );
+  }
+
   countTokens(text: string): number {
     return this.loaded.model.tokenize(text).length;
   }
 
   async listModels(): Promise<ModelInfo[]> {
-    return [{ id: this.modelName, engine: this.kind, contextLength: this.contextSize }];
+    return [
+      {
+        id: this.modelName,
+        engine: this.kind,
+        contextLength: this.contextSize,
+        contextLengthReason: this.contextSizeReason,
+      },
+    ];
   }
 
   private rejectRequest(request: EngineRequest): SparkError | undefined {

@@ -54,6 +54,8 @@ export interface WriteTestModelOptions {
    * (see successor-weights.ts). Needs an untied shape (tiny, micro).
    */
   successors?: TokenSuccessors | undefined;
+  /** Another family's Jinja chat template instead of Qwen2.5's (the chat-format tests). */
+  chatTemplate?: string | undefined;
   signal?: AbortSignal;
 }
 
@@ -230,6 +232,7 @@ function buildMetadata(
   type: GgufTensorType,
   contextLength: number,
   fimTokens: boolean,
+  chatTemplate: string,
 ): Map<string, GgufMetadataValue> {
   const tokenizer = buildByteTokenizer(shape.vocabularySize, { fimTokens });
   const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
@@ -253,7 +256,7 @@ function buildMetadata(
     ],
     [`${architecture}.vocab_size`, uint32(shape.vocabularySize)],
     ...byteTokenizerMetadata(tokenizer),
-    ["tokenizer.chat_template", { type: "string", value: chatMlToolsTemplate }],
+    ["tokenizer.chat_template", { type: "string", value: chatTemplate }],
   ];
   return new Map(entries);
 }
@@ -280,7 +283,14 @@ function resolveTestModel(options: WriteTestModelOptions) {
     );
   }
   const writeOptions: GgufWriteOptions = {
-    metadata: buildMetadata(shape, architecture, type, contextLength, fimTokens),
+    metadata: buildMetadata(
+      shape,
+      architecture,
+      type,
+      contextLength,
+      fimTokens,
+      options.chatTemplate ?? chatMlToolsTemplate,
+    ),
     tensors: buildTensors(shape, architecture, type, seed, endsTurns, fimTokens, successors),
     signal: options.signal,
   };
