@@ -15,6 +15,7 @@ import { QueuedMessages } from "./views/queued-messages.tsx";
 import { StatusLine } from "./views/status-line.tsx";
 import { SuggestionList } from "./views/suggestion-list.tsx";
 import { TranscriptView } from "./views/transcript-view.tsx";
+import { WaitingLine } from "./views/waiting-line.tsx";
 
 export interface AppProps {
   client: AgentProtocolClient;
@@ -136,6 +137,12 @@ export function App(props: AppProps) {
         generation={staticGeneration}
         columns={columns}
       />
+      {prompt.running &&
+      state.status === "running" &&
+      state.metrics.firstDeltaAt === null &&
+      state.live === undefined ? (
+        <WaitingLine elapsedMs={elapsedMs} />
+      ) : null}
       {state.pendingApproval === undefined ? null : (
         <ApprovalPrompt approval={state.pendingApproval} />
       )}

@@ -47,6 +47,17 @@ describe("parseInline", () => {
     expect(parseInline("``a `tick` b``")).toEqual([{ text: "a `tick` b", style: "code" }]);
   });
 
+  it("strikes ~~text~~ through, leaving a lone ~ or an unclosed ~~ as typed (issue 37)", () => {
+    expect(parseInline("use ~~old~~ new")).toEqual([
+      { text: "use ", style: "plain" },
+      { text: "old", style: "strike" },
+      { text: " new", style: "plain" },
+    ]);
+    expect(parseInline("~/src and ~~ open")).toEqual([
+      { text: "~/src and ~~ open", style: "plain" },
+    ]);
+  });
+
   it("leaves unclosed marks, snake_case and arithmetic literal", () => {
     expect(parseInline("a `partial")).toEqual([{ text: "a `partial", style: "plain" }]);
     expect(parseInline("snake_case_name and 2 * 3 * 4")).toEqual([

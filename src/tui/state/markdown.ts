@@ -1,9 +1,9 @@
 // A small Markdown reading of an answer, one finished line at a time (the transcript keeps logical
 // lines): which block a line is (heading, list item, quote, rule, code fence, paragraph) and its
-// inline spans (`code`, **bold**, *italic*, [links](url)). Enough for what models write; tables
+// inline spans (`code`, **bold**, *italic*, ~~strike~~, [links](url)). Enough for what models write; tables
 // and HTML stay as they are.
 
-export type InlineStyle = "plain" | "code" | "bold" | "italic" | "link";
+export type InlineStyle = "plain" | "code" | "bold" | "italic" | "strike" | "link";
 
 export interface InlineSpan {
   text: string;
@@ -108,6 +108,13 @@ function readInlineAt(text: string, start: number): { span: InlineSpan; end: num
       span: { text: text.slice(inner, close), style: double ? "bold" : "italic" },
       end: close + mark.length,
     };
+  }
+  if (character === "~" && text.startsWith("~~", start)) {
+    const inner = start + 2;
+    if (/\s/.test(text[inner] ?? " ")) return undefined;
+    const close = findClosingMark(text, "~~", inner);
+    if (close === undefined) return undefined;
+    return { span: { text: text.slice(inner, close), style: "strike" }, end: close + 2 };
   }
   if (character === "[") {
     const link = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(text.slice(start));

@@ -65,8 +65,15 @@ function ProseLine({ text, wholeLine }: { text: string; wholeLine: boolean }) {
   const markdown = wholeLine ? classifyMarkdownLine(text) : { kind: "paragraph" as const, text };
   switch (markdown.kind) {
     case "heading":
+      // Each level its own look (the marks are gone): # underlined cyan, ## cyan, ### plain bold,
+      // deeper ones dim; before, # and ## and ### differed only by an underline.
       return (
-        <Text bold underline={markdown.level <= 2} color="cyan">
+        <Text
+          bold
+          underline={markdown.level === 1}
+          color={markdown.level <= 2 ? "cyan" : undefined}
+          dimColor={markdown.level >= 4}
+        >
           <InlineSpans spans={parseInline(markdown.text)} />
         </Text>
       );
@@ -114,6 +121,12 @@ function InlineSpans({ spans }: { spans: InlineSpan[] }) {
           case "italic":
             return (
               <Text key={index} italic>
+                {span.text}
+              </Text>
+            );
+          case "strike":
+            return (
+              <Text key={index} strikethrough>
                 {span.text}
               </Text>
             );
