@@ -9,12 +9,14 @@ import { createReplicaFleet, type ReplicaFleet } from "./support/serve-replicas.
 const KEY = "sk-workers-exit";
 const redisMissing = redisMissingReason();
 
-/** The processes whose parent is `pid` (a primary's workers). */
+/** The `spark serve` processes whose parent is `pid` (a primary's workers; not the sandbox probe
+ * the primary may still be running, which made this count 3 on a loaded machine). */
 function childrenOf(pid: number): number[] {
   try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(pid)], { encoding: "utf8" })
       .split("\n")
-      .map((line) => Number(line.trim()))
+      .filter((line) => line.includes(" serve "))
+      .map((line) => Number.parseInt(line.trim(), 10))
       .filter((child) => child > 0);
   } catch {
     return [];
