@@ -4,6 +4,7 @@
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
 import { createGateway, modelsFromEngine } from "../../src/gateway/index.ts";
 import { resolveServeConfig } from "../../src/gateway/serve-config.ts";
+import type { GatewayStore, StoredResponse } from "../../src/gateway/store/gateway-store.ts";
 import { openGatewayStore } from "../../src/gateway/store/open-gateway-store.ts";
 
 export interface StoreBenchSpec {
@@ -13,6 +14,26 @@ export interface StoreBenchSpec {
   tokens: number;
   /** Redis: false waits for each stored response's reply before the final event (the old path). */
   writeAhead?: boolean;
+  /** Redis: the path before issue 39 item 5, for comparison: the stored response's command is
+   * written to the connection and the final event goes out without waiting for its reply. The
+   * gateway now always waits, so this is emulated here by answering putResponse at once. */
+  answerBeforeReply?: boolean;
+}
+
+/** The store, its putResponse answered as soon as the command is written (not confirmed). */
+function answeringBeforeReply(store: GatewayStore): GatewayStore {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "putResponse") {
+        return (stored: StoredResponse): Promise<void> => {
+          target.putResponse(stored).catch(() => {});
+          return Promise.resolve();
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as () => unknown).bind(target) : value;
+    },
+  });
 }
 
 export type StoreBenchMessage =
@@ -31,10 +52,11 @@ async function main(): Promise<void> {
     maxConnections: 100_000,
     ...(spec.store === undefined ? {} : { store: spec.store }),
   });
-  const store = await openGatewayStore({
+  const opened = await openGatewayStore({
     config,
     ...(spec.writeAhead === undefined ? {} : { redisWriteAhead: spec.writeAhead }),
   });
+  const store = spec.answerBeforeReply === true ? answeringBeforeReply(opened) : opened;
   const gateway = createGateway({ models: modelsFromEngine(engine), config, store });
   const { url } = await gateway.listen();
   process.send?.({ type: "ready", url } satisfies StoreBenchMessage);
