@@ -42,6 +42,7 @@ const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the quick edit tests: ${missing}.`);
 
 const FUNCTION = "function add(x, y) {\n  return x + y;\n}";
+const FUNCTION_TS = "function add(x: number, y: number): number {\n  return x + y;\n}";
 
 describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 240_000 }, () => {
   let chromium: LaunchedChromium;
@@ -262,5 +263,43 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await rejectProposal(page);
     // …and they leave with it.
     await expect.poll(errors, { timeout: 30_000, interval: 500 }).toBe(0);
+  });
+
+  it("never lists a streaming or accepted proposal's problems", async () => {
+    // While it streams the proposal is half-written code ("'}' expected", an unfinished
+    // statement); whole, it is valid. The file itself never has a problem. Words arrive 2 s apart:
+    // TypeScript, slow on a loaded machine, checks between them (as with a slow model).
+    const guarded =
+      "function add(x: number, y: number): number {\n" +
+      "  if (x > y) {\n" +
+      "    return y + x;\n" +
+      "  }\n" +
+      "  return x + y;\n" +
+      "}";
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: guarded, delayMs: 2_000 }],
+      files: { "sum.ts": `${FUNCTION_TS}\n` },
+    });
+    const { page } = workbench;
+    await openFile(page, "sum.ts");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await selectFunctionAt(page, 1);
+    await quickEdit(page, "guard against overflow");
+    // Sampled for as long as the rewrite streams (about 40 s).
+    const seen: number[] = [];
+    const accept = page.locator('.editor-actions [aria-label^="Spark: Accept Edit"]').first();
+    const deadline = Date.now() + 150_000;
+    while (!(await accept.isVisible()) && Date.now() < deadline)
+      seen.push(await problemCount(page));
+    // The counts seen, one per change: "0,1,2,1,0" (the old build's flicker).
+    const changes = seen.filter((count, index) => index === 0 || count !== seen[index - 1]);
+    expect(Math.max(0, ...seen), `problem counts while streaming: ${changes.join(",")}`).toBe(0);
+    await acceptProposal(page);
+    await diffClosed(page, /return\sy\s\+\sx;/);
+    // One error typed into the file: once TypeScript lists it, it has seen the file since Accept,
+    // and a proposal's problem that outlived Accept would be counted beside it.
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\nconst broken: number = ;");
+    await expect.poll(() => problemCount(page), { timeout: 60_000, interval: 500 }).toBe(1);
   });
 });

@@ -4,6 +4,20 @@ import * as vscode from "vscode";
 
 export const EDIT_SCHEME = "spark-edit";
 
+/**
+ * A document's URI: the kind and edit number in the authority, the file's path kept (its name
+ * picks the language and the tab's label). Not in the query: TypeScript maps a URI to its server's
+ * path without the query, so every proposal of a file and its original shared one path, and their
+ * problems went to whichever of them it found, stayed after both closed and opened an empty tab.
+ */
+export function editDocumentUri(
+  kind: "original" | "proposed",
+  id: number,
+  path: string,
+): vscode.Uri {
+  return vscode.Uri.from({ scheme: EDIT_SCHEME, authority: `${kind}-${id}`, path });
+}
+
 export class EditDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly contents = new Map<string, string>();
   private readonly changes = new vscode.EventEmitter<vscode.Uri>();
@@ -16,6 +30,20 @@ export class EditDocuments implements vscode.TextDocumentContentProvider, vscode
   set(uri: vscode.Uri, content: string): void {
     this.contents.set(uri.toString(), content);
     this.changes.fire(uri);
+  }
+
+  /**
+   * Gives the document a language: plaintext while a proposal streams (language servers check
+   * plaintext for nothing, and half-written code flickered errors into Problems), the file's own
+   * once the proposal is offered.
+   */
+  async setLanguage(uri: vscode.Uri, languageId: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== languageId)
+      await vscode.languages.setTextDocumentLanguage(document, languageId).then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /**

@@ -10,7 +10,7 @@ import { EditAnchor, type TextSpan } from "../core/edit-anchor.ts";
 import { streamQuickEdit } from "../core/quick-edit-client.ts";
 import { decideQuickEditOutcome, type QuickEditEnd } from "../core/quick-edit-outcome.ts";
 import { proposalWhileStreaming } from "../core/streaming-proposal.ts";
-import { EDIT_SCHEME, type EditDocuments } from "./edit-documents.ts";
+import { EDIT_SCHEME, editDocumentUri, type EditDocuments } from "./edit-documents.ts";
 import type { FailureReporter } from "./failure-reporter.ts";
 import type { SparkSettings } from "./settings.ts";
 
@@ -119,8 +119,8 @@ export class QuickEdit implements vscode.Disposable {
       start: span.start,
       end: span.end,
       original: document.getText(range),
-      originalUri: vscode.Uri.from({ scheme: EDIT_SCHEME, path, query: `original-${id}` }),
-      proposedUri: vscode.Uri.from({ scheme: EDIT_SCHEME, path, query: `proposed-${id}` }),
+      originalUri: editDocumentUri("original", id, path),
+      proposedUri: editDocumentUri("proposed", id, path),
       streamed: "",
       proposal: undefined,
       stopped: false,
@@ -130,6 +130,8 @@ export class QuickEdit implements vscode.Disposable {
     this.pending = pending;
     this.documents.set(pending.originalUri, documentText);
     this.documents.set(pending.proposedUri, documentText);
+    // Plaintext before the diff shows it: no language server sees the proposal until it is whole.
+    await this.documents.setLanguage(pending.proposedUri, "plaintext");
     await setContext("spark.editPending", true);
     // Opened at the selection: the change is on screen while Accept is asked, not at line 1.
     await vscode.commands.executeCommand(
@@ -152,6 +154,9 @@ export class QuickEdit implements vscode.Disposable {
     }
     pending.proposal = outcome.text;
     this.showProposal(pending, outcome.text);
+    // Whole now: highlighted as the file is, and its problems reported (they go when answered).
+    await this.documents.setLanguage(pending.proposedUri, pending.languageId);
+    if (this.pending !== pending) return;
     // The line where the selection is now: lines may have been added above it meanwhile.
     this.announce(pending, document.positionAt(anchor.span?.start ?? span.start).line + 1);
   }
