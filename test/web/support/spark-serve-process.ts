@@ -14,6 +14,8 @@ export interface SparkServeProcess {
   /** SPARK_HOME: other `spark` commands given it share the server's sessions. */
   home: string;
   output(): string;
+  /** Stops the server and keeps its workspace and SPARK_HOME (to start another on them). */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startSparkServe(
     workspace,
     home,
     output: () => output,
+    stop: () => stopChild(child),
     close: () => stopChild(child).then(() => workspace.remove()),
   };
 }

@@ -281,8 +281,16 @@ export class AppStore extends FrameStore<AppState> {
         client.request("session/list", {}),
         client.request("model/list", {}),
       ]);
+      // A session resumed while the server listed (this page's own attach, after a restart) is
+      // in neither the list's live part nor its logged part: keep the open one and live ones.
+      const listed = new Set(list.sessions.map((session) => session.sessionId));
+      const liveMeanwhile = this.state.sessions.filter(
+        (session) =>
+          !listed.has(session.sessionId) &&
+          (session.live || session.sessionId === this.state.currentSessionId),
+      );
       this.update({
-        sessions: sortSessions(list.sessions),
+        sessions: sortSessions([...list.sessions, ...liveMeanwhile]),
         models: models.models.map((model) => model.id),
         defaultModel: models.defaultModel,
       });
