@@ -1,7 +1,8 @@
 // The Ask Spark panel end to end in code-server + chromium against a real `spark serve`: the
 // question is echoed at once and carries the active file and selection; the reply is Markdown
 // built as DOM (markup in it stays text) with Copy and Insert on code; Stop and New chat; a server
-// that hangs, a refused key and a session that is new after the connection dropped each say so.
+// that hangs, a refused key and a session that is new after the connection dropped each say so;
+// the conversation survives a window reload.
 import net from "node:net";
 import type { FrameLocator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -212,6 +213,83 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       .locator(".user, .assistant, .session-break")
       .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
     expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
+  });
+
+  it("shows the conversation again after a window reload and continues its session", async () => {
+    workbench = await openWorkbench(chromium, {
+      turns: [{ text: "Because **two** is even." }, { text: "Still even." }],
+      files: { "notes.txt": "hello\n" },
+    });
+    const { page } = workbench;
+    let view = await openAsk(page);
+    await ask(view, "Why is two even?");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("Because two is even.");
+    await view.locator("#stop").waitFor({ state: "hidden", timeout: 30_000 });
+    const reloaded = page.waitForEvent("load", { timeout: 120_000 });
+    await runCommand(page, "Developer: Reload Window");
+    await reloaded;
+    await page.locator(".monaco-workbench").waitFor({ timeout: 120_000 });
+    view = await openAsk(page);
+    // The server replays the session: the question as typed and the reply, as Markdown.
+    await expect
+      .poll(() => view.locator(".user").allTextContents(), { timeout: 60_000 })
+      .toEqual(["Why is two even?"]);
+    await expect
+      .poll(() => view.locator(".assistant strong").textContent(), { timeout: 30_000 })
+      .toBe("two");
+    // The next question goes to the same session: no break, one conversation.
+    await ask(view, "And four?");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("Still even.");
+    expect(await view.locator(".session-break").count()).toBe(0);
+    await expect(view.locator(".user").allTextContents()).resolves.toEqual([
+      "Why is two even?",
+      "And four?",
+    ]);
+  });
+
+  it("Ctrl+Alt+L attaches the selection to the next question and, without one, focuses the box", async () => {
+    const code = "function add(a, b) {\n  return a + b;\n}";
+    workbench = await openWorkbench(chromium, {
+      turns: [
+        { text: "It adds.", expect: { lastMessageIncludes: "(Attached: sum.js, lines 1-3:)" } },
+      ],
+      files: { "sum.js": `${code}\n\nconst total = add(1, 2);\n` },
+    });
+    const { page } = workbench;
+    await openFile(page, "sum.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+End");
+    await page.keyboard.press("Control+Alt+L");
+    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+    await expect
+      .poll(() => view.locator("#context").textContent(), { timeout: 60_000 })
+      .toContain("Attached: sum.js lines 1–3");
+    // Back in the editor with another line and no selection: the key only focuses the box, and
+    // the attached lines stay attached.
+    await page.locator(".monaco-editor .view-line").nth(4).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+Alt+L");
+    await expect
+      .poll(() => view.locator("#prompt").evaluate((box) => box === document.activeElement), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    await page.keyboard.type("What does it do?");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("It adds.");
+    // Sent with the question, then no longer attached.
+    await expect
+      .poll(() => view.locator("#context").textContent(), { timeout: 10_000 })
+      .not.toContain("Attached");
   });
 });
 

@@ -33,7 +33,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const documents = new EditDocuments();
   const quickEdit = new QuickEdit(settings, documents, failures);
-  const askView = new AskSparkView(context.extensionUri, settings, failures);
+  const askView = new AskSparkView(
+    context.extensionUri,
+    settings,
+    failures,
+    context.workspaceState,
+  );
   const provider = new SparkInlineCompletionProvider(engine, settings);
 
   context.subscriptions.push(
@@ -58,6 +63,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       webviewOptions: { retainContextWhenHidden: true },
     }),
     vscode.commands.registerCommand("spark.quickEdit", () => quickEdit.run()),
+    vscode.commands.registerCommand("spark.focusAsk", () => askView.focus()),
+    vscode.commands.registerCommand("spark.addSelectionToAsk", () => askView.addSelection()),
     // From a key, these act only on a proposal that is the active editor: the context key that
     // scopes the keys reaches the workbench a moment after the user switched editors.
     vscode.commands.registerCommand("spark.acceptEdit", (source?: KeySource) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeContext, questionWithContext } from "./ask-context.ts";
+import { describeAttached, describeContext, questionWithContext } from "./ask-context.ts";
 
 const selected = {
   path: "src/sum.js",
@@ -31,5 +31,21 @@ describe("ask context", () => {
       selection: { startLine: 1, endLine: 1, text: "```sh\nls\n```" },
     });
     expect(text.endsWith("\n````")).toBe(true);
+  });
+
+  it("sends attached selections after the active context, each once, and lists them", () => {
+    const other = {
+      path: "src/other.ts",
+      languageId: "typescript",
+      selection: { startLine: 9, endLine: 9, text: "const limit = 3;" },
+    };
+    expect(questionWithContext("Why?", { path: "a.ts", languageId: "typescript" }, [other])).toBe(
+      "Why?\n\n(Active file: a.ts)\n\n(Attached: src/other.ts, line 9:)\n```typescript\nconst limit = 3;\n```",
+    );
+    // The active selection attached too is not sent twice.
+    expect(questionWithContext("Why?", selected, [selected])).toBe(
+      questionWithContext("Why?", selected),
+    );
+    expect(describeAttached([selected, other])).toBe("src/sum.js lines 3–5, src/other.ts line 9");
   });
 });

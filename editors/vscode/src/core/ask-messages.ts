@@ -21,7 +21,9 @@ export type HostMessage =
   | { kind: "session-break"; text: string }
   | { kind: "clear" }
   /** The active file and selection a question would carry. */
-  | { kind: "context"; text: string };
+  | { kind: "context"; text: string }
+  /** Put the cursor in the question box (the focus-Ask key). */
+  | { kind: "focus-prompt" };
 
 export function parsePageMessage(value: unknown): PageMessage | undefined {
   if (typeof value !== "object" || value === null) return undefined;

@@ -1,13 +1,21 @@
 // The "Ask Spark" webview: a prompt box and a transcript, attached to one agent session through
 // /v1/agent (the same sessions the terminal UI and browser show). A question carries the active
 // file and selection; connecting and sending time out and say why; a wrong key is named as one;
-// a session that is new after a restart or a dropped connection is marked as a break.
+// a session that is new after a restart or a dropped connection is marked as a break. The session
+// is remembered in the workspace's state: after a window reload the view attaches to it again and
+// shows the conversation the server replays.
 import * as vscode from "vscode";
 import type { AgentProtocolClient } from "../../../../src/protocol/agent/index.ts";
 import { WebSocket } from "ws";
 import { connectAgent } from "../core/agent-connection.ts";
-import { describeContext, questionWithContext, type EditorContext } from "../core/ask-context.ts";
+import {
+  describeAttached,
+  describeContext,
+  questionWithContext,
+  type EditorContext,
+} from "../core/ask-context.ts";
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
+import { replayHistory, replayedEntryFor } from "../core/ask-replay.ts";
 import { transcriptEntryFor } from "../core/ask-transcript.ts";
 import { insertText } from "../core/insert-text.ts";
 import { SparkClientError } from "../core/spark-client-error.ts";
@@ -21,6 +29,9 @@ const CONTEXT_SCHEMES = new Set(["file", "untitled", "vscode-remote"]);
 /** session/start and turn/start answer at once on a live server. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
+/** The workspace state key of the session the view shows, to attach to it after a reload. */
+const SESSION_KEY = "spark.askSessionId";
+
 export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private client: AgentProtocolClient | undefined;
@@ -28,12 +39,17 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
   /** The transcript shows a conversation with this session (undefined after New chat). */
   private shownSessionId: string | undefined;
   private editor: vscode.TextEditor | undefined;
+  /** Selections "Add Selection to Ask" pinned: the next question carries them, then they go. */
+  private attached: EditorContext[] = [];
+  /** Events are those a session/attach replays: questions are shown from turn-started. */
+  private replaying = false;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly settings: SparkSettings,
     private readonly failures: FailureReporter,
+    private readonly workspaceState: vscode.Memento,
   ) {
     const active = vscode.window.activeTextEditor;
     if (active !== undefined && CONTEXT_SCHEMES.has(active.document.uri.scheme))
@@ -70,20 +86,42 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     });
   }
 
+  /** Shows the panel and puts the cursor in its box (Ctrl+Alt+L). */
+  async focus(): Promise<void> {
+    await vscode.commands.executeCommand("spark.ask.focus");
+    this.post({ kind: "focus-prompt" });
+  }
+
+  /** Pins the editor's selection to the next question, whatever is selected when it is sent. */
+  async addSelection(): Promise<void> {
+    const context = this.editorContext();
+    if (context?.selection !== undefined) {
+      this.attached.push(context);
+      this.postContext();
+    }
+    await this.focus();
+  }
+
   /** Clears the transcript; the next question starts a new session. */
   newChat(): void {
     if (this.client !== undefined && this.sessionId !== undefined)
       void this.client.request("turn/interrupt", { sessionId: this.sessionId }).catch(() => {});
     this.sessionId = undefined;
     this.shownSessionId = undefined;
+    void this.workspaceState.update(SESSION_KEY, undefined);
     this.post({ kind: "clear" });
   }
 
   private async handle(message: PageMessage): Promise<void> {
     switch (message.type) {
-      case "ready":
+      case "ready": {
         this.postContext();
+        // A new page (the window was reloaded): the conversation it showed is the server's.
+        const remembered = this.workspaceState.get<string>(SESSION_KEY);
+        if (this.shownSessionId === undefined && remembered !== undefined)
+          await this.restore(remembered);
         return;
+      }
       case "ask":
         return this.ask(message.askId, message.text);
       case "stop":
@@ -123,11 +161,13 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       await withTimeout("turn/start", (signal) =>
         client.request(
           "turn/start",
-          { sessionId, text: questionWithContext(text, this.editorContext()) },
+          { sessionId, text: questionWithContext(text, this.editorContext(), this.attached) },
           { signal },
         ),
       );
       this.shownSessionId = sessionId;
+      this.attached = [];
+      this.postContext();
       this.post({ kind: "ask-state", askId, state: "sent" });
     } catch (error) {
       this.post({ kind: "ask-state", askId, state: "failed", text: messageOf(error) });
@@ -155,6 +195,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       ),
     );
     this.sessionId = session.sessionId;
+    void this.workspaceState.update(SESSION_KEY, session.sessionId);
     const label = `session ${session.sessionId}${session.model ? ` · ${session.model}` : ""}`;
     if (this.shownSessionId !== undefined && this.shownSessionId !== session.sessionId)
       this.post({
@@ -165,11 +206,40 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     return { client, sessionId: session.sessionId };
   }
 
+  /**
+   * Attaches to the session the view showed before the window reloaded, from its first event: a
+   * live session replays its events, one the server read back from its log (the server restarted)
+   * answers with them. A session the server no longer has is forgotten; the next question starts
+   * a new one.
+   */
+  private async restore(sessionId: string): Promise<void> {
+    try {
+      const client = await connectAgent(this.settings.server(), WebSocket);
+      this.attach(client);
+      this.sessionId = sessionId;
+      this.replaying = true;
+      const result = await withTimeout("session/attach", (signal) =>
+        client.request("session/attach", { sessionId, lastSequence: 0 }, { signal }),
+      );
+      for (const entry of replayHistory(result.historyEvents ?? [])) this.post(entry);
+      this.shownSessionId = sessionId;
+      const model = result.session.model;
+      this.post({ kind: "status", text: `session ${sessionId}${model ? ` · ${model}` : ""}` });
+    } catch {
+      if (this.sessionId === sessionId) this.sessionId = undefined;
+      void this.workspaceState.update(SESSION_KEY, undefined);
+    } finally {
+      this.replaying = false;
+    }
+  }
+
   private attach(client: AgentProtocolClient): void {
     this.client = client;
     client.onSessionEvent((notification) => {
       if (notification.sessionId !== this.sessionId) return;
-      const entry = transcriptEntryFor(notification.event);
+      const entry = this.replaying
+        ? replayedEntryFor(notification.event)
+        : transcriptEntryFor(notification.event);
       if (entry !== undefined) this.post(entry);
     });
     client.onClose(() => {
@@ -223,7 +293,12 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
 
   private postContext(): void {
     const description = describeContext(this.editorContext());
-    this.post({ kind: "context", text: description === "" ? "" : `Context: ${description}` });
+    const attached = describeAttached(this.attached);
+    const parts = [
+      ...(description === "" ? [] : [`Context: ${description}`]),
+      ...(attached === "" ? [] : [`Attached: ${attached}`]),
+    ];
+    this.post({ kind: "context", text: parts.join(" · ") });
   }
 
   private post(message: HostMessage): void {

@@ -115,6 +115,9 @@ function receive(message: HostMessage): void {
       contextLine.textContent = message.text;
       contextLine.hidden = message.text === "";
       return;
+    case "focus-prompt":
+      prompt.focus();
+      return;
     case "clear":
       endLive();
       transcript.replaceChildren();
