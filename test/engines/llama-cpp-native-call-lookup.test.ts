@@ -63,6 +63,8 @@ async function engineFor(modelPath: string, toolCallLookup: boolean): Promise<Ll
     sequences: 1,
     contextSize: 2048,
     toolCallLookup,
+    // Prompt lookup inside the <tool_call> jobs (the chat-wrapper path).
+    chatPath: "chat-wrapper",
   });
   if (engine.toolDecodeLoop !== "native") {
     await engine.dispose();

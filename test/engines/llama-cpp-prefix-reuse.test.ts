@@ -31,6 +31,8 @@ describe.each(loops)("llama-cpp prefix reuse without a session key, %s loop", (d
       sequences: 3,
       contextSize: 2048,
       decodeLoop,
+      // Both loops on one prompt rendering: node-llama-cpp's chat wrapper.
+      chatPath: "chat-wrapper",
     });
     expect(engine.decodeLoop, engine.decodeLoopFallbackReason).toBe(decodeLoop);
   });

@@ -27,6 +27,9 @@ function gatewayOverTestModel(model: EnsureTestModelOptions = {}): {
       threads: 1,
       sequences: 2,
       contextSize: 2048,
+      // The noise and scripted models here fit the <tool_call> jobs; the chat-format path's
+      // gateway run is test/engines/llama-cpp-chat-format-gateway.test.ts.
+      chatPath: "chat-wrapper",
     });
     harness = await startGatewayHarness(engine);
     client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: "unused", maxRetries: 0 });

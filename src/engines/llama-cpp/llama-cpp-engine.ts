@@ -48,6 +48,8 @@ import {
 import { outputTextGrammar } from "./structured-output/output-text-grammar.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
+import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
+import { chooseContextSize, type ContextSizeChoice } from "./choose-context-size.ts";
 
 export type { LlamaCppEngineOptions };
 
@@ -128,6 +130,28 @@ export class LlamaCppEngine implements Engine {
     };
   }
 
+  /** The context `spark serve` would give this model with these settings (spark doctor opens the
+   * engine smaller, to stay light). */
+  contextChoiceFor(configured: number | undefined, sequences: number): Promise<ContextSizeChoice> {
+    const { model } = this.loaded;
+    return chooseContextSize({
+      configured,
+      trainContextSize: this.trainContextSize,
+      sequences,
+      gpuLayers: this.gpuLayers,
+      flashAttention: model.defaultContextFlashAttention,
+      resolver: model.fileInsights.configurationResolver,
+    });
+  }
+
+  /** The chat format's one line at load, when the model's template cannot run as intended. */
+  get loadNotice(): string | undefined {
+    return chatFormatNotice(this.modelName, {
+      fallbackReason: this.chatFormatFallbackReason,
+      toolsUnsupportedReason: this.chatFormatToolsUnsupportedReason,
+    });
+  }
+
   /** Whether the model's vocabulary has its own fill-in-the-middle tokens. */
   get hasFimTokens(): boolean {
     return this.fimTokens !== undefined;
@@ -197,6 +221,10 @@ export class LlamaCppEngine implements Engine {
     tools: readonly ToolDefinition[],
   ): ChatFormatPrompt | undefined {
     if (this.chatFormat === undefined || request.completion !== undefined) return undefined;
+    // Continuing a partial answer keeps the chat wrapper's rendering (on the native loop): its
+    // cut-and-continue is exact at token boundaries, which llama.cpp's continue_final_message
+    // rendering was not measured against yet.
+    if (request.continueFinalMessage === true) return undefined;
     if (tools.length > 0 && request.outputFormat !== undefined) {
       if (this.toolSyntax !== undefined) return undefined;
       throw new SparkError(
@@ -255,6 +283,7 @@ export class LlamaCppEngine implements Engine {
         engine: this.kind,
         contextLength: this.contextSize,
         contextLengthReason: this.contextSizeReason,
+        ...(this.loadNotice === undefined ? {} : { loadNotice: this.loadNotice }),
       },
     ];
   }
