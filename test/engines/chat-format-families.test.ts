@@ -72,6 +72,8 @@ function conversation(family: ChatFamily): ChatMessage[] {
     {
       role: "assistant",
       content: "",
+      // Goes back to the template, which decides whether the model sees it again.
+      reasoning: "I need to read the file first.",
       toolCalls: [{ id, name: "read_file", arguments: '{"path":"src/add.ts"}' }],
     },
     { role: "tool", toolCallId: id, name: "read_file", content: fileText },
@@ -81,17 +83,27 @@ function conversation(family: ChatFamily): ChatMessage[] {
 /**
  * The messages as a Hugging Face user passes them: arguments as objects (as text for templates that
  * print them as they are), reasoning as `reasoning_content` (Qwen3, MiniMax, GLM, Nemotron) and
- * `thinking` (gpt-oss).
+ * `thinking` (gpt-oss), or as Mistral's `thinking` content block.
  */
 function huggingFaceMessages(family: ChatFamily, messages: ChatMessage[]): object[] {
   return messages.map((message) => {
     if (message.role === "assistant")
       return {
         role: "assistant",
-        content: message.content,
         ...(message.reasoning === undefined
-          ? {}
-          : { reasoning_content: message.reasoning, thinking: message.reasoning }),
+          ? { content: message.content }
+          : family.thinkingBlocks === true
+            ? {
+                content: [
+                  { type: "thinking", thinking: message.reasoning },
+                  ...(message.content === "" ? [] : [{ type: "text", text: message.content }]),
+                ],
+              }
+            : {
+                content: message.content,
+                reasoning_content: message.reasoning,
+                thinking: message.reasoning,
+              }),
         ...(message.toolCalls === undefined
           ? {}
           : {

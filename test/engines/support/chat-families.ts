@@ -21,6 +21,8 @@ export interface ChatFamily {
    * template cannot render a second call turn as the model writes one.
    */
   callInFirstTurn?: string;
+  /** The template takes reasoning as a `thinking` content block (Mistral's), not a field. */
+  thinkingBlocks?: boolean;
 }
 
 const openAiIds = (_name: string, index: number): string => `call_${index + 1}`;
@@ -207,6 +209,7 @@ export const chatFamilies: ChatFamily[] = [
     eosToken: "</s>",
     callId: openAiIds,
     endOfTurn: ["</s>"],
+    thinkingBlocks: true,
   },
   {
     name: "Granite 4.1",
