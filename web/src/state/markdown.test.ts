@@ -51,6 +51,13 @@ describe("markdown", () => {
     ]);
   });
 
+  it("starts a paragraph after a blank line without the space a model put before it (issue 37)", () => {
+    expect(parseMarkdown("One.\n\n Two,\n  continued.")).toEqual([
+      { type: "paragraph", children: [{ type: "text", text: "One." }] },
+      { type: "paragraph", children: [{ type: "text", text: "Two,\ncontinued." }] },
+    ]);
+  });
+
   it("makes anchors of web links only", () => {
     expect(parseInline("[docs](https://example.com/a)")).toEqual([
       { type: "link", href: "https://example.com/a", children: [{ type: "text", text: "docs" }] },

@@ -161,7 +161,9 @@ export function parseBlock(source: string): BlockNode[] {
     } else {
       flushList();
       flushQuote();
-      paragraph.push(line);
+      // As CommonMark: a paragraph line's leading spaces are not text. A model whose tokens carry
+      // their space in front (" Para" after a blank line) otherwise started it with a stray space.
+      paragraph.push(line.replace(/^[ \t]+/, ""));
     }
   }
   flushAll();
