@@ -1,6 +1,7 @@
 // What the transport-agnostic app server needs from its host (`spark serve`, the terminal UI):
 // where sessions may run, where their logs go, and how to open a model for a session.
 import type { ModelClient } from "../agent/model-client/model-client.ts";
+import type { McpServerManager } from "../agent/mcp/mcp-server-manager.ts";
 import type { CommandSandbox } from "../agent/sandbox/command-sandbox.ts";
 
 /** A model opened for one session; `close` releases what was made only for it. */
@@ -31,6 +32,8 @@ export interface AppServerOptions {
   commandSandbox?: CommandSandbox;
   /** The system message for new sessions (default: prompts/system.md plus AGENTS.md). */
   instructions?: string;
+  /** MCP servers whose tools every session is offered (started by the host); mcp/list reports them. */
+  mcp?: McpServerManager;
   /** Events kept per session for `session/attach {lastSequence}` (default 10,000). */
   replayEvents?: number;
   /** A frame longer than this is answered with invalid_request and not parsed (default 4 MiB). */

@@ -160,6 +160,7 @@ export class ClientConnection implements SessionSubscriber {
           ? {}
           : { defaultModel: this.options.models.defaultModel }),
       }),
+      "mcp/list": () => ({ servers: this.options.mcp?.statuses() ?? [] }),
       "workspace/files": ({ sessionId, query, limit }) =>
         listWorkspaceFiles({
           workspaceRoot: this.roots.resolve(this.registry.require(sessionId, this.tenant).cwd),

@@ -1,5 +1,6 @@
 // The app server over this process's models: what `spark serve` hosts at /v1/agent and what the
 // terminal UI runs in-process. Sessions reach their engines directly (InProcessModelClient).
+import { McpServerManager } from "../agent/mcp/mcp-server-manager.ts";
 import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import type { HostContext } from "../host/host-context.ts";
@@ -71,7 +72,10 @@ export async function createLocalAppServer(options: LocalAppServerOptions): Prom
   };
   // Detected once here; each session's session-started event says what it is.
   const commandSandbox = await resolveCommandSandbox(context.config.sandbox);
-  return createAppServer({
+  // Started in the background: sessions open at once and each server's tools join when ready.
+  const mcp = new McpServerManager(Object.values(context.config.mcpServers ?? {}));
+  mcp.start();
+  const appServer = createAppServer({
     workspaceRoots: options.workspaceRoots ?? [invokedIn],
     sessionsDirectory: sessionsDirectory(context.config.sparkHome),
     models,
@@ -81,5 +85,13 @@ export async function createLocalAppServer(options: LocalAppServerOptions): Prom
     ...(options.unattendedSessionMs === undefined
       ? {}
       : { unattendedSessionMs: options.unattendedSessionMs }),
+    mcp,
   });
+  return {
+    connect: (transport, tenant) => appServer.connect(transport, tenant),
+    close: async () => {
+      await appServer.close();
+      await mcp.close();
+    },
+  };
 }

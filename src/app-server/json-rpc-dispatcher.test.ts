@@ -25,6 +25,7 @@ const handlers: AgentMethodHandlers = {
   "edit/undo": unexpected,
   "approval/respond": unexpected,
   "model/list": unexpected,
+  "mcp/list": unexpected,
   "workspace/files": unexpected,
   "session/compact": unexpected,
 };

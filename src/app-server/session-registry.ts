@@ -3,6 +3,7 @@
 // and only to their tenant: another tenant's session answers exactly as an id that does not exist.
 import { AgentSession, type AgentSessionOptions } from "../agent/agent-session.ts";
 import type { CommandApproval } from "../agent/tools/command-approval.ts";
+import { DEFAULT_TOOLS, ToolRegistry } from "../agent/tools/tool-registry.ts";
 import { readSession, readSessionHeader } from "../agent/session-store/read-session.ts";
 import { findSessionLog, listSessions } from "../agent/session-store/session-directory.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
@@ -255,6 +256,9 @@ export class SessionRegistry {
         ? {}
         : { instructions: this.options.instructions }),
       commandApproval,
+      ...(this.options.mcp === undefined
+        ? {}
+        : { registry: new ToolRegistry(DEFAULT_TOOLS, [this.options.mcp]) }),
       ...(this.options.commandSandbox === undefined
         ? {}
         : { commandSandbox: this.options.commandSandbox }),

@@ -119,6 +119,23 @@ export const agentMethods = {
       defaultModel: z.string().optional(),
     }),
   },
+  /** The MCP servers this agent server started (`[mcp_servers]`): each one's state and tools. */
+  "mcp/list": {
+    params: z.object({}).optional(),
+    result: z.object({
+      servers: z.array(
+        z.object({
+          name: z.string(),
+          state: z.string(),
+          /** The server's own tool names (the model sees `<server>__<tool>`). */
+          tools: z.array(z.string()),
+          error: z.string().optional(),
+          failures: z.number().int().nonnegative(),
+          retryInMs: z.number().nonnegative().optional(),
+        }),
+      ),
+    }),
+  },
   "workspace/files": {
     params: z.object({
       sessionId: sessionIdSchema,

@@ -13,6 +13,7 @@ describe("slash commands", () => {
       "resume",
       "sessions",
       "compact",
+      "mcp",
       "clear",
       "help",
       "quit",

@@ -3,6 +3,7 @@ import { clearCommand } from "./clear-command.ts";
 import { compactCommand } from "./compact-command.ts";
 import { diffCommand } from "./diff-command.ts";
 import { helpCommand } from "./help-command.ts";
+import { mcpCommand } from "./mcp-command.ts";
 import { modelCommand } from "./model-command.ts";
 import { newCommand } from "./new-command.ts";
 import { outputCommand } from "./output-command.ts";
@@ -22,6 +23,7 @@ export const slashCommands: readonly SlashCommand[] = [
   resumeCommand,
   sessionsCommand,
   compactCommand,
+  mcpCommand,
   clearCommand,
   helpCommand,
   quitCommand,
