@@ -226,11 +226,10 @@ function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): v
       if (event.model !== undefined) draft.model = event.model;
       // Only the missing sandbox is news: it changes which commands ask.
       if (event.commandSandbox?.kind === "none") {
-        append(draft, {
-          kind: "notice",
-          text: `command sandbox: ${event.commandSandbox.description}`,
-          tone: "warning",
-        });
+        const text = `command sandbox: ${event.commandSandbox.description}`;
+        // Said once: a resume's own session-started repeats what spark said when it started.
+        if (!draft.finished.some((item) => item.kind === "notice" && item.text === text))
+          append(draft, { kind: "notice", text, tone: "warning" });
       }
       return;
     case "turn-started":
