@@ -37,6 +37,8 @@ export interface RunningServe {
   appServer: AppServer;
   /** Graceful: unready, new work refused, responses in flight finish or are handed over. */
   drain(graceMs: number): Promise<DrainOutcome>;
+  /** The keys of the gateway and of the agent protocol (a reload); see Gateway.setApiKeys. */
+  setApiKeys(keys: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -56,9 +58,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ...(options.defaultModel === undefined ? {} : { defaultModel: options.defaultModel }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
+  // Read at each handshake, so a reload's keys apply to the agent protocol too.
+  let agentKeys: readonly string[] = serve.apiKeys;
   const agentUpgrade = createAgentUpgrade({
     appServer,
-    apiKeys: serve.apiKeys,
+    get apiKeys() {
+      return agentKeys;
+    },
     allowedOrigins: serve.allowedOrigins,
     allowedHosts: [...serve.allowedHosts, ...(WILDCARD_HOSTS.has(serve.host) ? [] : [serve.host])],
     bindHost: serve.host,
@@ -83,6 +89,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     gateway,
     appServer,
     drain: (graceMs) => gateway.drain(graceMs),
+    setApiKeys(keys) {
+      gateway.setApiKeys(keys);
+      agentKeys = [...keys];
+    },
     async close() {
       // Sessions first (their turns end, their logs close), then the sockets and the port.
       await appServer.close();

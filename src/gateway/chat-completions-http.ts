@@ -158,6 +158,7 @@ export async function handleChatCompletionsPost(
     timeToFirstTokenMs,
     totalMs: performance.now() - receivedAt,
     reason: error?.message ?? (finishReason === "length" ? "max_tokens" : undefined),
+    tenant,
     format: describeOutputFormat(engineRequest.outputFormat),
   });
   if (finishReason === "error") {

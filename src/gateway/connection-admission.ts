@@ -9,6 +9,7 @@ import { ConnectionGuard, type ConnectionGuardLimits } from "./connection-guard.
 import type { GatewayContext } from "./gateway-context.ts";
 import { sendError } from "./http-io.ts";
 import { requestPathOf } from "./request-path.ts";
+import { tenantOf } from "./tenant.ts";
 import type { ServeConfig } from "./serve-config.ts";
 import { describeWireError } from "./wire-error.ts";
 import { refuseUpgrade } from "./ws-upgrade.ts";
@@ -81,6 +82,7 @@ export function admittingRequests(
           response.statusCode,
           performance.now() - startedAt,
           refused,
+          auth.ok ? tenantOf(auth.apiKey) : undefined,
         ),
       );
       // The socket is not kept: it would go on counting for a key that is over its limit.

@@ -59,6 +59,10 @@ export interface Gateway {
   drain(graceMs: number): Promise<DrainOutcome>;
   /** /readyz waits for this (spark serve: once the default model is loaded). */
   setModelLoaded(loaded: boolean): void;
+  /** The keys new requests are checked against (a reload): requests and WebSocket responses
+   * under way finish; a connection whose key was removed starts no new response. Refuses no keys
+   * on a host other than loopback, as listen() does. */
+  setApiKeys(keys: readonly string[]): void;
   /** Stops responses (engines are freed), closes sockets, and stops listening. */
   close(): Promise<void>;
 }
@@ -80,7 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       liveGraceMs: config.resumeGraceSeconds * 1000,
     });
-  const log = new RequestLog(options.log);
+  const log = new RequestLog(options.log, { replica: store.replicaId });
   const context: GatewayContext = {
     config,
     models: options.models,
@@ -89,12 +93,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? new LiveLogBatcher(store, (error) =>
           log.store(
             `responses in flight can no longer be resumed on another replica: ${describeWireError(error).message}`,
+            "live_log",
           ),
         )
       : undefined,
     metrics: new GatewayMetrics(),
     limiter: new ConcurrencyLimiter(config.maxConcurrencyPerKey, store, (error) =>
-      log.store(`per-key limits counted in this process only: ${describeWireError(error).message}`),
+      log.store(
+        `per-key limits counted in this process only: ${describeWireError(error).message}`,
+        "slots",
+      ),
     ),
     log,
     runs: new Set(),
@@ -103,8 +111,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     readiness: { modelLoaded: true },
   };
   const heartbeat = store.shared ? startStoreHeartbeat(store, log) : undefined;
-  if (store instanceof RedisGatewayStore)
+  if (store instanceof RedisGatewayStore) {
     context.metrics.storeHealth = () => ({ reachable: store.reachable, ...store.breakerCounts });
+    store.onFailure = (what) => context.metrics.countStoreFailure(what);
+  }
   const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
   const sessions = new Set<WsSession>();
   const webSockets = new WebSocketServer({
@@ -191,6 +201,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     setModelLoaded(loaded) {
       context.readiness.modelLoaded = loaded;
     },
+    setApiKeys(keys) {
+      if (keys.length === 0 && !isLoopbackHost(config.host))
+        throw new WireError(
+          "invalid_config",
+          `[serve] api_keys is empty: refusing to serve ${config.host} without keys; keeping the old ones.`,
+        );
+      context.config.apiKeys = [...keys];
+    },
     async close() {
       registry.stopAll();
       connectionGuard?.close();
@@ -207,6 +225,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Every run was aborted above (or by its connection closing): wait until engines are free.
       await Promise.allSettled([...context.runs]);
       heartbeat?.stop();
+      log.flush();
       await store.close();
     },
   };

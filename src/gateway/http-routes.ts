@@ -37,6 +37,8 @@ export function createHttpHandler(
     let failure: unknown;
     // Probes would drown the log; everything else gets one line when its response is done.
     if (path !== "/healthz" && path !== "/readyz" && path !== "/metrics") {
+      // Named as the request came in: a key removed by a reload meanwhile still names its tenant.
+      const tenant = tenantOfRequest(request, context);
       response.once("close", () =>
         context.log.http(
           method,
@@ -44,6 +46,7 @@ export function createHttpHandler(
           response.statusCode,
           performance.now() - startedAt,
           failure,
+          tenant,
         ),
       );
     }
@@ -161,4 +164,11 @@ function notStoredError(id: string): WireError {
     `No response with id '${id}' is stored here (it may have expired).`,
     { wireCode: "not_found", status: 404 },
   );
+}
+
+/** The tenant of a request's key for the log; undefined when it presents no valid key. */
+function tenantOfRequest(request: IncomingMessage, context: GatewayContext): string | undefined {
+  if (context.config.apiKeys.length === 0) return tenantOf(undefined);
+  const auth = authenticate(request.headers, context.config.apiKeys);
+  return auth.ok ? tenantOf(auth.apiKey) : undefined;
 }

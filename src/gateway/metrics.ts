@@ -84,7 +84,7 @@ export class GatewayMetrics {
   );
   private readonly storeFailures = new Counter(
     "spark_gateway_store_failures_total",
-    "Calls to the shared store that failed, by what needed it (lease, slots, live_log).",
+    "Calls to the shared store that failed (refused by its open breaker included), by what needed them.",
   );
   /** The shared store's health, read when /metrics is rendered (none: the store is local). */
   storeHealth: (() => { reachable: boolean; opened: number; refused: number }) | undefined;

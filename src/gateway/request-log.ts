@@ -1,6 +1,8 @@
 // The gateway's operator log: one line per HTTP request, per finished response, per WebSocket
 // connection and per error event, so an operator can see why a client failed. `spark serve`
-// writes it to stderr; a gateway created without a writer logs nothing (tests, embedding).
+// writes it to stderr; a gateway created without a writer logs nothing (tests, embedding). Every
+// line names this replica and the caller's tenant (a hash of its key, never the key).
+import { RepeatedWarnings } from "./repeated-warnings.ts";
 import { describeWireError } from "./wire-error.ts";
 
 export type LogWriter = (line: string) => void;
@@ -20,15 +22,44 @@ export interface ResponseLogEntry {
   reason?: string | undefined;
   /** Structured output asked for (`json_schema:<name>`, `json_object`); absent for free text. */
   format?: string | undefined;
+  tenant?: string | undefined;
 }
+
+export interface RequestLogOptions {
+  /** This process's name in a shared store (or its own); on every line. */
+  replica?: string;
+  /** How long a repeated warning's repeats are folded into one line (tests). */
+  repeatIntervalMs?: number;
+}
+
+/** The tenant field of a line that no authenticated caller made (or none was needed). */
+const NO_TENANT = "-";
 
 export class RequestLog {
   private readonly droppedToolTypes = new Set<string>();
+  private readonly repeated: RepeatedWarnings;
+  private readonly prefix: string;
 
-  constructor(private readonly write: LogWriter | undefined) {}
+  constructor(
+    private readonly write: LogWriter | undefined,
+    options: RequestLogOptions = {},
+  ) {
+    this.prefix = `replica=${options.replica ?? "-"}`;
+    this.repeated = new RepeatedWarnings(
+      (line) => this.emit(line),
+      ...(options.repeatIntervalMs === undefined ? [] : [options.repeatIntervalMs]),
+    );
+  }
 
-  http(method: string, path: string, status: number, totalMs: number, error?: unknown): void {
-    this.emit(`${method} ${path} ${status} ${formatMs(totalMs)}${errorSuffix(error)}`);
+  http(
+    method: string,
+    path: string,
+    status: number,
+    totalMs: number,
+    error?: unknown,
+    tenant?: string,
+  ): void {
+    this.emit(`${method} ${path} ${status} ${formatMs(totalMs)}${errorSuffix(error)}`, tenant);
   }
 
   response(entry: ResponseLogEntry): void {
@@ -40,16 +71,17 @@ export class RequestLog {
         ` input_tokens=${entry.inputTokens} cached_tokens=${entry.cachedInputTokens}` +
         ` output_tokens=${entry.outputTokens}` +
         ` ttft=${ttft} total=${formatMs(entry.totalMs)}`,
+      entry.tenant,
     );
   }
 
-  webSocket(event: "open" | "close", detail: string): void {
-    this.emit(`ws ${event} ${detail}`);
+  webSocket(event: "open" | "close", detail: string, tenant?: string): void {
+    this.emit(`ws ${event} ${detail}`, tenant);
   }
 
   /** An error event sent on a WebSocket (the connection stays open). */
-  webSocketError(clientEvent: string, error: unknown): void {
-    this.emit(`ws ${clientEvent} error${errorSuffix(error)}`);
+  webSocketError(clientEvent: string, error: unknown, tenant?: string): void {
+    this.emit(`ws ${clientEvent} error${errorSuffix(error)}`, tenant);
   }
 
   /** An engine error in its own words (an upstream's address included), which clients are not
@@ -68,13 +100,22 @@ export class RequestLog {
     );
   }
 
-  /** The shared store's trouble and recovery (what failed, and what was done instead). */
-  store(line: string): void {
-    this.emit(`store ${line}`);
+  /** The shared store's trouble and recovery (what failed, and what was done instead). With a
+   * `cause`, a warning that repeats (once per request while Redis is away) is written once per
+   * interval with a count. */
+  store(line: string, cause?: string): void {
+    if (cause === undefined) this.emit(`store ${line}`);
+    else this.repeated.warn(cause, `store ${line}`);
   }
 
-  private emit(line: string): void {
-    this.write?.(`${new Date().toISOString()} ${line}`);
+  /** Writes the counts of warnings still folded (shutdown). */
+  flush(): void {
+    this.repeated.flush();
+  }
+
+  private emit(line: string, tenant?: string): void {
+    if (this.write === undefined) return;
+    this.write(`${new Date().toISOString()} ${this.prefix} tenant=${tenant ?? NO_TENANT} ${line}`);
   }
 }
 

@@ -100,7 +100,12 @@ export async function executeTurn(
       } catch (error) {
         result.response.store = false;
         context.metrics.countNotStored(describeWireError(error).code);
-        context.log.store(`${turn.responseId} not stored: ${describeWireError(error).message}`);
+        // The first of an outage is logged with its response id; the rest are counted.
+        const described = describeWireError(error);
+        context.log.store(
+          `${turn.responseId} not stored: ${described.message}`,
+          `not_stored:${described.code}`,
+        );
         // The final event carries the response: written again with `store: false`.
         if (heldFinal !== undefined) heldFinal = [heldFinal[0], undefined];
       }
@@ -132,6 +137,7 @@ export async function executeTurn(
       totalMs: performance.now() - startedAt,
       reason: result.error?.message ?? result.response.incomplete_details?.reason,
       format: describeOutputFormat(turn.engineRequest.outputFormat),
+      tenant: turn.tenant,
     });
     return result;
   } finally {

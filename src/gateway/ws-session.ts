@@ -20,6 +20,7 @@ import { parseClientFrame } from "./ws-frame-parser.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
 import { WsLane, type LaneHost } from "./ws-lane.ts";
 import { steerFailed } from "./ws-steer.ts";
+import { tenantOf } from "./tenant.ts";
 
 /** OpenAI's limits: responses running or queued per connection, and named lanes per connection. */
 export const MAX_RESPONSES_IN_FLIGHT = 16;
@@ -37,6 +38,8 @@ export class WsSession implements LaneHost {
   closed = false;
   private readonly coalescer: DeltaCoalescer;
   private readonly keepalive: WsKeepalive;
+  /** The caller's tenant, for the log (a hash of its key). */
+  private readonly tenant: string;
 
   constructor(
     private readonly socket: WebSocket,
@@ -47,6 +50,7 @@ export class WsSession implements LaneHost {
     corker: TickCorker = { hold: () => {}, release: () => {} },
   ) {
     const { config } = context;
+    this.tenant = tenantOf(apiKey);
     this.coalescer = new DeltaCoalescer(
       {
         bufferedBytes: () => socket.bufferedAmount,
@@ -83,7 +87,7 @@ export class WsSession implements LaneHost {
         ),
     });
     context.metrics.connectionOpened();
-    context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)");
+    context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)", this.tenant);
     socket.on("message", (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
     socket.on("close", () => this.onClose());
     // A socket error is followed by 'close'; without a listener it would crash the process.
@@ -131,6 +135,16 @@ export class WsSession implements LaneHost {
         // Draining: the connection closes (1001) once idle; the client reconnects elsewhere.
         if (this.context.drain.draining) {
           this.sendError(drainingError(), typeof streamId === "string" ? streamId : undefined);
+          return;
+        }
+        // A key a reload (SIGHUP) removed starts nothing more; what it started goes on.
+        if (!keyStillValid(this.context, this.apiKey)) {
+          this.sendError(
+            new WireError("authentication_failed", "This API key is no longer accepted here.", {
+              wireCode: "invalid_api_key",
+            }),
+            typeof streamId === "string" ? streamId : undefined,
+          );
           return;
         }
         const lane = this.laneForCreate(streamId);
@@ -242,7 +256,7 @@ export class WsSession implements LaneHost {
 
   sendError(error: unknown, streamId: string | undefined): void {
     this.context.metrics.countError(describeWireError(error).code);
-    this.context.log.webSocketError("event", error);
+    this.context.log.webSocketError("event", error, this.tenant);
     const event = errorEvent(error, this.connectionSequence++);
     this.coalescer.push(event, undefined, streamId);
   }
@@ -259,7 +273,11 @@ export class WsSession implements LaneHost {
     streamId: string | undefined,
   ): void {
     this.context.metrics.countError(code);
-    this.context.log.webSocketError("response.steer", new WireError("invalid_request", code));
+    this.context.log.webSocketError(
+      "response.steer",
+      new WireError("invalid_request", code),
+      this.tenant,
+    );
     this.sendConnectionEvent(steerFailed(code, responseId, input, 0), streamId);
   }
 
@@ -289,7 +307,7 @@ export class WsSession implements LaneHost {
     this.release();
     this.keepalive.stop();
     this.context.metrics.connectionClosed();
-    this.context.log.webSocket("close", "");
+    this.context.log.webSocket("close", "", this.tenant);
   }
 
   /** Stops sending, and hands the responses in flight to the registry to finish or be resumed. */
@@ -299,4 +317,11 @@ export class WsSession implements LaneHost {
     this.coalescer.stop();
     for (const lane of this.lanes.values()) lane.release();
   }
+}
+
+/** False once the configured keys no longer include the one the connection authenticated with. */
+function keyStillValid(context: GatewayContext, apiKey: string | undefined): boolean {
+  const keys = context.config.apiKeys;
+  if (apiKey === undefined) return keys.length === 0;
+  return keys.includes(apiKey);
 }

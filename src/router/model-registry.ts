@@ -23,16 +23,57 @@ export interface ModelEntry {
   isDefault: boolean;
 }
 
+export interface ModelTableChange {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
 export class ModelRegistry {
   private readonly engines = new Map<string, Promise<Engine>>();
-  private readonly models: Map<string, ModelConfig>;
+  private models: Map<string, ModelConfig>;
+  private config: LoadedConfig;
 
   constructor(private readonly options: ModelRegistryOptions) {
+    this.config = options.config;
     this.models = new Map(Object.entries(options.config.models));
   }
 
+  /**
+   * Serves the model table of a configuration read again (spark serve's SIGHUP): new requests see
+   * only its models. The engines of removed or changed models are no longer handed out and are
+   * disposed after `retireAfterMs`, so the responses they are generating can finish.
+   */
+  replaceModels(config: LoadedConfig, retireAfterMs: number): ModelTableChange {
+    const next = new Map(Object.entries(config.models));
+    const change: ModelTableChange = { added: [], removed: [], changed: [] };
+    for (const name of next.keys()) if (!this.models.has(name)) change.added.push(name);
+    for (const [name, model] of this.models) {
+      const replacement = next.get(name);
+      if (replacement === undefined) change.removed.push(name);
+      else if (JSON.stringify(replacement) !== JSON.stringify(model)) change.changed.push(name);
+    }
+    const retired = [...change.removed, ...change.changed].flatMap((name) => {
+      const engine = this.engines.get(name);
+      this.engines.delete(name);
+      return engine === undefined ? [] : [engine];
+    });
+    this.models = next;
+    this.config = config;
+    if (retired.length > 0) {
+      setTimeout(() => {
+        for (const engine of retired)
+          void engine.then(
+            (loaded) => loaded.dispose(),
+            () => {},
+          );
+      }, retireAfterMs).unref();
+    }
+    return change;
+  }
+
   get defaultModelName(): string | undefined {
-    const configured = this.options.config.defaultModel;
+    const configured = this.config.defaultModel;
     if (configured !== undefined) return configured;
     const [only] = this.models.keys();
     return only;
@@ -66,7 +107,7 @@ export class ModelRegistry {
     }
     let engine = this.engines.get(resolvedName);
     if (engine === undefined) {
-      engine = this.options.createEngine(resolvedName, model, this.options.config);
+      engine = this.options.createEngine(resolvedName, model, this.config);
       this.engines.set(resolvedName, engine);
       // A failed load is not cached: the next request retries (e.g. after the file is fixed).
       engine.catch(() => this.engines.delete(resolvedName));

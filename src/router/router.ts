@@ -44,7 +44,7 @@ const REGISTRY_DEFAULT = "default";
 
 export class Router {
   readonly metrics = new RouterMetrics();
-  private readonly table: RouteTable;
+  private table: RouteTable;
   private readonly autoRules: AutoRules;
   private readonly retry: RetrySettings;
   private readonly breakerSettings: BreakerSettings;
@@ -62,6 +62,13 @@ export class Router {
     );
     this.retry = { ...DEFAULT_RETRY_SETTINGS, ...config.retry };
     this.breakerSettings = { ...DEFAULT_BREAKER_SETTINGS, ...config.breaker };
+  }
+
+  /** The registry's model table was replaced (spark serve's SIGHUP): routes name its models now. */
+  modelsChanged(): void {
+    const { config, registry } = this.options;
+    this.table = new RouteTable(config, new Set(registry.entries().map((entry) => entry.name)));
+    this.engines.clear();
   }
 
   get defaultName(): string | undefined {

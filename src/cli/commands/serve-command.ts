@@ -1,6 +1,7 @@
 // `spark serve`: the Responses-compatible gateway (WebSocket + HTTP) over the configured models,
 // and on the same port the agent protocol at /v1/agent for the terminal, browser and editor.
 import path from "node:path";
+import { loadLines } from "../load-lines.ts";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
 import type { Command } from "commander";
 import { projectConfigAnnouncements } from "../../config/project-config-announcement.ts";
@@ -12,6 +13,7 @@ import { AGENT_PROTOCOL_PATH } from "../../protocol/agent/agent-methods.ts";
 import { createHostContext } from "../../host/host-context.ts";
 import { openBrowser } from "../open-browser.ts";
 import { isServeWorker, parseWorkers, runServePrimary } from "../serve-workers.ts";
+import { reloadServe } from "../serve-reload.ts";
 import { serveUntilSignalled } from "../serve-signals.ts";
 import { startServe } from "../start-serve.ts";
 
@@ -52,13 +54,14 @@ export function registerServeCommand(program: Command): void {
     )
     .option("--open", "open the browser app in the default browser")
     .action(async (flags: ServeFlags) => {
-      const context = await createHostContext({
+      const configFlags = {
         ...(flags.model === undefined ? {} : { model: flags.model }),
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: flags.port }),
         ...(flags.threads === undefined ? {} : { threads: flags.threads }),
         ...(flags.store === undefined ? {} : { store: flags.store }),
-      });
+      };
+      const context = await createHostContext(configFlags);
       const { config, registry } = context;
       const workers = parseWorkers(flags.workers);
       if (workers > 1 && !isServeWorker()) {
@@ -95,7 +98,10 @@ export function registerServeCommand(program: Command): void {
       // Load the default route's first model now so the first request does not pay for it;
       // /readyz says unready until it is.
       server.gateway.setModelLoaded(false);
-      if (defaultModel !== undefined) await context.router.load(defaultModel);
+      if (defaultModel !== undefined) {
+        const loadedName = await context.router.load(defaultModel);
+        for (const line of await loadLines(context.registry, loadedName)) write(`spark: ${line}\n`);
+      }
       server.gateway.setModelLoaded(true);
       const webSocketUrl = url.replace(/^http/, "ws");
       write(`spark serve listening on ${url} (model ${defaultModel ?? "none"})\n`);
@@ -110,9 +116,11 @@ export function registerServeCommand(program: Command): void {
       write(`  Command sandbox: ${commandSandbox.description}\n`);
       if (flags.open === true && !isServeWorker())
         openBrowser(`${url}/`, (line) => process.stderr.write(`${line}\n`));
+      const graceMs = resolveServeConfig(config.serve).drainGraceSeconds * 1000;
       const exitCode = await serveUntilSignalled(server, {
-        graceMs: resolveServeConfig(config.serve).drainGraceSeconds * 1000,
+        graceMs,
         log: (line) => process.stderr.write(`${line}\n`),
+        reload: () => reloadServe({ server, context, flags: configFlags, retireAfterMs: graceMs }),
       });
       await registry.dispose();
       // Explicitly: a --workers worker's IPC channel would otherwise keep it alive.

@@ -113,6 +113,9 @@ export class RedisGatewayStore implements GatewayStore {
   private readonly heldSlots = new Map<string, string>();
   private nextSlot = 0;
   private readonly breaker: StoreBreaker;
+  /** Told of every call that failed (refused by the breaker included), by what needed it:
+   * spark_gateway_store_failures_total. */
+  onFailure: ((what: string) => void) | undefined;
 
   constructor(
     private readonly client: Redis,
@@ -346,6 +349,7 @@ export class RedisGatewayStore implements GatewayStore {
         () => new StoreUnavailableError(what, this.where, new Error("not answering; failing fast")),
       );
     } catch (error) {
+      this.onFailure?.(what);
       if (error instanceof StoreUnavailableError || error instanceof StoreFullError) throw error;
       throw new StoreUnavailableError(what, this.where, error);
     }
