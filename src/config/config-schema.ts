@@ -174,7 +174,8 @@ export type RouterLayerValues = z.infer<typeof configLayerSchema>["router"];
 const llamaCppModelSchema = z.strictObject({
   engine: z.literal("llama-cpp"),
   path: z.string({ error: "required: the .gguf file to load" }),
-  context_size: positiveInteger.default(8192),
+  /** Unset: chosen at load from the model's trained context and free memory. */
+  context_size: positiveInteger.optional(),
   threads: positiveInteger.optional(),
   gpu: gpuSchema.default("auto"),
   sequences: positiveInteger.default(4),

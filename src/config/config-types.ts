@@ -36,7 +36,9 @@ export interface LlamaCppModelConfig {
   engine: "llama-cpp";
   /** Absolute path to the .gguf file (`~` expanded, relative paths resolved at load). */
   path: string;
-  contextSize: number;
+  /** Tokens per sequence. Unset: as much as the model was trained for and memory allows, never
+   * less than the agent needs (see engines/llama-cpp/choose-context-size.ts). */
+  contextSize?: number;
   /** Unset means node-llama-cpp's own choice. */
   threads?: number;
   gpu: GpuSetting;

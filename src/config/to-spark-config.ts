@@ -104,7 +104,7 @@ function toModelConfig(model: MergedModel): ModelConfig {
       return {
         engine: "llama-cpp",
         path: model.path,
-        contextSize: model.context_size,
+        ...(model.context_size === undefined ? {} : { contextSize: model.context_size }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
         gpu: model.gpu,
         sequences: model.sequences,

@@ -206,6 +206,11 @@ export interface ModelInfo {
   id: string;
   engine: string;
   contextLength?: number;
+  /** Why the context is contextLength tokens (configured, or chosen at load), where chosen. */
+  contextLengthReason?: string;
+  /** Said once at load: the model's chat template cannot run as the engine would, and what that
+   * means for tools (engines/llama-cpp/chat-format/chat-format-notice.ts). */
+  loadNotice?: string;
 }
 
 /**

@@ -24,7 +24,6 @@ export async function defaultModelFallback(
   return {
     engine: "llama-cpp",
     path,
-    contextSize: 8192,
     gpu: "auto",
     sequences: 4,
     speculative: false,

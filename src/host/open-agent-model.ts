@@ -53,8 +53,13 @@ export async function openAgentModel(
   const requested = model ?? context.config.defaultModel;
   const name = await context.router.load(requested);
   const configured = context.config.models[name];
+  // A context chosen at load (no context_size) is the one the engine reports.
   const contextSize =
-    configured !== undefined && "contextSize" in configured ? configured.contextSize : undefined;
+    configured !== undefined && "contextSize" in configured && configured.contextSize !== undefined
+      ? configured.contextSize
+      : configured?.engine === "llama-cpp"
+        ? (await (await context.registry.engineFor(name)).engine.listModels())[0]?.contextLength
+        : undefined;
   return {
     name: requested ?? name,
     client: new RoutedModelClient(context.router, requested),

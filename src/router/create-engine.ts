@@ -15,7 +15,7 @@ export async function createEngine(
       return createLlamaCppEngine({
         modelPath: model.path,
         modelName: name,
-        contextSize: model.contextSize,
+        ...(model.contextSize === undefined ? {} : { contextSize: model.contextSize }),
         sequences: model.sequences,
         gpu: model.gpu,
         speculative: model.speculative,

@@ -8,6 +8,28 @@ import { pullModel } from "../../models/pull-model.ts";
 import { createProgressWriter } from "../../models/progress-writer.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
 import { createHostContext } from "../../host/host-context.ts";
+import { chatFormatNotice } from "../../engines/llama-cpp/chat-format/chat-format-notice.ts";
+import { openModelChatFormat } from "../../engines/llama-cpp/chat-format/open-model-chat-format.ts";
+
+/**
+ * A llama-cpp model's chat template checked as the engine checks it at load (no weights read):
+ * the line naming the reason and the consequence, or nothing when it runs as intended or the
+ * file is not there yet (the engine's own load reports that).
+ */
+async function chatFormatNoticeOf(name: string, model: ModelConfig): Promise<string | undefined> {
+  if (model.engine !== "llama-cpp") return undefined;
+  try {
+    const chat = await openModelChatFormat(model.path, {
+      ...(model.chatTemplate === undefined ? {} : { templateFile: model.chatTemplate }),
+    });
+    return chatFormatNotice(name, {
+      fallbackReason: chat.format === undefined ? chat.reason : undefined,
+      toolsUnsupportedReason: chat.format === undefined ? undefined : chat.toolsUnsupportedReason,
+    });
+  } catch {
+    return undefined;
+  }
+}
 
 export function registerModelCommands(program: Command): void {
   program
@@ -16,9 +38,16 @@ export function registerModelCommands(program: Command): void {
     .option("--json", "print JSON")
     .action(async (flags: { json?: boolean }) => {
       const { config, registry } = await createHostContext();
-      const configured = registry
-        .entries()
-        .map((entry) => ({ ...entry, target: describeTarget(entry.model) }));
+      const configured = await Promise.all(
+        registry.entries().map(async (entry) => {
+          const notice = await chatFormatNoticeOf(entry.name, entry.model);
+          return {
+            ...entry,
+            target: describeTarget(entry.model),
+            ...(notice === undefined ? {} : { notice }),
+          };
+        }),
+      );
       const downloaded = await listLocalModels(config.sparkHome);
       if (flags.json === true) {
         process.stdout.write(JSON.stringify({ models: configured, downloaded }, null, 2) + "\n");
@@ -30,6 +59,7 @@ export function registerModelCommands(program: Command): void {
         process.stdout.write(
           `${entry.isDefault ? "*" : " "} ${entry.name}\t${entry.model.engine}\t${entry.target}\n`,
         );
+        if (entry.notice !== undefined) process.stdout.write(`    ${entry.notice}\n`);
       }
       process.stdout.write(`\nDownloaded in ${modelsDirectory(config.sparkHome)}:\n`);
       if (downloaded.length === 0) process.stdout.write("  (none)\n");

@@ -30,7 +30,17 @@ export interface DecodeLoopReport {
    * The configured model an engine was opened on to find the loop, with its layers on a GPU and,
    * on the native loop, where one greedy token it generated was sampled (device or host).
    */
-  opened: { model: string; gpuLayers: number; sampling?: SamplingPlace } | undefined;
+  opened:
+    | {
+        model: string;
+        gpuLayers: number;
+        sampling?: SamplingPlace;
+        /** The context spark serve gives the model, and why. */
+        context?: string;
+        /** The model's chat template cannot run as the engine would (chat-format-notice.ts). */
+        chatFormatNotice?: string;
+      }
+    | undefined;
   /** Why no engine was opened: no llama-cpp model configured, or it did not load. */
   notOpened: string | undefined;
   /** Why decoding runs on node-llama-cpp's loop (or why the setting is invalid). */
@@ -106,7 +116,7 @@ async function openAsTheEngine(
     engine = await createLlamaCppEngine({
       modelPath: model.path,
       modelName: target.name,
-      contextSize: Math.min(model.contextSize, DOCTOR_CONTEXT_SIZE),
+      contextSize: Math.min(model.contextSize ?? DOCTOR_CONTEXT_SIZE, DOCTOR_CONTEXT_SIZE),
       sequences: 1,
       gpu: model.gpu,
       ...(model.threads === undefined ? {} : { threads: model.threads }),
@@ -119,7 +129,13 @@ async function openAsTheEngine(
     return { loop: "native", opened: undefined, notOpened, reason: undefined };
   }
   try {
-    const opened = { model: target.name, gpuLayers: engine.gpuLayers };
+    const choice = await engine.contextChoiceFor(model.contextSize, model.sequences);
+    const opened = {
+      model: target.name,
+      gpuLayers: engine.gpuLayers,
+      context: `${choice.contextSize} tokens a sequence (${choice.reason})`,
+      ...(engine.loadNotice === undefined ? {} : { chatFormatNotice: engine.loadNotice }),
+    };
     return engine.decodeLoop === "native"
       ? {
           loop: "native",

@@ -93,7 +93,10 @@ function backendLines(llama: LlamaBackendReport): string[] {
 /** The loop that will run, what it calls and the model it was opened with, or why not native. */
 function decodeLoopLines(decodeLoop: DecodeLoopReport): string[] {
   if (decodeLoop.loop !== "native") {
-    return [`decode loop: node-llama-cpp (${decodeLoop.reason ?? ""})`];
+    return [
+      `decode loop: node-llama-cpp (${decodeLoop.reason ?? ""})`,
+      ...openedModelLines(decodeLoop),
+    ];
   }
   const lines = [`decode loop: native (${decodeLoop.addonPath ?? ""})`];
   if (decodeLoop.llamaLibrary !== undefined) {
@@ -105,9 +108,21 @@ function decodeLoopLines(decodeLoop: DecodeLoopReport): string[] {
       `  opened on model ${model} as the engine opens it (${gpuLayers === 0 ? "no layers" : `${gpuLayers} layers`} on a GPU)`,
     );
     if (sampling !== undefined) lines.push(`  ${samplingLine(sampling)}`);
+    lines.push(...openedModelLines(decodeLoop));
   } else if (decodeLoop.notOpened !== undefined) {
     lines.push(`  not opened on a model: ${decodeLoop.notOpened}`);
   }
+  return lines;
+}
+
+/** The context the model gets and a chat template that cannot run as the engine would. */
+function openedModelLines(decodeLoop: DecodeLoopReport): string[] {
+  const opened = decodeLoop.opened;
+  if (opened === undefined) return [];
+  const lines: string[] = [];
+  if (opened.context !== undefined) lines.push(`  context: ${opened.context}`);
+  if (opened.chatFormatNotice !== undefined)
+    lines.push(`  chat format: ${opened.chatFormatNotice}`);
   return lines;
 }
 

@@ -17,11 +17,11 @@ import {
 import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-loop.ts";
 import type { ChatFormat } from "./chat-format/chat-format.ts";
 import { openModelChatFormat, type ModelChatFormat } from "./chat-format/open-model-chat-format.ts";
+import { chooseContextSize } from "./choose-context-size.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 
-const DEFAULT_CONTEXT_SIZE = 8192;
 const DEFAULT_SEQUENCES = 4;
 /** node-llama-cpp's default batch: min(context × sequences, 512). */
 const DEFAULT_BATCH_SIZE = 512;
@@ -54,6 +54,8 @@ export interface EngineParts {
   nodeLlamaCpp: NodeLlamaCppContext | undefined;
   /** Tokens per sequence. */
   contextSize: number;
+  /** Why contextSize is what it is (configured, or chosen from the model and free memory). */
+  contextSizeReason: string;
   /** The context the model was trained for (caps contextSize). */
   trainContextSize: number;
   threads: number;
@@ -61,9 +63,10 @@ export interface EngineParts {
   gpuLayers: number;
 }
 
-/** The configured context size, which raising helps only up to the model's trained one. */
+/** The configured context size (0 when none is: chosen at load, see choose-context-size.ts),
+ * which raising helps only up to the model's trained one. */
 export function configuredContextSize(options: LlamaCppEngineOptions): number {
-  return options.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  return options.contextSize ?? 0;
 }
 
 /**
@@ -107,8 +110,16 @@ export async function openEngineParts(
     // A vocabulary-only model reports 0 as its trainContextSize; the file's metadata has it.
     const trainContextSize =
       loaded.model.fileInsights.trainContextSize ?? loaded.model.trainContextSize;
-    const contextSize = Math.min(configuredContextSize(options), trainContextSize);
     const sequences = options.sequences ?? DEFAULT_SEQUENCES;
+    const chosenContext = await chooseContextSize({
+      configured: options.contextSize,
+      trainContextSize,
+      sequences,
+      gpuLayers,
+      flashAttention: loaded.model.defaultContextFlashAttention,
+      resolver: loaded.model.fileInsights.configurationResolver,
+    });
+    const contextSize = chosenContext.contextSize;
     const threads =
       options.threads ?? (gpuLayers > 0 ? loaded.llama.cpuMathCores : defaultCpuThreads());
     if (addon !== undefined) {
@@ -162,6 +173,7 @@ export async function openEngineParts(
         native === undefined && nodeLlamaCpp !== undefined
           ? nodeLlamaCpp.context.contextSize
           : contextSize,
+      contextSizeReason: chosenContext.reason,
       trainContextSize,
       threads,
       gpuLayers,
