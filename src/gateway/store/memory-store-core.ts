@@ -1,6 +1,7 @@
 // The in-memory store's state and rules, for any number of replicas named per call: one process
 // uses it through MemoryGatewayStore; `spark serve --workers N` runs one in the primary and the
-// workers reach it over IPC (workers-store-host.ts).
+// workers reach it over IPC (workers-store-host.ts). Stored responses are capped per tenant, as in
+// Redis: one key's responses never evict another's.
 import type { ResponseOutputItem } from "../../protocol/responses-events.ts";
 import { ResponseStore, type ResponseStoreLimits } from "../response-store.ts";
 import type {
@@ -33,8 +34,12 @@ interface LiveEntry {
 /** A response logged without an end is dropped this long after its last append. */
 const UNFINISHED_LIVE_MS = 3_600_000;
 
+/** The tenant of a response stored without an owner (no API keys configured). */
+const NO_OWNER = "local";
+
 export class MemoryStoreCore {
-  private readonly responses: ResponseStore;
+  /** Each tenant's responses, under the configured caps each. */
+  private readonly responses = new Map<string, ResponseStore>();
   private readonly leases = new Map<string, number>();
   /** owner → slot id → the replica holding it. */
   private readonly slots = new Map<string, Map<string, string>>();
@@ -45,24 +50,29 @@ export class MemoryStoreCore {
 
   constructor(private readonly options: MemoryStoreOptions) {
     this.now = options.now ?? Date.now;
-    this.responses = new ResponseStore(options.responses, this.now);
   }
 
   getResponse(id: string, owner: string): StoredResponse | undefined {
-    return this.responses.get(id, owner);
+    return this.responses.get(owner)?.get(id, owner);
   }
 
   findItems(itemIds: readonly string[], owner: string): Map<string, ResponseOutputItem> {
     const found = new Map<string, ResponseOutputItem>();
     for (const itemId of itemIds) {
-      const item = this.responses.findItem(itemId, owner);
+      const item = this.responses.get(owner)?.findItem(itemId, owner);
       if (item !== undefined) found.set(itemId, item);
     }
     return found;
   }
 
   putResponse(stored: StoredResponse): void {
-    this.responses.put(stored);
+    const tenant = stored.ownerKey ?? NO_OWNER;
+    let responses = this.responses.get(tenant);
+    if (responses === undefined) {
+      responses = new ResponseStore(this.options.responses, this.now);
+      this.responses.set(tenant, responses);
+    }
+    responses.put(stored);
   }
 
   acquireSlot(replica: string, owner: string, max: number): string | undefined {
