@@ -38,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     settings,
     failures,
     context.workspaceState,
+    (uri, range, text) => quickEdit.propose(uri, range, text),
   );
   const provider = new SparkInlineCompletionProvider(engine, settings);
 

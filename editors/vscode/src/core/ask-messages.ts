@@ -9,7 +9,7 @@ export type PageMessage =
   | { type: "stop" }
   | { type: "new-chat" }
   | { type: "approve" | "deny"; approvalId: string }
-  | { type: "copy" | "insert"; text: string }
+  | { type: "copy" | "insert" | "apply"; text: string }
   | { type: "open-link"; href: string };
 
 export type HostMessage =
@@ -45,6 +45,7 @@ export function parsePageMessage(value: unknown): PageMessage | undefined {
         : undefined;
     case "copy":
     case "insert":
+    case "apply":
       return text === undefined ? undefined : { type: message.type, text };
     case "open-link":
       return typeof message.href === "string"

@@ -17,6 +17,7 @@ import {
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
 import { replayHistory, replayedEntryFor } from "../core/ask-replay.ts";
 import { transcriptEntryFor } from "../core/ask-transcript.ts";
+import { findBlockTarget } from "../core/block-target.ts";
 import { insertText } from "../core/insert-text.ts";
 import { SparkClientError } from "../core/spark-client-error.ts";
 import { askSparkHtml } from "./ask-spark-html.ts";
@@ -50,6 +51,8 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     private readonly settings: SparkSettings,
     private readonly failures: FailureReporter,
     private readonly workspaceState: vscode.Memento,
+    /** Offers code as a pending edit (the quick edit's diff, ✓/✗ and keys). */
+    private readonly propose: (uri: vscode.Uri, range: vscode.Range, text: string) => Promise<void>,
   ) {
     const active = vscode.window.activeTextEditor;
     if (active !== undefined && CONTEXT_SCHEMES.has(active.document.uri.scheme))
@@ -145,6 +148,8 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
         return;
       case "insert":
         return this.insert(message.text);
+      case "apply":
+        return this.apply(message.text);
       case "open-link":
         if (/^https?:\/\//i.test(message.href))
           await vscode.env.openExternal(vscode.Uri.parse(message.href));
@@ -265,6 +270,36 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     const shown = await vscode.window.showTextDocument(editor.document, editor.viewColumn);
     const atLineStart = shown.selection.start.character === 0;
     await shown.edit((builder) => builder.replace(shown.selection, insertText(text, atLineStart)));
+  }
+
+  /**
+   * Apply: the block proposed as a diff, never written at once. Over the selection when there is
+   * one; else over the lines it rewrites (the copy nearest the cursor); else inserted at the cursor.
+   */
+  private async apply(text: string): Promise<void> {
+    const editor = this.editor;
+    if (editor === undefined || editor.document.isClosed) {
+      void vscode.window.showInformationMessage("Open a file to apply Spark's code to.");
+      return;
+    }
+    const document = editor.document;
+    const selection = editor.selection;
+    if (!selection.isEmpty) {
+      // A selection of whole lines ends at the next line's start: the block ends its last line.
+      const wholeLines = selection.end.character === 0;
+      return this.propose(document.uri, selection, insertText(text, wholeLines));
+    }
+    const target = findBlockTarget(document.getText(), text, selection.active.line);
+    if (target === undefined)
+      return this.propose(
+        document.uri,
+        new vscode.Range(selection.active, selection.active),
+        insertText(text, selection.active.character === 0),
+      );
+    // The lines without their last newline: the one after them stays the document's.
+    const lastLine = document.lineAt(target.endLine - 1);
+    const range = new vscode.Range(target.startLine, 0, lastLine.lineNumber, lastLine.text.length);
+    return this.propose(document.uri, range, text.replace(/\r?\n$/, ""));
   }
 
   private editorContext(): EditorContext | undefined {

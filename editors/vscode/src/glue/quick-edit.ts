@@ -105,7 +105,49 @@ export class QuickEdit implements vscode.Disposable {
       return;
     }
     await this.reject();
+    const pending = await this.open(document, span, anchor, tracking);
+    const end = await this.stream(pending, instruction);
+    if (this.pending !== pending) return;
+    const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
+    if (outcome.kind !== "offer") {
+      pending.tracking.dispose();
+      await this.discard(pending);
+      if (outcome.kind === "failed")
+        this.failures.explicit(outcome.error, "Spark quick edit failed");
+      else void vscode.window.showInformationMessage(outcome.message);
+      return;
+    }
+    // The line where the selection is now: lines may have been added above it meanwhile.
+    const line = document.positionAt(anchor.span?.start ?? span.start).line;
+    await this.offer(pending, outcome.text, line);
+  }
 
+  /**
+   * Ask's Apply: `text` proposed for `range` of the document at `uri` (an empty range inserts),
+   * without a stream, answered as a quick edit's proposal is: the diff tab with ✓/✗, Ctrl+Enter,
+   * Ctrl+Backspace, the notice; Accept refuses when the range's own lines changed meanwhile.
+   */
+  async propose(uri: vscode.Uri, range: vscode.Range, text: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.getText(range) === text) {
+      void vscode.window.showInformationMessage("The file already has this code.");
+      return;
+    }
+    const span = { start: document.offsetAt(range.start), end: document.offsetAt(range.end) };
+    const anchor = new EditAnchor(document.getText(), span.start, span.end);
+    const tracking = trackChanges(document.uri, anchor);
+    await this.reject();
+    const pending = await this.open(document, span, anchor, tracking);
+    await this.offer(pending, text, range.start.line);
+  }
+
+  /** A pending edit of `span`, its diff opened there (the proposal, for now, the document as is). */
+  private async open(
+    document: vscode.TextDocument,
+    span: TextSpan,
+    anchor: EditAnchor,
+    tracking: vscode.Disposable,
+  ): Promise<PendingEdit> {
     const id = ++this.sequence;
     const path = document.uri.path;
     const documentText = document.getText();
@@ -141,24 +183,17 @@ export class QuickEdit implements vscode.Disposable {
       `Spark edit: ${path.split("/").pop() ?? path}`,
       { preview: false, selection: range } satisfies vscode.TextDocumentShowOptions,
     );
-    const end = await this.stream(pending, instruction);
-    if (this.pending !== pending) return;
-    const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
-    if (outcome.kind !== "offer") {
-      pending.tracking.dispose();
-      await this.discard(pending);
-      if (outcome.kind === "failed")
-        this.failures.explicit(outcome.error, "Spark quick edit failed");
-      else void vscode.window.showInformationMessage(outcome.message);
-      return;
-    }
-    pending.proposal = outcome.text;
-    this.showProposal(pending, outcome.text);
+    return pending;
+  }
+
+  /** The proposal is whole: Accept may write it; `line` (0-based) is where it goes now. */
+  private async offer(pending: PendingEdit, text: string, line: number): Promise<void> {
+    pending.proposal = text;
+    this.showProposal(pending, text);
     // Whole now: highlighted as the file is, and its problems reported (they go when answered).
     await this.documents.setLanguage(pending.proposedUri, pending.languageId);
     if (this.pending !== pending) return;
-    // The line where the selection is now: lines may have been added above it meanwhile.
-    this.announce(pending, document.positionAt(anchor.span?.start ?? span.start).line + 1);
+    this.announce(pending, line + 1);
   }
 
   /**

@@ -28,6 +28,7 @@ let live: { element: HTMLElement; text: string; frame: number | undefined } | un
 const codeActions: CodeActions = {
   copy: (text) => vscode.postMessage({ type: "copy", text }),
   insert: (text) => vscode.postMessage({ type: "insert", text }),
+  apply: (text) => vscode.postMessage({ type: "apply", text }),
   openLink: (href) => vscode.postMessage({ type: "open-link", href }),
 };
 

@@ -1,11 +1,13 @@
 // Builds DOM from the parsed Markdown tree of a reply (web/src/state/markdown.ts, the browser
 // app's reader): elements made with createElement, text only ever set with textContent, so
-// `<img onerror=…>` in a reply stays the text it is. Code blocks get Copy and Insert.
+// `<img onerror=…>` in a reply stays the text it is. Code blocks get Copy, Insert and Apply.
 import type { BlockNode, InlineNode } from "../../../../web/src/state/markdown.ts";
 
 export interface CodeActions {
   copy(code: string): void;
   insert(code: string): void;
+  /** Proposes the block as a diff where it belongs in the editor's file (see block-target.ts). */
+  apply(code: string): void;
   openLink(href: string): void;
 }
 
@@ -51,14 +53,18 @@ function codeBlock(code: string, language: string, actions: CodeActions): HTMLEl
   label.className = "code-language";
   label.textContent = language;
   bar.appendChild(label);
-  for (const [title, action] of [
-    ["Copy", () => actions.copy(code)],
-    ["Insert", () => actions.insert(code)],
+  for (const [title, tooltip, action] of [
+    ["Copy", "Copy to the clipboard", () => actions.copy(code)],
+    ["Insert", "Insert at the cursor in the editor", () => actions.insert(code)],
+    [
+      "Apply",
+      "Propose as an edit to the editor's file, as a diff: over the selection, or the code it rewrites",
+      () => actions.apply(code),
+    ],
   ] as const) {
     const button = document.createElement("button");
     button.textContent = title;
-    button.title =
-      title === "Copy" ? "Copy to the clipboard" : "Insert at the cursor in the editor";
+    button.title = tooltip;
     button.addEventListener("click", action);
     bar.appendChild(button);
   }
