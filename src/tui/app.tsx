@@ -26,6 +26,8 @@ export interface AppProps {
   cwd: string | undefined;
   /** Shown as warnings before anything else, once (e.g. a project config that chose the model). */
   startupNotices?: readonly string[];
+  /** Called with each session switched to (/new, /resume). */
+  onSwitch?: (sessionId: string) => void;
   /** Called after /quit or a second Ctrl+C (Ink's own exit happens first), with the session. */
   onQuit?: (sessionId: string) => void;
   frameMs?: number;
@@ -74,12 +76,13 @@ export function App(props: AppProps) {
   const switchSession = useCallback(
     (next: string) => {
       previousSessionId.current = sessionId;
+      props.onSwitch?.(next);
       // A new <Static> for the new session: the old one's items stay on screen above it.
       setSessionId(next);
       setStaticGeneration((generation) => generation + 1);
       setClearedBefore(0);
     },
-    [sessionId],
+    [sessionId, props.onSwitch],
   );
   backFromFailedAttach.current = (failed, error) => {
     const previous = previousSessionId.current;

@@ -5,6 +5,8 @@ import path from "node:path";
 import { render } from "ink";
 import { isScriptModel, resolveScriptModel } from "../host/open-agent-model.ts";
 import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
+import { removeEmptySession } from "../agent/session-store/remove-empty-session.ts";
+import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import { createHostContext } from "../host/host-context.ts";
 import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { projectConfigAnnouncements } from "../config/project-config-announcement.ts";
@@ -43,12 +45,15 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
     // Project config (./.spark/config.toml) then follows the repository.
     process.chdir(cwd);
   }
-  const { connection, startupNotices } = await connect(flags, model);
+  const { connection, startupNotices, sessionsFolder } = await connect(flags, model);
+  /** Every session this UI showed: those left without a message are not kept (in process). */
+  const shown = new Set<string>();
+  let quitSessionId: string | undefined;
   try {
     const sessionId = await openSession(connection.client, flags, model);
+    shown.add(sessionId);
     // What was typed while loading is the prompt's first input.
     typeAhead?.handOver();
-    let quitSessionId: string | undefined;
     const instance = render(
       <App
         client={connection.client}
@@ -56,6 +61,7 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
         route={connection.route}
         cwd={flags.server === undefined ? process.cwd() : undefined}
         startupNotices={startupNotices}
+        onSwitch={(next) => shown.add(next)}
         onQuit={(current) => {
           quitSessionId = current;
         }}
@@ -72,11 +78,15 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
       );
     });
     await instance.waitUntilExit();
-    if (quitSessionId !== undefined) process.stdout.write(resumeHint(quitSessionId, flags.server));
-    return 0;
   } finally {
     await connection.close();
   }
+  const removed = new Set<string>();
+  if (sessionsFolder !== undefined)
+    for (const id of shown) if (await removeEmptySession(sessionsFolder, id)) removed.add(id);
+  if (quitSessionId !== undefined && !removed.has(quitSessionId))
+    process.stdout.write(resumeHint(quitSessionId, flags.server));
+  return 0;
 }
 
 /** The last line spark leaves: how to come back to the session (its log keeps it). */
@@ -89,7 +99,12 @@ export function resumeHint(sessionId: string, server: string | undefined): strin
 async function connect(
   flags: TuiFlags,
   model: string | undefined,
-): Promise<{ connection: AgentConnection; startupNotices: string[] }> {
+): Promise<{
+  connection: AgentConnection;
+  startupNotices: string[];
+  /** In process: where its sessions are saved. */
+  sessionsFolder?: string;
+}> {
   if (flags.server !== undefined) {
     const apiKey = process.env.SPARK_API_KEY?.trim();
     // The server read its own config and logged what a project's file chose there.
@@ -113,6 +128,7 @@ async function connect(
     commandSandbox.kind === "none" ? [`command sandbox: ${commandSandbox.description}`] : [];
   return {
     connection,
+    sessionsFolder: sessionsDirectory(context.config.sparkHome),
     startupNotices: [
       ...projectConfigAnnouncements(context.config, process.cwd()),
       ...sandboxNotice,
