@@ -129,6 +129,42 @@ describeReady("llama-cpp engine under the model's chat format", () => {
     expect(prompt).toContain("<|start_header_id|>assistant<|end_header_id|>\n\n");
     expect(prompt).not.toContain("<tool_call>");
   });
+
+  it("a forced call is compact JSON: no newlines or tabs between its tokens for the model to spend its budget on", async () => {
+    // llama.cpp's `space` rule allows up to 22 whitespace characters in every gap of the call;
+    // the noise model, whose ties go to the tab, wrote `{\n\t "city"\n :…` under it.
+    const result = await collectStream(
+      qwen.stream({
+        messages: [
+          { role: "system", content: "You are a terse assistant." },
+          { role: "user", content: "What is the weather in Paris?" },
+        ],
+        tools: [
+          {
+            name: "get_weather",
+            description: "The weather in a city",
+            parameters: {
+              type: "object",
+              properties: { city: { type: "string", maxLength: 24 } },
+              required: ["city"],
+            },
+          },
+        ],
+        toolChoice: "required",
+        sampling: { temperature: 0, maxOutputTokens: 200 },
+      }),
+    );
+    expect(result.error).toBeUndefined();
+    // Greedy noise never ends its turn after a call (Qwen's format allows several), so only the
+    // calls it finished are read.
+    const finished = result.toolCalls.filter((call) => /\}\s*$/.test(call.arguments));
+    expect(finished.length).toBeGreaterThan(1);
+    for (const call of finished) {
+      expect(call.name).toBe("get_weather");
+      expect(call.arguments).not.toMatch(/[\n\t]| {2}/);
+      expect(Object.keys(JSON.parse(call.arguments) as object)).toEqual(["city"]);
+    }
+  });
 });
 
 describeReady("a chat format's own call ids", () => {

@@ -70,6 +70,50 @@ runEngineContract({
       }),
 });
 
+// The same contract on the default chat path: llama.cpp's own chat format (the test model's
+// template, its grammar and parser) on the native loop.
+runEngineContract({
+  name: "llama-cpp (native decode loop, chat format)",
+  createEngine: async () => {
+    const options = await engineOptions({
+      modelPath: await ensureTestModel({ fimTokens: true }),
+      sequences: 4,
+      decodeLoop: "native",
+    });
+    // No chatPath: what a user gets.
+    delete options.chatPath;
+    const engine = await createLlamaCppEngine(options);
+    if (notBuilt === undefined && engine.chatPath !== "chat-format") {
+      throw new Error(`expected the chat-format path, got ${engine.chatPath}`);
+    }
+    return engine;
+  },
+  skip: {
+    ...(notBuilt === undefined
+      ? {}
+      : {
+          "streams text": notBuilt,
+          "honours max tokens": notBuilt,
+          "honours stop": notBuilt,
+          "abort keeps partial text": notBuilt,
+          "concurrent requests do not mix": notBuilt,
+          "bad request is a typed error": notBuilt,
+          "usage and timings are present": notBuilt,
+          "a completion request streams or is refused": notBuilt,
+          "structured output follows the schema or is refused": notBuilt,
+          "a partial answer is continued or refused": notBuilt,
+        }),
+    // Qwen's format lets a turn hold several calls (`(tool-call space)+`, parallel_tool_calls),
+    // and greedy noise never ranks <|im_end|> first after one (not even with endsTurns), so its
+    // calls run to max tokens. The forced call's own form is tested below on this model, and end
+    // to end (finish tool_calls, argument deltas) on the scripted Llama 3.1 model in
+    // llama-cpp-chat-format.test.ts and llama-cpp-chat-format-gateway.test.ts.
+    "a required tool call streams and parses":
+      notBuilt ??
+      "the noise model, greedy, never ends its turn after a call: it opens call after call until max tokens",
+  },
+});
+
 const request = (
   content: string,
   sampling: SamplingOptions,

@@ -84,10 +84,22 @@ function formatGrammar(
   }
   // A forced call's grammar opens with the generation prompt, which the prompt already holds.
   return {
-    text: withoutLeadingText(rendered.grammar),
+    text: withCompactSpace(withoutLeadingText(rendered.grammar)),
     root: "root",
     prefill: generationPromptTokens(model, rendered),
   };
+}
+
+/**
+ * llama.cpp's json-schema-to-grammar lets any JSON gap hold `space ::= | " " | "\n"{1,2} [ \t]{0,20}`
+ * (up to 22 characters, each a choice the model must make): a model unsure of its call, or one
+ * whose logits tie (ties go to the tab), spends its budget on whitespace inside the call and
+ * between calls. A forced call is compact JSON as OpenAI's strict mode emits it: at most one space
+ * between tokens, so every sampled token moves the call forward. The lazy grammar (a call the model
+ * chose after free text) keeps llama.cpp's rule, since there the model writes its call as trained.
+ */
+function withCompactSpace(grammar: string): string {
+  return grammar.replace(/^space ::= .*$/m, 'space ::= | " "');
 }
 
 /**
