@@ -3,10 +3,20 @@
 // packagings at once broke each other, and a packaging rewrote the .vsix another file's
 // code-server was installing. So one file packages under a lock (a directory, created
 // atomically) into a file named by its inputs, which nothing rewrites; the others wait and reuse
-// it.
+// it. Each test process installs its own copy: sources edited while the suite runs give a later
+// file a new state, whose packaging removes the older packages that earlier files still install.
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -66,19 +76,28 @@ async function withLock<Value>(work: () => Value): Promise<Value> {
 
 /** Packages the extension unless this state of it is packaged already; returns the .vsix. */
 export async function packageExtension(): Promise<string> {
+  if (packaged !== undefined) return packaged;
   const target = path.join(DIST, `spark-vscode-${inputsKey()}.vsix`);
+  const copy = path.join(mkdtempSync(path.join(os.tmpdir(), "spark-vsix-")), "spark-vscode.vsix");
+  process.once("exit", () => rmSync(path.dirname(copy), { recursive: true, force: true }));
   await withLock(() => {
-    if (existsSync(target)) return;
-    execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
-    // Older states' packages, so dist/ does not fill up (a concurrent run of another state
-    // would repackage, not fail).
-    for (const name of readdirSync(DIST)) {
-      if (/^spark-vscode-[0-9a-f]{16}\.vsix$/.test(name)) rmSync(path.join(DIST, name));
-    }
-    copyFileSync(path.join(DIST, "spark-vscode.vsix"), target);
+    if (!existsSync(target)) packageInto(target);
+    // Copied under the lock: only a packaging, under it too, removes `target`.
+    copyFileSync(target, copy);
   });
-  packaged = target;
-  return target;
+  packaged = copy;
+  return copy;
+}
+
+/** `npm run package`, its .vsix kept as `target` and older states' packages removed. */
+function packageInto(target: string): void {
+  execFileSync("npm", ["run", "package"], { cwd: EXTENSION_DIRECTORY, stdio: "ignore" });
+  // Older states' packages, so dist/ does not fill up (a concurrent run of another state
+  // would repackage, not fail).
+  for (const name of readdirSync(DIST)) {
+    if (/^spark-vscode-[0-9a-f]{16}\.vsix$/.test(name)) rmSync(path.join(DIST, name));
+  }
+  copyFileSync(path.join(DIST, "spark-vscode.vsix"), target);
 }
 
 /** The .vsix packageExtension made in this process, if it ran. */
