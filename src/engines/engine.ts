@@ -96,6 +96,8 @@ export interface EngineRequest {
   completion?: CompletionPrompt;
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** false: at most one tool call per answer (the APIs' parallel_tool_calls); default: the model's own. */
+  parallelToolCalls?: boolean;
   sampling?: SamplingOptions;
   /** The answer's text must be JSON of this shape (Responses text.format, Chat response_format). */
   outputFormat?: OutputFormat;

@@ -135,6 +135,7 @@ export async function prepareTurn(
     const choice = body.tool_choice;
     if (choice !== undefined)
       engineRequest.toolChoice = typeof choice === "string" ? choice : { name: choice.name };
+    if (body.parallel_tool_calls === false) engineRequest.parallelToolCalls = false;
   }
   // Resolved last: the router's `auto` rules read the request it would serve. Whatever else the
   // event loop runs while it is awaited is not this turn's work, so the clock stops around it.

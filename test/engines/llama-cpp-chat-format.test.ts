@@ -106,7 +106,10 @@ describeReady("llama-cpp engine under the model's chat format", () => {
       }),
     );
     expect(result.error).toBeUndefined();
-    expect(result.finishReason).toBe("tool_calls");
+    expect(
+      result.finishReason,
+      JSON.stringify({ calls: result.toolCalls, text: result.text }),
+    ).toBe("tool_calls");
     expect(result.text).toBe("");
     expect(result.toolCalls).toHaveLength(1);
     const [call] = result.toolCalls;
@@ -164,6 +167,38 @@ describeReady("llama-cpp engine under the model's chat format", () => {
       expect(call.arguments).not.toMatch(/[\n\t]| {2}/);
       expect(Object.keys(JSON.parse(call.arguments) as object)).toEqual(["city"]);
     }
+  });
+  it("parallel_tool_calls false: a forced call's grammar allows one call, so the turn ends after it", async () => {
+    // With Qwen's own grammar (several calls allowed) the noise model opens call after call until
+    // its budget ends; with one call allowed the grammar ends the turn.
+    const result = await collectStream(
+      qwen.stream({
+        messages: [{ role: "user", content: "What is the weather in Paris?" }],
+        tools: [
+          {
+            name: "get_weather",
+            description: "The weather in a city",
+            parameters: {
+              type: "object",
+              properties: { city: { type: "string", maxLength: 24 } },
+              required: ["city"],
+            },
+          },
+        ],
+        toolChoice: "required",
+        parallelToolCalls: false,
+        sampling: { temperature: 0, maxOutputTokens: 200 },
+      }),
+    );
+    expect(result.error).toBeUndefined();
+    expect(
+      result.finishReason,
+      JSON.stringify({ calls: result.toolCalls, text: result.text }),
+    ).toBe("tool_calls");
+    expect(result.toolCalls).toHaveLength(1);
+    expect(Object.keys(JSON.parse(result.toolCalls[0]?.arguments ?? "") as object)).toEqual([
+      "city",
+    ]);
   });
 });
 

@@ -34,6 +34,9 @@ export function renderChatFormatPrompt(
   const rendered = format.render({
     messages: request.messages,
     ...(tools.length === 0 ? {} : { tools, toolChoice: request.toolChoice ?? "auto" }),
+    ...(request.parallelToolCalls === undefined
+      ? {}
+      : { parallelToolCalls: request.parallelToolCalls }),
     ...(request.continueFinalMessage === true ? { continueFinalMessage: true } : {}),
   });
   const tokens = tokenizePrompt(model, rendered.prompt);
@@ -45,7 +48,10 @@ export function renderChatFormatPrompt(
   return {
     prompt: { tokens, stableLength: tokens.length },
     rendered,
-    grammar: tools.length === 0 ? undefined : formatGrammar(model, rendered, preservedTokens),
+    grammar:
+      tools.length === 0
+        ? undefined
+        : formatGrammar(model, rendered, preservedTokens, request.parallelToolCalls === false),
     stops: rendered.additionalStops,
     preservedTokens,
     parser: format.parser(rendered, { parseToolCalls: tools.length > 0 }),
@@ -73,21 +79,32 @@ function formatGrammar(
   model: LlamaModel,
   rendered: RenderedChat,
   preservedTokens: ReadonlySet<Token>,
+  singleCall: boolean,
 ): NativeGrammar | undefined {
   if (rendered.grammar === "") return undefined;
+  const grammar = singleCall ? withOneCall(rendered.grammar) : rendered.grammar;
   if (rendered.grammarLazy) {
     return {
-      text: rendered.grammar,
+      text: grammar,
       root: "root",
       lazy: lazyTriggers(model, rendered.grammarTriggers, preservedTokens),
     };
   }
   // A forced call's grammar opens with the generation prompt, which the prompt already holds.
   return {
-    text: withCompactSpace(withoutLeadingText(rendered.grammar)),
+    text: withCompactSpace(withoutLeadingText(grammar)),
     root: "root",
     prefill: generationPromptTokens(model, rendered),
   };
+}
+
+/**
+ * parallel_tool_calls false: llama.cpp's PEG formats write their calls rule as a repetition
+ * (`tool-calls ::= (tool-call space)+`) whatever its parallel_tool_calls input says, so the model
+ * could write several; one repetition is kept, after which the grammar lets only the turn end.
+ */
+function withOneCall(grammar: string): string {
+  return grammar.replace(/^(tool-calls ::= )\((.*)\)\+$/m, "$1$2");
 }
 
 /**

@@ -18,6 +18,8 @@ export interface ChatFormatRequest {
   messages: readonly ChatMessage[];
   tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** false: the call grammar allows one call (llama.cpp's parallel_tool_calls); default: the template's. */
+  parallelToolCalls?: boolean;
   /** The last message is the assistant's answer so far: the prompt ends inside it. */
   continueFinalMessage?: boolean;
   /** Structured output: llama.cpp's json-schema-to-grammar constrains the answer. */
@@ -82,6 +84,9 @@ export class ChatFormat {
     const body = {
       messages: toTemplateMessages(request.messages),
       ...(tools.length === 0 ? {} : { tools, tool_choice: toolChoice }),
+      ...(tools.length === 0 || request.parallelToolCalls === undefined
+        ? {}
+        : { parallel_tool_calls: request.parallelToolCalls }),
       ...(request.continueFinalMessage === true
         ? { add_generation_prompt: false, continue_final_message: true }
         : {}),
