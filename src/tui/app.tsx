@@ -8,6 +8,7 @@ import type { SessionViewAction } from "./state/session-view-state.ts";
 import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
 import { useResizeReflow } from "./hooks/use-resize-reflow.ts";
+import type { AgentEnvironment } from "./commands/status-command.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
 import { PickerView } from "./views/picker-view.tsx";
@@ -22,6 +23,8 @@ export interface AppProps {
   sessionId: string;
   /** Where the agent runs, for the status line: "in-process" or the server's URL. */
   route: string;
+  /** How the agent runs (sandbox, approvals), for /status; on a server only the route is known. */
+  environment?: AgentEnvironment;
   /** Where /new starts sessions. */
   cwd: string | undefined;
   /** Shown as warnings before anything else, once (e.g. a project config that chose the model). */
@@ -128,6 +131,7 @@ export function App(props: AppProps) {
     switchSession,
     clearScreen,
     quit,
+    environment: props.environment ?? { route: props.route },
   });
   const elapsedMs = useElapsedMs(state.metrics.turnStartedAt, prompt.running);
   const showSuggestions = prompt.picker === undefined && state.pendingApproval === undefined;

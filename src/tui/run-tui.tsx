@@ -13,6 +13,7 @@ import { projectConfigAnnouncements } from "../config/project-config-announcemen
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { App } from "./app.tsx";
+import type { AgentEnvironment } from "./commands/status-command.ts";
 import { connectInProcess, connectRemote, type AgentConnection } from "./connect-agent.ts";
 import type { TypeAhead } from "./type-ahead.ts";
 
@@ -45,7 +46,7 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
     // Project config (./.spark/config.toml) then follows the repository.
     process.chdir(cwd);
   }
-  const { connection, startupNotices, sessionsFolder } = await connect(flags, model);
+  const { connection, startupNotices, sessionsFolder, environment } = await connect(flags, model);
   /** Every session this UI showed: those left without a message are not kept (in process). */
   const shown = new Set<string>();
   let quitSessionId: string | undefined;
@@ -59,6 +60,7 @@ export async function runTui(flags: TuiFlags, typeAhead?: TypeAhead): Promise<nu
         client={connection.client}
         sessionId={sessionId}
         route={connection.route}
+        environment={environment ?? { route: connection.route }}
         cwd={flags.server === undefined ? process.cwd() : undefined}
         startupNotices={startupNotices}
         onSwitch={(next) => shown.add(next)}
@@ -104,6 +106,8 @@ async function connect(
   startupNotices: string[];
   /** In process: where its sessions are saved. */
   sessionsFolder?: string;
+  /** In process: the sandbox and approvals its sessions get, for /status. */
+  environment?: AgentEnvironment;
 }> {
   if (flags.server !== undefined) {
     const apiKey = process.env.SPARK_API_KEY?.trim();
@@ -129,6 +133,15 @@ async function connect(
   return {
     connection,
     sessionsFolder: sessionsDirectory(context.config.sparkHome),
+    environment: {
+      route: connection.route,
+      sandbox: {
+        kind: commandSandbox.kind,
+        description: commandSandbox.description,
+        network: commandSandbox.network,
+      },
+      allowCommands: flags.allowCommands === true,
+    },
     startupNotices: [
       ...projectConfigAnnouncements(context.config, process.cwd()),
       ...sandboxNotice,

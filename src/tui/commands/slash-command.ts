@@ -3,6 +3,7 @@
 import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
 import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
 import type { Suggestion } from "../views/suggestion-list.tsx";
+import type { AgentEnvironment } from "./status-command.ts";
 
 export interface PickRequest {
   title: string;
@@ -24,6 +25,8 @@ export interface SlashCommandContext {
   clearScreen: () => void;
   quit: () => void;
   commands: readonly SlashCommand[];
+  /** How the agent runs (route, sandbox, approvals), for /status. */
+  environment?: AgentEnvironment;
 }
 
 export interface SlashCommand {

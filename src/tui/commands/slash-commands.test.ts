@@ -3,7 +3,7 @@ import { parseSlashCommand } from "./slash-command.ts";
 import { completeSlashCommand, findSlashCommand, slashCommands } from "./slash-commands.ts";
 
 describe("slash commands", () => {
-  it("has the issue's ten commands and /output (issue 37)", () => {
+  it("has the issue's ten commands, /output, /status and /init (issue 37)", () => {
     expect(slashCommands.map((command) => command.name)).toEqual([
       "undo",
       "diff",
@@ -13,6 +13,8 @@ describe("slash commands", () => {
       "resume",
       "sessions",
       "compact",
+      "status",
+      "init",
       "mcp",
       "clear",
       "help",

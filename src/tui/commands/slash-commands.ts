@@ -3,6 +3,7 @@ import { clearCommand } from "./clear-command.ts";
 import { compactCommand } from "./compact-command.ts";
 import { diffCommand } from "./diff-command.ts";
 import { helpCommand } from "./help-command.ts";
+import { initCommand } from "./init-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { modelCommand } from "./model-command.ts";
 import { newCommand } from "./new-command.ts";
@@ -10,6 +11,7 @@ import { outputCommand } from "./output-command.ts";
 import { quitCommand } from "./quit-command.ts";
 import { resumeCommand } from "./resume-command.ts";
 import { sessionsCommand } from "./sessions-command.ts";
+import { statusCommand } from "./status-command.ts";
 import type { SlashCommand } from "./slash-command.ts";
 import { undoCommand } from "./undo-command.ts";
 import type { Suggestion } from "../views/suggestion-list.tsx";
@@ -23,6 +25,8 @@ export const slashCommands: readonly SlashCommand[] = [
   resumeCommand,
   sessionsCommand,
   compactCommand,
+  statusCommand,
+  initCommand,
   mcpCommand,
   clearCommand,
   helpCommand,

@@ -10,6 +10,7 @@ import type { PickRequest, SlashCommandContext } from "../commands/slash-command
 import { parseSlashCommand } from "../commands/slash-command.ts";
 import { findSlashCommand, slashCommands } from "../commands/slash-commands.ts";
 import type { SlashCommand } from "../commands/slash-command.ts";
+import type { AgentEnvironment } from "../commands/status-command.ts";
 import { InputHistory } from "../state/input-history.ts";
 import type { KeyPress } from "../state/key-press.ts";
 import { editForKey, type LineState } from "../state/line-editor.ts";
@@ -42,6 +43,7 @@ export interface PromptControllerOptions {
   switchSession: (sessionId: string) => void;
   clearScreen: () => void;
   quit: () => void;
+  environment?: AgentEnvironment;
 }
 
 export interface PromptController {
@@ -131,6 +133,7 @@ export function usePromptController(options: PromptControllerOptions): PromptCon
     clearScreen: options.clearScreen,
     quit: options.quit,
     commands: slashCommands,
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
   });
 
   const runCommand = (found: SlashCommand, args: string): void => {
