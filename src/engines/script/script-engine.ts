@@ -15,6 +15,7 @@ import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { StopMatcher } from "../synthetic/stop-matcher.ts";
 import { checkExpectation } from "./check-expectation.ts";
+import { estimateScriptInputTokens } from "./estimate-script-input-tokens.ts";
 import { loadScript, parseScript, type ScriptTurn, type ScriptTurnInput } from "./script-turn.ts";
 
 export type ScriptEngineOptions =
@@ -56,7 +57,7 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
     if (rejection === undefined && request.prefillOnly === true) {
       // A warm-up (`generate: false`) has nothing to prefill here; it must not use up a line.
       requests.push(request);
-      yield* endStream(clock, noUsage(estimateInputTokens(request)), "stop");
+      yield* endStream(clock, noUsage(estimateScriptInputTokens(request)), "stop");
       return;
     }
     let turn: ScriptTurn | undefined;
@@ -74,7 +75,7 @@ export async function createScriptEngine(options: ScriptEngineOptions): Promise<
         rejection = checkExpectation(turn.expect, request, lineNumber);
       }
     }
-    const inputTokens = estimateInputTokens(request);
+    const inputTokens = estimateScriptInputTokens(request);
     if (rejection !== undefined || turn === undefined) {
       yield* endStream(clock, noUsage(inputTokens), "error", rejection);
       return;
@@ -215,14 +216,6 @@ function continuedText(text: string, request: EngineRequest): string {
 /** "Hello big world." → ["Hello", " big", " world."]: each delta carries its leading space. */
 export function splitIntoWords(text: string): string[] {
   return text.match(/\s*\S+\s*$|\s*\S+/g) ?? (text === "" ? [] : [text]);
-}
-
-function estimateInputTokens(request: EngineRequest): number {
-  const characters = (request.messages ?? []).reduce(
-    (sum, message) => sum + message.content.length + 4,
-    0,
-  );
-  return Math.max(1, Math.ceil(characters / 4));
 }
 
 // A function, so the compiler does not assume `aborted` is unchanged across an await.
