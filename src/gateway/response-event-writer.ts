@@ -8,12 +8,20 @@ import type {
   ResponseFailure,
   ResponseObject,
   ResponseOutputItem,
-  ResponseOutputMessage,
-  ResponseReasoningItem,
   ResponseServerEvent,
   ResponseStatus,
   ResponseToolCallItem,
 } from "../protocol/responses-events.ts";
+import {
+  newContentItem,
+  snapshotItem,
+  writeContentDelta,
+  writeContentItemAdded,
+  writeContentItemDone,
+  type ContentItemKind,
+  type ContentItemSink,
+  type OpenContentItem,
+} from "./content-item-events.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import { newId } from "./new-id.ts";
 import {
@@ -25,16 +33,10 @@ import {
 import { createTickEndFlush } from "./tick-end-flush.ts";
 import type { WriterResumeState } from "./writer-resume-state.ts";
 
-const NO_LOGPROBS: never[] = [];
-
-export interface OpenMessage {
-  id: string;
-  outputIndex: number;
-  text: string;
-}
+export type OpenMessage = OpenContentItem;
 
 /** The reasoning item being streamed (`reasoning_text` content, as open models stream it). */
-export type OpenReasoning = OpenMessage;
+export type OpenReasoning = OpenContentItem;
 
 export interface OpenCall {
   item: ResponseToolCallItem;
@@ -70,6 +72,11 @@ export class ResponseEventWriter {
   private openMessage: OpenMessage | undefined;
   private openReasoning: OpenReasoning | undefined;
   private readonly openCalls = new Map<string, OpenCall>();
+  private readonly contentSink: ContentItemSink = {
+    output: this.output,
+    emit: (event) => this.emit(event),
+    takeSequenceNumber: () => this.sequenceNumber++,
+  };
   /** performance.now() of the first output event, for time to first token. */
   firstOutputAt: number | undefined;
 
@@ -114,9 +121,9 @@ export class ResponseEventWriter {
     // A call's held arguments go out before the new message's first event.
     if (this.openMessage === undefined) {
       this.flushPending();
-      this.closeReasoning("completed");
+      this.closeItem("reasoning", "completed");
     }
-    const message = this.openMessage ?? this.openTextMessage();
+    const message = this.openMessage ?? this.openItem("message");
     message.text += delta;
     this.hold("message", delta);
   }
@@ -126,17 +133,17 @@ export class ResponseEventWriter {
     if (delta === "") return;
     if (this.openReasoning === undefined) {
       this.flushPending();
-      this.closeMessage("completed");
+      this.closeItem("message", "completed");
     }
-    const reasoning = this.openReasoning ?? this.openReasoningItem();
+    const reasoning = this.openReasoning ?? this.openItem("reasoning");
     reasoning.text += delta;
     this.hold("reasoning", delta);
   }
 
   toolCallStarted(callId: string, engineName: string): void {
     this.flushPending();
-    this.closeMessage("completed");
-    this.closeReasoning("completed");
+    this.closeItem("message", "completed");
+    this.closeItem("reasoning", "completed");
     this.firstOutputAt ??= performance.now();
     const tool = this.clientTools.get(engineName);
     const name = tool?.name ?? engineName;
@@ -196,8 +203,8 @@ export class ResponseEventWriter {
   closeOutput(status: ResponseEnding["status"]): void {
     this.flushPending();
     const itemStatus = status === "completed" ? "completed" : "incomplete";
-    this.closeMessage(itemStatus);
-    this.closeReasoning(itemStatus);
+    this.closeItem("message", itemStatus);
+    this.closeItem("reasoning", itemStatus);
     for (const [callId, call] of this.openCalls) this.closeCall(callId, call, itemStatus);
   }
 
@@ -263,31 +270,10 @@ export class ResponseEventWriter {
     const pending = this.pending;
     if (pending === undefined) return;
     this.pending = undefined;
-    if (pending.target === "reasoning") {
-      const reasoning = this.openReasoning;
-      if (reasoning === undefined) return;
-      this.emit({
-        type: "response.reasoning_text.delta",
-        sequence_number: this.sequenceNumber++,
-        item_id: reasoning.id,
-        output_index: reasoning.outputIndex,
-        content_index: 0,
-        delta: pending.text,
-      });
-      return;
-    }
-    if (pending.target === "message") {
-      const message = this.openMessage;
-      if (message === undefined) return;
-      this.emit({
-        type: "response.output_text.delta",
-        sequence_number: this.sequenceNumber++,
-        item_id: message.id,
-        output_index: message.outputIndex,
-        content_index: 0,
-        delta: pending.text,
-        logprobs: NO_LOGPROBS,
-      });
+    if (pending.target === "message" || pending.target === "reasoning") {
+      const open = pending.target === "message" ? this.openMessage : this.openReasoning;
+      if (open !== undefined)
+        writeContentDelta(pending.target, open, this.contentSink, pending.text);
       return;
     }
     const call = this.openCalls.get(pending.target.callId);
@@ -301,144 +287,21 @@ export class ResponseEventWriter {
     });
   }
 
-  private openTextMessage(): OpenMessage {
+  private openItem(kind: ContentItemKind): OpenContentItem {
     this.firstOutputAt ??= performance.now();
-    const message: OpenMessage = { id: newId("msg_"), outputIndex: this.output.length, text: "" };
-    const item: ResponseOutputMessage = {
-      type: "message",
-      id: message.id,
-      role: "assistant",
-      status: "in_progress",
-      content: [],
-    };
-    this.output.push(item);
-    this.openMessage = message;
-    this.emit({
-      type: "response.output_item.added",
-      sequence_number: this.sequenceNumber++,
-      output_index: message.outputIndex,
-      item: { ...item, content: [] },
-    });
-    this.emit({
-      type: "response.content_part.added",
-      sequence_number: this.sequenceNumber++,
-      item_id: message.id,
-      output_index: message.outputIndex,
-      content_index: 0,
-      part: { type: "output_text", text: "", annotations: [], logprobs: [] },
-    });
-    return message;
+    const open = newContentItem(kind, this.output.length);
+    if (kind === "message") this.openMessage = open;
+    else this.openReasoning = open;
+    writeContentItemAdded(kind, open, this.contentSink);
+    return open;
   }
 
-  private closeMessage(status: "completed" | "incomplete"): void {
-    const message = this.openMessage;
-    if (message === undefined) return;
-    this.openMessage = undefined;
-    const part = {
-      type: "output_text" as const,
-      text: message.text,
-      annotations: [],
-      logprobs: [],
-    };
-    const item: ResponseOutputMessage = {
-      type: "message",
-      id: message.id,
-      role: "assistant",
-      status,
-      content: [part],
-    };
-    this.output[message.outputIndex] = item;
-    const location = { item_id: message.id, output_index: message.outputIndex, content_index: 0 };
-    this.emit({
-      type: "response.output_text.done",
-      sequence_number: this.sequenceNumber++,
-      ...location,
-      text: message.text,
-      logprobs: NO_LOGPROBS,
-    });
-    this.emit({
-      type: "response.content_part.done",
-      sequence_number: this.sequenceNumber++,
-      ...location,
-      part: { ...part },
-    });
-    this.emit({
-      type: "response.output_item.done",
-      sequence_number: this.sequenceNumber++,
-      output_index: message.outputIndex,
-      item: snapshotItem(item),
-    });
-  }
-
-  private openReasoningItem(): OpenReasoning {
-    this.firstOutputAt ??= performance.now();
-    const reasoning: OpenReasoning = {
-      id: newId("rs_"),
-      outputIndex: this.output.length,
-      text: "",
-    };
-    const item: ResponseReasoningItem = {
-      type: "reasoning",
-      id: reasoning.id,
-      summary: [],
-      content: [],
-      status: "in_progress",
-    };
-    this.output.push(item);
-    this.openReasoning = reasoning;
-    this.emit({
-      type: "response.output_item.added",
-      sequence_number: this.sequenceNumber++,
-      output_index: reasoning.outputIndex,
-      item: { ...item, summary: [], content: [] },
-    });
-    this.emit({
-      type: "response.content_part.added",
-      sequence_number: this.sequenceNumber++,
-      item_id: reasoning.id,
-      output_index: reasoning.outputIndex,
-      content_index: 0,
-      part: { type: "reasoning_text", text: "" },
-    });
-    return reasoning;
-  }
-
-  private closeReasoning(status: "completed" | "incomplete"): void {
-    const reasoning = this.openReasoning;
-    if (reasoning === undefined) return;
-    this.openReasoning = undefined;
-    const part = { type: "reasoning_text" as const, text: reasoning.text };
-    const item: ResponseReasoningItem = {
-      type: "reasoning",
-      id: reasoning.id,
-      summary: [],
-      content: [part],
-      status,
-    };
-    this.output[reasoning.outputIndex] = item;
-    const location = {
-      item_id: reasoning.id,
-      output_index: reasoning.outputIndex,
-      content_index: 0,
-    };
-    this.emit({
-      type: "response.reasoning_text.done",
-      sequence_number: this.sequenceNumber++,
-      ...location,
-      text: reasoning.text,
-    });
-    this.emit({
-      type: "response.content_part.done",
-      sequence_number: this.sequenceNumber++,
-      ...location,
-      part: { ...part },
-    });
-    this.emit({
-      type: "response.output_item.done",
-      sequence_number: this.sequenceNumber++,
-      output_index: reasoning.outputIndex,
-      item: snapshotItem(item),
-    });
+  private closeItem(kind: ContentItemKind, status: "completed" | "incomplete"): void {
+    const open = kind === "message" ? this.openMessage : this.openReasoning;
+    if (open === undefined) return;
+    if (kind === "message") this.openMessage = undefined;
+    else this.openReasoning = undefined;
+    writeContentItemDone(kind, open, status, this.contentSink);
   }
 
   private closeCall(callId: string, call: OpenCall, status: "completed" | "incomplete"): void {
@@ -479,14 +342,6 @@ export class ResponseEventWriter {
       item: { ...call.item },
     });
   }
-}
-
-function snapshotItem(item: ResponseOutputItem): ResponseOutputItem {
-  if (item.type === "message")
-    return { ...item, content: item.content.map((part) => ({ ...part })) };
-  if (item.type === "reasoning")
-    return { ...item, summary: [], content: item.content.map((part) => ({ ...part })) };
-  return { ...item };
 }
 
 function sameTarget(first: PendingDelta["target"], second: PendingDelta["target"]): boolean {

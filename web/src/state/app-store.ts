@@ -10,10 +10,11 @@ import {
 import { emptyView, initialAppState, type AppState, type AppStoreOptions } from "./app-state.ts";
 import { checkUpload, composeMessage, SentMessages, type MessageParts } from "./attachments.ts";
 import { Connection } from "./connection.ts";
-import { applyLiveStats, forgetClock } from "./live-stats.ts";
+import { applyLiveStats } from "./live-stats.ts";
 import { FrameStore } from "./frame-store.ts";
 import { QueuedTurns } from "./message-queue.ts";
 import { mergeSession, sortSessions } from "./session-list.ts";
+import { SessionViews } from "./session-views.ts";
 import {
   applySessionEvent,
   transcriptFromHistory,
@@ -24,10 +25,8 @@ import { ViewStorage, type SessionView } from "./view-storage.ts";
 
 export type { AppState, AppStoreOptions, Flash } from "./app-state.ts";
 
-const SNAPSHOT_INTERVAL_MS = 1000;
-
 export class AppStore extends FrameStore<AppState> {
-  private readonly views = new Map<string, SessionView>();
+  private readonly views: SessionViews;
   private readonly queues: QueuedTurns;
   private readonly sentMessages = new SentMessages();
   /** Sessions whose attach is replaying missed events now (they time nothing). */
@@ -35,12 +34,12 @@ export class AppStore extends FrameStore<AppState> {
   private readonly connection: Connection;
   private readonly storage: ViewStorage;
   private readonly now: () => number;
-  private lastSnapshotAt = 0;
 
   constructor(private readonly options: AppStoreOptions) {
     super(initialAppState(), options.scheduleFrame);
     this.storage = new ViewStorage(options.storage);
     this.now = options.now ?? (() => Date.now());
+    this.views = new SessionViews(this.storage, this.now);
     this.queues = new QueuedTurns({
       client: () => this.connection.current,
       onChange: (sessionId, queue) => {
@@ -78,9 +77,7 @@ export class AppStore extends FrameStore<AppState> {
 
   /** Writes the open session's view to session storage now (the page calls it on `pagehide`). */
   saveSnapshot(): void {
-    const sessionId = this.state.currentSessionId;
-    if (sessionId !== undefined) this.storage.saveView(sessionId, this.state.view);
-    this.lastSnapshotAt = this.now();
+    this.views.saveSnapshot(this.state.currentSessionId, this.state.view);
   }
 
   async openSession(sessionId: string): Promise<void> {
@@ -254,11 +251,7 @@ export class AppStore extends FrameStore<AppState> {
   }
 
   private showSession(sessionId: string): void {
-    const stored = this.views.has(sessionId) ? undefined : this.storage.loadView(sessionId);
-    const view =
-      this.views.get(sessionId) ??
-      (stored === undefined ? emptyView() : { ...stored, stats: forgetClock(stored.stats) });
-    this.views.set(sessionId, view);
+    const view = this.views.restore(sessionId);
     this.storage.saveCurrentSession(sessionId);
     this.options.route?.write(sessionId);
     this.update({
@@ -372,7 +365,7 @@ export class AppStore extends FrameStore<AppState> {
     this.views.set(sessionId, view);
     if (this.state.currentSessionId !== sessionId) return;
     this.update({ view });
-    if (this.now() - this.lastSnapshotAt >= SNAPSHOT_INTERVAL_MS) this.saveSnapshot();
+    if (this.views.snapshotDue()) this.saveSnapshot();
   }
 
   private async withClient<Result>(
