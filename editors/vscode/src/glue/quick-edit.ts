@@ -105,7 +105,7 @@ export class QuickEdit implements vscode.Disposable {
       return;
     }
     await this.reject();
-    const pending = await this.open(document, span, anchor, tracking);
+    const pending = await this.open(document, span, anchor, tracking, true);
     const end = await this.stream(pending, instruction);
     if (this.pending !== pending) return;
     const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
@@ -137,16 +137,20 @@ export class QuickEdit implements vscode.Disposable {
     const anchor = new EditAnchor(document.getText(), span.start, span.end);
     const tracking = trackChanges(document.uri, anchor);
     await this.reject();
-    const pending = await this.open(document, span, anchor, tracking);
+    const pending = await this.open(document, span, anchor, tracking, false);
     await this.offer(pending, text, range.start.line);
   }
 
-  /** A pending edit of `span`, its diff opened there (the proposal, for now, the document as is). */
+  /**
+   * A pending edit of `span`, its diff opened there (the proposal, for now, the document as is).
+   * `streaming`: a stream is about to fill it, so ✓ and Ctrl+Enter stay off from the start.
+   */
   private async open(
     document: vscode.TextDocument,
     span: TextSpan,
     anchor: EditAnchor,
     tracking: vscode.Disposable,
+    streaming: boolean,
   ): Promise<PendingEdit> {
     const id = ++this.sequence;
     const path = document.uri.path;
@@ -174,6 +178,9 @@ export class QuickEdit implements vscode.Disposable {
     this.documents.set(pending.proposedUri, documentText);
     // Plaintext before the diff shows it: no language server sees the proposal until it is whole.
     await this.documents.setLanguage(pending.proposedUri, "plaintext");
+    // Streaming before pending: with pending alone the diff showed ✓ until the stream began, and
+    // ✓ there accepted nothing (seen under load as a ✓ that left the proposal unanswered).
+    await setContext("spark.editStreaming", streaming);
     await setContext("spark.editPending", true);
     // Opened at the selection: the change is on screen while Accept is asked, not at line 1.
     await vscode.commands.executeCommand(
