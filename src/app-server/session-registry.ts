@@ -109,10 +109,13 @@ export class SessionRegistry {
 
   /** The tenant's live sessions first, then its logged ones (newest first) not running here. */
   async list(tenant: string): Promise<SessionSummary[]> {
+    const saved = await listSessions(this.options.sessionsDirectory);
+    // The live snapshot is taken after the read: one resumed while the logs were read is live
+    // now, and taken before it would be in neither part (its log dropped as live by then).
     const live = [...this.live.values()]
       .filter((session) => session.tenant === tenant)
       .map((session) => session.summary());
-    const logged = (await listSessions(this.options.sessionsDirectory))
+    const logged = saved
       .filter(
         (logged) =>
           loggedTenant(logged.tenant) === tenant &&
