@@ -45,6 +45,7 @@ import {
   type EngineParts,
   type NodeLlamaCppContext,
 } from "./open-engine-parts.ts";
+import { chatFormatJsonSchema } from "./structured-output/chat-format-schema.ts";
 import { outputTextGrammar } from "./structured-output/output-text-grammar.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
@@ -234,7 +235,13 @@ export class LlamaCppEngine implements Engine {
       );
     }
     const offered = this.chatFormatToolsUnsupportedReason === undefined ? tools : [];
-    return renderChatFormatPrompt(this.chatFormat, this.loaded.model, request, offered);
+    // Structured output (no tools here) under llama.cpp's own json-schema-to-grammar, as
+    // llama-server's response_format: it keeps pattern, uuid, lengths and integer bounds.
+    const jsonSchema =
+      request.outputFormat === undefined
+        ? undefined
+        : chatFormatJsonSchema(this.chatFormat, request.outputFormat);
+    return renderChatFormatPrompt(this.chatFormat, this.loaded.model, request, offered, jsonSchema);
   }
 
   /** Created whenever a request can need it (openEngineContexts): its absence is a bug. */
@@ -303,6 +310,14 @@ export class LlamaCppEngine implements Engine {
     const invalid = this.rejectRequest(request);
     if (invalid !== undefined) return invalid;
     const tools = requestTools(request);
+    if (request.outputFormat !== undefined) {
+      // On the chat-format path the render checks the schema and builds llama.cpp's grammar.
+      try {
+        if (this.chatFormatPrompt(request, tools) !== undefined) return undefined;
+      } catch (error) {
+        return SparkError.from(error);
+      }
+    }
     return outputTextGrammar(request, tools, this.grammars, this.toolDecodeLoop, options.signal)
       .then(() => undefined)
       .catch((error: unknown) => SparkError.from(error));
@@ -336,13 +351,16 @@ export class LlamaCppEngine implements Engine {
     try {
       // Before a sequence is taken: a build holds none, and a client gone during it takes none
       // (the build is abandoned, and the pool checks the signal again).
-      grammar = await outputTextGrammar(
-        request,
-        tools,
-        this.grammars,
-        this.toolDecodeLoop,
-        options.signal,
-      );
+      grammar =
+        chat === undefined
+          ? await outputTextGrammar(
+              request,
+              tools,
+              this.grammars,
+              this.toolDecodeLoop,
+              options.signal,
+            )
+          : undefined;
       const pools = {
         native: this.nativeLoopFor(tools, chat)?.pool,
         nodeLlamaCpp: this.nodeLlamaCppPool,

@@ -3,7 +3,7 @@
 // with its triggers, or forced and prefilled with the generation prompt it opens with), the stops
 // the format adds, and the preserved tokens whose text the parser needs to see.
 import type { LlamaModel, Token } from "node-llama-cpp";
-import type { EngineRequest, ToolDefinition } from "../../engine.ts";
+import type { EngineRequest, JsonSchema, ToolDefinition } from "../../engine.ts";
 import type { RenderedPrompt } from "../completion-prompt.ts";
 import type { NativeGrammar } from "../native-loop/native-sequence.ts";
 import type { GrammarTrigger } from "./chat-format-addon.ts";
@@ -23,13 +23,15 @@ export interface ChatFormatPrompt {
 
 /**
  * Throws a SparkError (invalid_request) when the template refuses the request. `tools` are the
- * request's (requestTools): none renders no tools section and gives no grammar.
+ * request's (requestTools): none renders no tools section and gives no grammar. `jsonSchema`
+ * (structured output, checked by chatFormatJsonSchema) gives llama.cpp's grammar for it.
  */
 export function renderChatFormatPrompt(
   format: ChatFormat,
   model: LlamaModel,
   request: EngineRequest,
   tools: readonly ToolDefinition[],
+  jsonSchema?: JsonSchema,
 ): ChatFormatPrompt {
   const rendered = format.render({
     messages: request.messages,
@@ -38,6 +40,7 @@ export function renderChatFormatPrompt(
       ? {}
       : { parallelToolCalls: request.parallelToolCalls }),
     ...(request.continueFinalMessage === true ? { continueFinalMessage: true } : {}),
+    ...(jsonSchema === undefined ? {} : { jsonSchema }),
   });
   const tokens = tokenizePrompt(model, rendered.prompt);
   const preservedTokens = new Set<Token>();
@@ -49,7 +52,7 @@ export function renderChatFormatPrompt(
     prompt: { tokens, stableLength: tokens.length },
     rendered,
     grammar:
-      tools.length === 0
+      tools.length === 0 && jsonSchema === undefined
         ? undefined
         : formatGrammar(model, rendered, preservedTokens, request.parallelToolCalls === false),
     stops: rendered.additionalStops,
