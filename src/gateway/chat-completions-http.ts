@@ -55,6 +55,7 @@ export async function handleChatCompletionsPost(
     body.model,
     engineRequest,
     controller.signal,
+    "response_format",
   );
   startedAt = performance.now();
   engineRequest.model = resolved.model;

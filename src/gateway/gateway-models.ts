@@ -52,10 +52,12 @@ export async function resolveModelOrThrow(
   model: string | undefined,
   request?: EngineRequest,
   signal?: AbortSignal,
+  /** Where the request's output format is (Chat Completions: response_format): the 400's param. */
+  formatParam = "text.format",
 ): Promise<ResolvedModel> {
   const resolved = await models.resolve(model, request);
   if (resolved !== undefined) {
-    if (request !== undefined) await throwIfEngineRefuses(resolved, request, signal);
+    if (request !== undefined) await throwIfEngineRefuses(resolved, request, signal, formatParam);
     return resolved;
   }
   const name =
@@ -76,6 +78,7 @@ async function throwIfEngineRefuses(
   resolved: ResolvedModel,
   request: EngineRequest,
   signal: AbortSignal | undefined,
+  formatParam: string,
 ): Promise<void> {
   if (request.outputFormat === undefined || resolved.engine.checkRequest === undefined) return;
   const refusal = await resolved.engine.checkRequest(
@@ -86,5 +89,6 @@ async function throwIfEngineRefuses(
   throw new WireError(refusal.code, refusal.message, {
     cause: refusal,
     retryable: refusal.retryable,
+    ...(refusal.code === "invalid_request" ? { param: formatParam } : {}),
   });
 }
