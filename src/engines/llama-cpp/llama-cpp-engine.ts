@@ -222,10 +222,6 @@ export class LlamaCppEngine implements Engine {
     tools: readonly ToolDefinition[],
   ): ChatFormatPrompt | undefined {
     if (this.chatFormat === undefined || request.completion !== undefined) return undefined;
-    // Continuing a partial answer keeps the chat wrapper's rendering (on the native loop): its
-    // cut-and-continue is exact at token boundaries, which llama.cpp's continue_final_message
-    // rendering was not measured against yet.
-    if (request.continueFinalMessage === true) return undefined;
     if (tools.length > 0 && request.outputFormat !== undefined) {
       if (this.toolSyntax !== undefined) return undefined;
       throw new SparkError(

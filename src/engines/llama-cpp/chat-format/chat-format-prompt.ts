@@ -33,16 +33,25 @@ export function renderChatFormatPrompt(
   tools: readonly ToolDefinition[],
   jsonSchema?: JsonSchema,
 ): ChatFormatPrompt {
+  // Continuing a partial answer (a replica taking over a response): the prompt the answer started
+  // from, then the answer's text, as the first replica's context held it; the template's own
+  // continue_final_message rendering differs from that at the cut.
+  const last = request.messages.at(-1);
+  const answerSoFar =
+    request.continueFinalMessage === true && last?.role === "assistant" ? last.content : undefined;
   const rendered = format.render({
-    messages: request.messages,
+    messages: answerSoFar === undefined ? request.messages : request.messages.slice(0, -1),
     ...(tools.length === 0 ? {} : { tools, toolChoice: request.toolChoice ?? "auto" }),
     ...(request.parallelToolCalls === undefined
       ? {}
       : { parallelToolCalls: request.parallelToolCalls }),
-    ...(request.continueFinalMessage === true ? { continueFinalMessage: true } : {}),
     ...(jsonSchema === undefined ? {} : { jsonSchema }),
   });
-  const tokens = tokenizePrompt(model, rendered.prompt);
+  const startTokens = tokenizePrompt(model, rendered.prompt);
+  const tokens =
+    answerSoFar === undefined || answerSoFar === ""
+      ? startTokens
+      : [...startTokens, ...model.tokenize(answerSoFar, false)];
   const preservedTokens = new Set<Token>();
   for (const text of rendered.preservedTokens) {
     const single = singleToken(model, text);
