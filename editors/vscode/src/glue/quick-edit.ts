@@ -57,6 +57,7 @@ export class QuickEdit implements vscode.Disposable {
     // Closing the proposal's diff is the user dismissing it: a pending edit nobody sees must not
     // wait for a key pressed later for something else.
     this.tabSubscription = vscode.window.tabGroups.onDidChangeTabs((event) => {
+      updateProposalActive();
       const pending = this.pending;
       if (pending === undefined || !event.closed.some((tab) => showsProposal(tab, pending))) return;
       const stillOpen = vscode.window.tabGroups.all.some((group) =>
@@ -66,9 +67,7 @@ export class QuickEdit implements vscode.Disposable {
     });
     // The proposal's keys (Ctrl+Enter, Ctrl+Backspace, Esc) are bound only while its diff is the
     // active editor (and has the focus): anywhere else they stay VS Code's.
-    this.editorSubscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
-      void setContext("spark.proposalActive", editor?.document.uri.scheme === EDIT_SCHEME);
-    });
+    this.editorSubscription = vscode.window.onDidChangeActiveTextEditor(updateProposalActive);
   }
 
   dispose(): void {
@@ -199,6 +198,9 @@ export class QuickEdit implements vscode.Disposable {
     this.showProposal(pending, text);
     // Whole now: highlighted as the file is, and its problems reported (they go when answered).
     await this.documents.setLanguage(pending.proposedUri, pending.languageId);
+    // The language change reopens the proposal's document, and the active editor changes with
+    // it: Ctrl+Enter in the diff stayed unbound after the last such event said "not a proposal".
+    updateProposalActive();
     if (this.pending !== pending) return;
     this.announce(pending, line + 1);
   }
@@ -348,6 +350,18 @@ export class QuickEdit implements vscode.Disposable {
 
 const SELECTION_CHANGED =
   "Spark's edit was not applied: the selected code changed in the file while Spark was editing it.";
+
+/**
+ * spark.proposalActive: the active tab is a proposal's diff (or the active editor a proposal).
+ * The tab, not only the active editor: a language change reopens the document under the editor.
+ */
+function updateProposalActive(): void {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const active =
+    (input instanceof vscode.TabInputTextDiff && input.modified.scheme === EDIT_SCHEME) ||
+    vscode.window.activeTextEditor?.document.uri.scheme === EDIT_SCHEME;
+  void setContext("spark.proposalActive", active);
+}
 
 function showsProposal(tab: vscode.Tab, pending: PendingEdit): boolean {
   return (
