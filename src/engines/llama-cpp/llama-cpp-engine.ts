@@ -4,7 +4,6 @@ import { basename } from "node:path";
 import {
   type ChatHistoryItem,
   type ChatWrapper,
-  type LlamaContextSequence,
   type LlamaGrammar,
   type Token,
 } from "node-llama-cpp";
@@ -15,7 +14,6 @@ import type {
   FinishReason,
   EngineStreamOptions,
   ModelInfo,
-  ToolDefinition,
   Usage,
 } from "../engine.ts";
 import { endStream } from "../end-stream.ts";
@@ -23,29 +21,30 @@ import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { ChatFormat } from "./chat-format/chat-format.ts";
-import { renderChatFormatPrompt, type ChatFormatPrompt } from "./chat-format/chat-format-prompt.ts";
+import type { ChatFormatPrompt } from "./chat-format/chat-format-prompt.ts";
+import { chatFormatPrompt, type ChatFormatRequestParts } from "./chat-format-request.ts";
 import { refuseUncontinuable } from "./continue-final-message.ts";
 import { acquireEngineLease, type EngineLease } from "./acquire-engine-lease.ts";
 import { findFimTokens, type FimTokens, type RenderedPrompt } from "./completion-prompt.ts";
-import { prefillPrompt, type GenerationResult } from "./generate-text.ts";
-import { generateOnLease } from "./generate-on-lease.ts";
+import {
+  generatePrepared,
+  startClockOnLease,
+  type GenerationEngineParts,
+} from "./generate-prepared.ts";
 import type { LoadedModel } from "./load-model.ts";
-import { samplingPlace } from "./native-loop/device-sampling-mode.ts";
 import type { NativeContext } from "./native-loop/native-context.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
 import { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import { PromptTokenCache } from "./prompt-token-cache.ts";
 import { GrammarCache } from "./grammar-cache.ts";
 import { renderRequestPrompt, type PromptRenderer } from "./render-request-prompt.ts";
-import { contextOverflowMessage, requestTools } from "./request-tools.ts";
-import type { SequencePool } from "./sequence-pool.ts";
+import { requestPools } from "./request-pools.ts";
+import { requestTools } from "./request-tools.ts";
 import {
-  configuredContextSize,
   openEngineParts,
   type EngineParts,
   type NodeLlamaCppContext,
 } from "./open-engine-parts.ts";
-import { chatFormatJsonSchema } from "./structured-output/chat-format-schema.ts";
 import { outputTextGrammar } from "./structured-output/output-text-grammar.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
@@ -90,6 +89,8 @@ export class LlamaCppEngine implements Engine {
   /** Model layers on the GPU (0: the CPU runs it). */
   readonly gpuLayers: number;
   private readonly trainContextSize: number;
+  private readonly chatFormatParts: ChatFormatRequestParts;
+  private readonly generationParts: GenerationEngineParts;
 
   private constructor(
     parts: EngineParts,
@@ -118,6 +119,22 @@ export class LlamaCppEngine implements Engine {
     this.grammars = new GrammarCache(parts.loaded.llama, options.grammarSearch);
     this.lookups = new RequestLookups(model, options);
     this.promptTokens = new PromptTokenCache(model.tokenizer);
+    this.chatFormatParts = {
+      modelName: this.modelName,
+      model,
+      chatFormat: this.chatFormat,
+      toolSyntax: this.toolSyntax,
+      chatFormatToolsUnsupportedReason: this.chatFormatToolsUnsupportedReason,
+    };
+    this.generationParts = {
+      model,
+      options,
+      trainContextSize: this.trainContextSize,
+      grammars: this.grammars,
+      lookups: this.lookups,
+      toolSyntax: this.toolSyntax,
+      chatWrapper: this.chatWrapper,
+    };
     this.renderer = {
       model,
       chatWrapper: this.chatWrapper,
@@ -198,56 +215,6 @@ export class LlamaCppEngine implements Engine {
     return this.chatFormat?.formatName;
   }
 
-  /**
-   * Plain text, with or without prompt lookup, runs on the native loop when there is one; so do
-   * tool turns when the model's tool-call syntax is one the native loop speaks (<tool_call> JSON);
-   * other syntaxes decode inside node-llama-cpp's LlamaChat.
-   */
-  private nativeLoopFor(
-    tools: readonly ToolDefinition[],
-    chat: ChatFormatPrompt | undefined,
-  ): NativeContext | undefined {
-    if (chat !== undefined) return this.native;
-    return tools.length > 0 && this.toolSyntax === undefined ? undefined : this.native;
-  }
-
-  /**
-   * A chat request under the model's chat format, when it runs so (undefined: the chat wrapper
-   * renders it). Structured output beside tools stays on the <tool_call> jobs that interleave
-   * the two where the model speaks that syntax; elsewhere it is refused. A template without a
-   * tool-call format serves the request as text, without its tools.
-   */
-  private chatFormatPrompt(
-    request: EngineRequest,
-    tools: readonly ToolDefinition[],
-  ): ChatFormatPrompt | undefined {
-    if (this.chatFormat === undefined || request.completion !== undefined) return undefined;
-    if (tools.length > 0 && request.outputFormat !== undefined) {
-      if (this.toolSyntax !== undefined) return undefined;
-      throw new SparkError(
-        "invalid_request",
-        `Structured output beside tools is not supported with ${this.modelName}'s chat format; ` +
-          "send the request without tools or without a response format.",
-      );
-    }
-    const offered = this.chatFormatToolsUnsupportedReason === undefined ? tools : [];
-    // Structured output (no tools here) under llama.cpp's own json-schema-to-grammar, as
-    // llama-server's response_format: it keeps pattern, uuid, lengths and integer bounds.
-    const jsonSchema =
-      request.outputFormat === undefined
-        ? undefined
-        : chatFormatJsonSchema(this.chatFormat, request.outputFormat);
-    return renderChatFormatPrompt(this.chatFormat, this.loaded.model, request, offered, jsonSchema);
-  }
-
-  /** Created whenever a request can need it (openEngineContexts): its absence is a bug. */
-  private readonly nodeLlamaCppPool = (): SequencePool<LlamaContextSequence> => {
-    if (this.nodeLlamaCpp === undefined) {
-      throw new SparkError("internal_error", "node-llama-cpp's context was not created.");
-    }
-    return this.nodeLlamaCpp.pool;
-  };
-
   get chatWrapperName(): string {
     return this.chatWrapper.wrapperName;
   }
@@ -267,7 +234,7 @@ export class LlamaCppEngine implements Engine {
    */
   renderChatPrompt(request: EngineRequest): string {
     const tools = requestTools(request);
-    const chat = this.chatFormatPrompt(request, tools);
+    const chat = chatFormatPrompt(this.chatFormatParts, request, tools);
     if (chat !== undefined) return chat.rendered.prompt;
     return this.loaded.model.detokenize(
       renderRequestPrompt(this.renderer, request, tools).tokens,
@@ -309,7 +276,7 @@ export class LlamaCppEngine implements Engine {
     if (request.outputFormat !== undefined) {
       // On the chat-format path the render checks the schema and builds llama.cpp's grammar.
       try {
-        if (this.chatFormatPrompt(request, tools) !== undefined) return undefined;
+        if (chatFormatPrompt(this.chatFormatParts, request, tools) !== undefined) return undefined;
       } catch (error) {
         return SparkError.from(error);
       }
@@ -336,7 +303,7 @@ export class LlamaCppEngine implements Engine {
     const renderStartedAt = performance.now();
     try {
       // Before a sequence is chosen: the pool gives the request the one already holding its prefix.
-      chat = this.chatFormatPrompt(request, tools);
+      chat = chatFormatPrompt(this.chatFormatParts, request, tools);
       prompt = chat?.prompt ?? renderRequestPrompt(this.renderer, request, tools);
     } catch (error) {
       return yield* finish("error", SparkError.from(error));
@@ -357,10 +324,11 @@ export class LlamaCppEngine implements Engine {
               options.signal,
             )
           : undefined;
-      const pools = {
-        native: this.nativeLoopFor(tools, chat)?.pool,
-        nodeLlamaCpp: this.nodeLlamaCppPool,
-      };
+      const pools = requestPools(
+        { native: this.native, nodeLlamaCpp: this.nodeLlamaCpp, toolSyntax: this.toolSyntax },
+        tools,
+        chat,
+      );
       lease = await acquireEngineLease(pools, request, prompt, options.signal);
     } catch (error) {
       const sparkError = SparkError.from(error);
@@ -368,22 +336,11 @@ export class LlamaCppEngine implements Engine {
         ? finish("cancelled")
         : finish("error", sparkError);
     }
-    clock.markWorkStarted();
-    clock.decodeLoop = lease.loop;
-    if (lease.loop === "native") {
-      const sequence = lease.lease.sequence;
-      sequence.resetSamplers();
-      clock.sampling = () => samplingPlace(sequence.samplersUsed());
-    }
+    startClockOnLease(clock, lease);
     this.activity.streams += 1;
     try {
-      // Another tenant's tokens would be reused as a prefix, and show in cached tokens: clear them.
-      if (lease.lease.foreignCache) {
-        if (lease.loop === "native") lease.lease.sequence.forget();
-        else await lease.lease.sequence.clearHistory();
-      }
       const generation = { request, tools, prompt, chat, grammar, lease, clock, usage };
-      yield* this.generate(generation, options.signal, finish);
+      yield* generatePrepared(this.generationParts, generation, options.signal, finish);
     } catch (error) {
       // A stream cut by dispose() fails wherever it was (the model is gone): say that, not how.
       yield* finish("error", this.disposed ? disposedError(error) : SparkError.from(error));
@@ -391,88 +348,6 @@ export class LlamaCppEngine implements Engine {
       this.activity.streams -= 1;
       lease.lease.release();
     }
-  }
-
-  private async *generate(
-    generation: PreparedGeneration,
-    signal: AbortSignal | undefined,
-    finish: (reason: FinishReason, error?: SparkError) => Generator<EngineEvent>,
-  ): AsyncGenerator<EngineEvent> {
-    const { request, tools, prompt, chat, grammar, lease, clock, usage } = generation;
-    const { contextSize } = lease.lease.sequence;
-    const model = this.loaded.model;
-    const choice = request.toolChoice ?? "auto";
-    if (typeof choice === "object" && tools.length === 0) {
-      yield* finish(
-        "error",
-        new SparkError(
-          "invalid_request",
-          `tool_choice names "${choice.name}", which is not among the request's tools.`,
-        ),
-      );
-      return;
-    }
-    const hasTools = tools.length > 0;
-    const forceToolCall = hasTools && choice !== "auto";
-    const promptTokens = prompt.tokens;
-    // Only once the request holds a sequence: one cancelled while it waited evaluated nothing.
-    usage.inputTokens = promptTokens.length;
-    const room = contextSize - promptTokens.length;
-    if (room <= 0) {
-      yield* finish(
-        "error",
-        new SparkError(
-          "context_length_exceeded",
-          contextOverflowMessage(
-            promptTokens.length,
-            contextSize,
-            configuredContextSize(this.options),
-            this.trainContextSize,
-          ),
-        ),
-      );
-      return;
-    }
-    if (request.prefillOnly === true) {
-      usage.cachedInputTokens =
-        lease.loop === "native"
-          ? await lease.lease.sequence.prefill(promptTokens, signal)
-          : await prefillPrompt(lease.lease.sequence, promptTokens);
-      yield* finish("stop");
-      return;
-    }
-    const maxOutputTokens = Math.min(request.sampling?.maxOutputTokens ?? room, room);
-    const sampling = request.sampling ?? {};
-    const result: GenerationResult = {
-      finishReason: "stop",
-      outputTokens: 0,
-      cachedInputTokens: 0,
-    };
-    // Text under a grammar decodes without prompt lookup; tool turns draft on the native loop only.
-    const lookup =
-      hasTools || grammar !== undefined ? undefined : this.lookups.for(request, promptTokens);
-    yield* generateOnLease(
-      {
-        lease,
-        request,
-        tools,
-        limits: { model, promptTokens, sampling, maxOutputTokens, clock, signal },
-        grammar,
-        lookup,
-        forceToolCall,
-        grammars: this.grammars,
-        lookups: this.lookups,
-        toolSyntax: this.toolSyntax,
-        chat,
-        chatWrapper: this.chatWrapper,
-        usage,
-      },
-      result,
-    );
-    if (lookup !== undefined) this.lookups.report(lookup, promptTokens.length, usage);
-    usage.outputTokens = result.outputTokens;
-    usage.cachedInputTokens = result.cachedInputTokens;
-    yield* finish(signal?.aborted ? "cancelled" : result.finishReason);
   }
 
   async dispose(): Promise<void> {
@@ -490,20 +365,6 @@ export class LlamaCppEngine implements Engine {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
-}
-
-/** What stream() settled before generate(): the request, its prompt, grammar and sequence. */
-interface PreparedGeneration {
-  request: EngineRequest;
-  tools: ToolDefinition[];
-  prompt: RenderedPrompt;
-  /** The request under the model's chat format, when it runs so. */
-  chat: ChatFormatPrompt | undefined;
-  /** Structured output's grammar, built before the sequence was taken. */
-  grammar: LlamaGrammar | undefined;
-  lease: EngineLease;
-  clock: StreamClock;
-  usage: Usage;
 }
 
 /**
