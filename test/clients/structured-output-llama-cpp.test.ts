@@ -105,8 +105,13 @@ describe("the openai SDK", () => {
       max_tokens: 200,
     });
     const content = completion.choices[0]?.message.content ?? "";
-    const parsed: unknown = JSON.parse(content);
-    expect(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)).toBe(true);
+    // The noise model ends an unbounded string only by chance: an answer cut at max_tokens is
+    // the grammar's prefix of an object; a finished one parses to an object.
+    if (completion.choices[0]?.finish_reason === "length") expect(content).toMatch(/^\{/);
+    else {
+      const parsed: unknown = JSON.parse(content);
+      expect(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)).toBe(true);
+    }
     expect(
       log.some((line) => / response chatcmpl-\w+ http .* format=json_object /.test(line)),
     ).toBe(true);
