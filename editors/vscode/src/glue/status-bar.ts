@@ -13,13 +13,23 @@ export class SparkStatusBar implements vscode.Disposable {
   constructor(private readonly settings: SparkSettings) {
     this.item.name = "Spark";
     this.item.command = "spark.toggleCompletions";
+    let answering = this.answeringIdentity();
     this.subscription = settings.onDidChange(() => {
-      // A new server, model or key: what was measured or failed before no longer applies.
-      this.state.settingsChanged();
+      // A new server, model or key: what was measured or failed before no longer applies. Other
+      // settings (completions toggled off and on) keep it.
+      const now = this.answeringIdentity();
+      if (now !== answering) this.state.settingsChanged();
+      answering = now;
       this.render();
     });
     this.render();
     this.item.show();
+  }
+
+  /** What decides who answers completions: the server, the key and the configured model. */
+  private answeringIdentity(): string {
+    const { serverUrl, key, completionModel } = this.settings;
+    return JSON.stringify([serverUrl, key ?? null, completionModel ?? null]);
   }
 
   showCompletion(model: string | undefined, latencyMs: number): void {
