@@ -1,7 +1,8 @@
 // How `spark serve` (one process, or one `--workers` worker) answers signals: SIGTERM or SIGINT
 // drains (unready, new work refused, responses in flight finish within [serve]
 // drain_grace_seconds, the rest handed over to other replicas), closes and exits 0; a second
-// SIGINT exits at once; SIGHUP reloads what can change without a restart.
+// SIGINT exits at once; SIGHUP reloads what can change without a restart, or, in a terminal (a
+// hangup: the terminal closed), drains and exits as SIGTERM does.
 import type { DrainOutcome } from "../gateway/gateway-drain.ts";
 
 export interface Drainable {
@@ -45,6 +46,12 @@ export function serveUntilSignalled(
     process.on("SIGTERM", onStop);
     process.on("SIGINT", onStop);
     process.on("SIGHUP", () => {
+      // In a terminal SIGHUP is the terminal going away (a closed tab, an editor's killed
+      // terminal): the server goes with it. Reload is for servers a service manager started.
+      if (hangupMeansExit()) {
+        onStop("SIGHUP");
+        return;
+      }
       if (options.reload === undefined) {
         log("spark serve: SIGHUP ignored (nothing to reload here)");
         return;
@@ -58,6 +65,11 @@ export function serveUntilSignalled(
       );
     });
   });
+}
+
+/** Whether this process runs in a terminal, where a hangup means the terminal closed. */
+export function hangupMeansExit(): boolean {
+  return process.stdin.isTTY === true || process.stdout.isTTY === true;
 }
 
 async function drainAndClose(server: Drainable, options: ServeSignalOptions): Promise<number> {

@@ -9,7 +9,7 @@ import { MemoryStoreCore } from "../gateway/store/memory-store-core.ts";
 import type { ServeConfig } from "../gateway/serve-config.ts";
 import { describeRedisUrl } from "../gateway/store/redis-gateway-store.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import { IMMEDIATE_EXIT_CODE } from "./serve-signals.ts";
+import { hangupMeansExit, IMMEDIATE_EXIT_CODE } from "./serve-signals.ts";
 
 /** Set in a worker's environment: it serves, with the primary's store when there is no Redis. */
 export const WORKER_ENVIRONMENT = "SPARK_SERVE_WORKER";
@@ -117,8 +117,12 @@ export async function runServePrimary(
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
-    // Each worker reloads on its own.
+    // Each worker reloads on its own; in a terminal a hangup stops them all, as SIGTERM does.
     process.on("SIGHUP", () => {
+      if (hangupMeansExit()) {
+        resolve("SIGHUP");
+        return;
+      }
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGHUP");
     });
   });
