@@ -21,7 +21,10 @@ describe.skipIf(process.platform === "win32")("openBrowser", () => {
     process.env.PATH = directory;
     const lines: string[] = [];
     openBrowser("http://127.0.0.1:7777/", (line) => lines.push(line));
-    for (let attempt = 0; attempt < 100 && !existsSync(record); attempt += 1) {
+    // The shell creates the file before echo writes into it: wait for its line, not its name.
+    const written = (): boolean =>
+      existsSync(record) && readFileSync(record, "utf8").includes("\n");
+    for (let attempt = 0; attempt < 100 && !written(); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(readFileSync(record, "utf8").trim()).toBe("http://127.0.0.1:7777/");
