@@ -7,23 +7,9 @@ import type { JsonSchema, OutputFormat } from "../../engine.ts";
 import { checkSchemaSize } from "../../json-schema-size.ts";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import type { ChatFormat } from "../chat-format/chat-format.ts";
+import { ANNOTATIONS } from "./grammar-schema.ts";
 
 type Schema = Record<string, unknown>;
-
-/** Keywords that do not restrict values. */
-const ANNOTATIONS = new Set([
-  "$schema",
-  "$id",
-  "$comment",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "nullable",
-]);
 
 /** Keywords llama.cpp's converter reads and enforces (with the conditions checked below). */
 const ENFORCED = new Set([

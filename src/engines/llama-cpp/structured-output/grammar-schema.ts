@@ -10,8 +10,8 @@ type Schema = Record<string, unknown>;
 /** Every number the grammar writes is below this in magnitude (see output-format-grammar.ts). */
 export const GRAMMAR_NUMBER_LIMIT = 1e15;
 
-/** Keywords that do not restrict values: dropped, the output stays valid. */
-const ANNOTATIONS = new Set([
+/** Keywords that do not restrict values: dropped, the output stays valid (both grammars' checks). */
+export const ANNOTATIONS = new Set([
   "$schema",
   "$id",
   "$comment",
