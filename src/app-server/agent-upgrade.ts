@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { authenticate, isHostHeaderAllowed, isLoopbackHost } from "../gateway/auth.ts";
+import { authenticateUpgrade, isHostHeaderAllowed, isLoopbackHost } from "../gateway/auth.ts";
 import { tenantOf } from "../gateway/tenant.ts";
 import { webSocketTransport } from "../protocol/agent/message-transport.ts";
 import type { AppServer } from "./app-server.ts";
@@ -91,7 +91,7 @@ export function checkAgentUpgrade(
         "loopback host) and origins listed in [serve] allowed_origins may.",
     };
   }
-  const auth = authenticate(withSubprotocolKey(headers), options.apiKeys);
+  const auth = authenticateUpgrade(headers, options.apiKeys);
   if (!auth.ok) {
     return {
       status: 401,
@@ -141,19 +141,8 @@ function upgradeTenant(
   headers: IncomingHttpHeaders,
   apiKeys: readonly string[],
 ): string | undefined {
-  const auth = authenticate(withSubprotocolKey(headers), apiKeys);
+  const auth = authenticateUpgrade(headers, apiKeys);
   return auth.ok ? tenantOf(auth.apiKey) : undefined;
-}
-
-/** A `spark-key.<key>` subprotocol entry stands in for the bearer header (browsers cannot set it). */
-function withSubprotocolKey(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  if (headers.authorization !== undefined) return headers;
-  const offered = (headers["sec-websocket-protocol"] ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .find((entry) => entry.startsWith(KEY_SUBPROTOCOL_PREFIX));
-  if (offered === undefined) return headers;
-  return { ...headers, authorization: `Bearer ${offered.slice(KEY_SUBPROTOCOL_PREFIX.length)}` };
 }
 
 function refuse(socket: Duplex, refusal: Refusal): void {
