@@ -4,14 +4,18 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { authenticateUpgrade, isHostHeaderAllowed, isLoopbackHost } from "../gateway/auth.ts";
+import {
+  authenticateUpgrade,
+  isHostHeaderAllowed,
+  isLoopbackHost,
+  KEY_SUBPROTOCOL_PREFIX,
+} from "../gateway/auth.ts";
 import { tenantOf } from "../gateway/tenant.ts";
 import { webSocketTransport } from "../protocol/agent/message-transport.ts";
 import type { AppServer } from "./app-server.ts";
 
 /** The subprotocol a browser offers (with `spark-key.<key>`); the server selects it. */
 export const AGENT_SUBPROTOCOL = "spark-agent";
-export const KEY_SUBPROTOCOL_PREFIX = "spark-key.";
 
 export interface AgentUpgradeOptions {
   appServer: AppServer;

@@ -46,7 +46,8 @@ export function authenticateUpgrade(
   return authenticate({ ...headers, authorization }, apiKeys);
 }
 
-const KEY_SUBPROTOCOL_PREFIX = "spark-key.";
+/** The subprotocol entry a browser offers its key in (`spark-key.<key>`): it cannot set headers. */
+export const KEY_SUBPROTOCOL_PREFIX = "spark-key.";
 
 function unauthorized(message: string): WireError {
   return new WireError("authentication_failed", message, { wireCode: "invalid_api_key" });
