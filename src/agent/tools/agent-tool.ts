@@ -2,6 +2,7 @@
 // that gets typed arguments. defineTool erases the argument type behind a validating prepare().
 import { z } from "zod";
 import type { ToolDefinition } from "../../engines/engine.ts";
+import type { AppliedEdit } from "../../protocol/agent/index.ts";
 import type { FileReadLedger, UndoStack } from "../edits/index.ts";
 import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 import type { CommandApproval } from "./command-approval.ts";
@@ -18,17 +19,6 @@ export interface ToolContext {
   commandSandbox: CommandSandbox;
   /** Everything the user wrote in the current turn (their message plus steers), for approvals. */
   userTextThisTurn: string;
-}
-
-/** One file an edit tool changed, with the unified diff shown to the user. */
-export interface AppliedEdit {
-  path: string;
-  kind: "add" | "delete" | "update" | "move";
-  movedFrom?: string;
-  unifiedDiff: string;
-  linesAdded: number;
-  linesRemoved: number;
-  undoEntryId: string;
 }
 
 export interface ToolResult {

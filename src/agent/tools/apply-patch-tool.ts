@@ -2,7 +2,8 @@
 // edit engine as one atomic change; each file's diff goes out as an edit-applied event.
 import { z } from "zod";
 import { applyPatch } from "../edits/index.ts";
-import { defineTool, type AppliedEdit } from "./agent-tool.ts";
+import type { AppliedEdit } from "../../protocol/agent/index.ts";
+import { defineTool } from "./agent-tool.ts";
 
 const parameters = z.strictObject({
   patch: z.string().min(1).describe("The whole patch, from '*** Begin Patch' to '*** End Patch'."),

@@ -2,7 +2,8 @@
 // validates arguments, turns thrown errors into tool errors the model can act on, and caps output.
 import type { ToolCall, ToolDefinition } from "../../engines/engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import type { AgentTool, AppliedEdit, ToolContext } from "./agent-tool.ts";
+import type { AppliedEdit } from "../../protocol/agent/index.ts";
+import type { AgentTool, ToolContext } from "./agent-tool.ts";
 import { applyPatchTool } from "./apply-patch-tool.ts";
 import { capToolOutput } from "./cap-tool-output.ts";
 import { editTool } from "./edit-tool.ts";

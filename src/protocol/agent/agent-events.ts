@@ -3,6 +3,20 @@
 import type { Usage } from "../usage.ts";
 import type { SparkErrorJson } from "../spark-error.ts";
 
+/**
+ * One file an edit tool changed, with the unified diff shown to the user. A type, not an
+ * interface: events are checked against `{ type: string; [key: string]: unknown }` on the wire.
+ */
+export type AppliedEdit = {
+  path: string;
+  kind: "add" | "delete" | "update" | "move";
+  movedFrom?: string;
+  unifiedDiff: string;
+  linesAdded: number;
+  linesRemoved: number;
+  undoEntryId: string;
+};
+
 export type TurnEndReason = "completed" | "interrupted" | "error" | "max_steps";
 
 export interface TurnTimings {
@@ -55,18 +69,7 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
     }
-  | {
-      type: "edit-applied";
-      turnId: string;
-      callId: string;
-      path: string;
-      kind: "add" | "delete" | "update" | "move";
-      movedFrom?: string;
-      unifiedDiff: string;
-      linesAdded: number;
-      linesRemoved: number;
-      undoEntryId: string;
-    }
+  | ({ type: "edit-applied"; turnId: string; callId: string } & AppliedEdit)
   | {
       type: "edit-undone";
       undoEntryId: string;
