@@ -4,7 +4,11 @@ import { McpServerManager } from "../agent/mcp/mcp-server-manager.ts";
 import { resolveCommandSandbox } from "../agent/sandbox/resolve-command-sandbox.ts";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import type { HostContext } from "../host/host-context.ts";
-import { isScriptModel, openAgentModel, resolveScriptModel } from "../host/open-agent-model.ts";
+import {
+  isScriptModel,
+  openClosableAgentModel,
+  resolveScriptModel,
+} from "../host/open-agent-model.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { createAppServer, type AppServer, type AppServerModels } from "./app-server.ts";
 
@@ -55,19 +59,9 @@ export async function createLocalAppServer(options: LocalAppServerOptions): Prom
         );
       }
       const requested = name ?? defaultReference;
-      const opened = await openAgentModel(context, requested, invokedIn);
-      return {
-        // A script keeps its whole reference, so a resumed session and model/list find it again.
-        name: isScriptModel(requested) ? requested : opened.name,
-        client: opened.client,
-        ...(opened.contextWindowTokens === undefined
-          ? {}
-          : { contextWindowTokens: opened.contextWindowTokens }),
-        close: async () => {
-          await opened.client.close();
-          await opened.ownedEngine?.dispose();
-        },
-      };
+      const opened = await openClosableAgentModel(context, requested, invokedIn);
+      // A script keeps its whole reference, so a resumed session and model/list find it again.
+      return isScriptModel(requested) ? { ...opened, name: requested } : opened;
     },
   };
   // Detected once here; each session's session-started event says what it is.

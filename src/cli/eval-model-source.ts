@@ -4,7 +4,7 @@
 import type { EvalModelSource } from "../eval/run-eval.ts";
 import type { EvalModelSession } from "../eval/run-eval-task.ts";
 import { createHostContext, type HostContext } from "../host/host-context.ts";
-import { isScriptModel, openAgentModel } from "../host/open-agent-model.ts";
+import { isScriptModel, openClosableAgentModel } from "../host/open-agent-model.ts";
 
 /** `model` undefined: the configured default (as `spark exec` without --model); `label` names it. */
 export function evalModelSource(
@@ -20,24 +20,8 @@ export function evalModelSource(
     (context ??= createHostContext(isScript || model === undefined ? {} : { model }));
   return {
     label,
-    openModel: async (): Promise<EvalModelSession> => {
-      const opened = await openAgentModel(
-        await contextFor(),
-        isScript ? model : undefined,
-        invokedIn,
-      );
-      return {
-        client: opened.client,
-        name: opened.name,
-        ...(opened.contextWindowTokens === undefined
-          ? {}
-          : { contextWindowTokens: opened.contextWindowTokens }),
-        close: async () => {
-          await opened.client.close();
-          await opened.ownedEngine?.dispose();
-        },
-      };
-    },
+    openModel: async (): Promise<EvalModelSession> =>
+      openClosableAgentModel(await contextFor(), isScript ? model : undefined, invokedIn),
     dispose: async () => {
       if (context === undefined) return;
       const made = await context.catch(() => undefined);

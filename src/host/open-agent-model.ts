@@ -66,3 +66,31 @@ export async function openAgentModel(
     ...(contextSize === undefined ? {} : { contextWindowTokens: contextSize }),
   };
 }
+
+/** An opened model as a session holds it: closing it closes the client and any engine made for it. */
+export interface ClosableAgentModel {
+  name: string | undefined;
+  client: ModelClient;
+  contextWindowTokens?: number;
+  close(): Promise<void>;
+}
+
+/** openAgentModel for a session that owns what it opened (the app server's sessions, eval runs). */
+export async function openClosableAgentModel(
+  context: HostContext,
+  model: string | undefined,
+  invokedIn: string,
+): Promise<ClosableAgentModel> {
+  const opened = await openAgentModel(context, model, invokedIn);
+  return {
+    name: opened.name,
+    client: opened.client,
+    ...(opened.contextWindowTokens === undefined
+      ? {}
+      : { contextWindowTokens: opened.contextWindowTokens }),
+    close: async () => {
+      await opened.client.close();
+      await opened.ownedEngine?.dispose();
+    },
+  };
+}
