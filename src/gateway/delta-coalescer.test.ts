@@ -2,7 +2,8 @@
 // keeps up, merged deltas while it does not, dropped past the hard limit.
 import { describe, expect, it } from "vitest";
 import type { ResponseTextDeltaEvent } from "../protocol/responses-events.ts";
-import { DeltaCoalescer, type CoalescerTransport, type TransportEvent } from "./delta-coalescer.ts";
+import { DeltaCoalescer, type CoalescerTransport } from "./delta-coalescer.ts";
+import type { TransportEvent } from "./event-json.ts";
 
 function delta(sequenceNumber: number, text: string, itemId = "msg_1"): ResponseTextDeltaEvent {
   return {

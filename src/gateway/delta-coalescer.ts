@@ -3,14 +3,9 @@
 // deltas merge into one (carrying the last merged sequence_number); past the hard limit the
 // client is hopeless and is dropped with a reason, so the server never buffers without bound.
 // What one connection holds is thus at most the hard limit plus one response's closing events.
-import type {
-  ResponseConnectionEvent,
-  ResponseDeltaEvent,
-  ResponseServerEvent as ResponseStreamEvent,
-} from "../protocol/responses-events.ts";
+import type { ResponseDeltaEvent } from "../protocol/responses-events.ts";
+import type { TransportEvent } from "./event-json.ts";
 
-/** What a transport carries: a response's events, and on WebSockets the connection's own. */
-export type TransportEvent = ResponseStreamEvent | ResponseConnectionEvent;
 type ResponseServerEvent = TransportEvent;
 
 export interface CoalescerTransport {

@@ -2,7 +2,6 @@
 // (never a 4xx that blames the client), and upstream addresses stay in the server's log: a client
 // learns what went wrong and whether to retry, not where this server's model servers live.
 import { SparkError } from "../protocol/spark-error.ts";
-import type { GatewayContext } from "./gateway-context.ts";
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>`]+/gi;
 
@@ -57,8 +56,14 @@ function redact(message: string): string {
   return message.replace(URL_PATTERN, "the upstream server");
 }
 
+/** Where an engine's own words are written: the gateway's log (a GatewayContext is one). Narrow,
+ * so that this wire-level helper needs nothing of the gateway's composition. */
+export interface EngineErrorLog {
+  log: { engineError(message: string): void };
+}
+
 /** The engine's own words (addresses included) go to the server's log, never to the client. */
-export function logEngineError(context: GatewayContext, sent: SparkError): void {
+export function logEngineError(context: EngineErrorLog, sent: SparkError): void {
   const original = sent.cause;
   if (!(original instanceof SparkError)) return;
   context.log.engineError(

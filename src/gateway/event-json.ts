@@ -2,7 +2,13 @@
 // written from a fixed prefix and its few fields rather than by JSON.stringify walking the object:
 // the same bytes (the keys in the order ResponseEventWriter and the transports give them), about
 // a quarter of the work.
-import type { TransportEvent } from "./delta-coalescer.ts";
+import type {
+  ResponseConnectionEvent,
+  ResponseServerEvent as ResponseStreamEvent,
+} from "../protocol/responses-events.ts";
+
+/** What a transport carries: a response's events, and on WebSockets the connection's own. */
+export type TransportEvent = ResponseStreamEvent | ResponseConnectionEvent;
 
 /** `streamId`: the WebSocket lane, written as `{ ...event, stream_id }` would be. */
 export function eventJson(event: TransportEvent, streamId?: string): string {

@@ -4,61 +4,11 @@
 // to resume and continue), so a rolling restart loses no stream.
 import type { GatewayContext } from "./gateway-context.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
-import { WireError } from "./wire-error.ts";
 
-/** A refused request retries after this long, by when a load balancer has moved on. */
-const DRAIN_RETRY_AFTER_MS = 1000;
 /** How often the drain looks for idle connections to close and for runs still going. */
 const DRAIN_POLL_MS = 50;
 /** After the runs have ended, how long their HTTP answers get to be written out. */
 const HTTP_FINISH_MS = 2000;
-
-/** What every transport reads to know the gateway is draining. */
-export class DrainState {
-  draining = false;
-  private readonly httpRuns = new AbortController();
-  /** HTTP generation requests not yet answered in full (a run's final event comes after it). */
-  private httpRequests = 0;
-
-  get httpInFlight(): number {
-    return this.httpRequests;
-  }
-
-  /** Counts a generation request until its response is closed. */
-  track(response: { once(event: "close", listener: () => void): unknown }): void {
-    this.httpRequests += 1;
-    response.once("close", () => {
-      this.httpRequests -= 1;
-    });
-  }
-
-  /** Aborted at the grace period's end: HTTP runs (no resume) end with a retryable failure. */
-  get httpSignal(): AbortSignal {
-    return this.httpRuns.signal;
-  }
-
-  start(): void {
-    this.draining = true;
-  }
-
-  stopHttpRuns(): void {
-    this.httpRuns.abort("draining");
-  }
-}
-
-/** New work on a draining replica: 503 with Retry-After, which clients and load balancers retry. */
-export function drainingError(): WireError {
-  return new WireError(
-    "engine_busy",
-    "This replica is shutting down and takes no new work; send the request again (another replica will take it).",
-    {
-      wireCode: "server_shutting_down",
-      status: 503,
-      retryable: true,
-      retryAfterMs: DRAIN_RETRY_AFTER_MS,
-    },
-  );
-}
 
 /** A connection the drain closes once it has nothing in flight. */
 export interface DrainableSession {

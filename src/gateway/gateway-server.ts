@@ -14,7 +14,8 @@ import {
 } from "./connection-admission.ts";
 import type { ConnectionGuard } from "./connection-guard.ts";
 import type { GatewayContext } from "./gateway-context.ts";
-import { DrainState, drainGateway, drainingError, type DrainOutcome } from "./gateway-drain.ts";
+import { DrainState, drainingError } from "./drain-state.ts";
+import { drainGateway, type DrainOutcome } from "./gateway-drain.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http-routes.ts";
 import { LiveResponseRegistry } from "./live-response-registry.ts";

@@ -11,7 +11,7 @@ import type { GatewayContext } from "./gateway-context.ts";
 import { clientFacingEngineError, logEngineError } from "./engine-error.ts";
 import { sendError, sendJson } from "./http-io.ts";
 import { invalidTargetError, requestPathOf } from "./request-path.ts";
-import { drainingError } from "./gateway-drain.ts";
+import { drainingError } from "./drain-state.ts";
 import { inputItemsOf, inputItemsPage } from "./input-items.ts";
 import { sendReadiness } from "./readiness.ts";
 import { handleResponsesPost } from "./responses-http.ts";

@@ -11,8 +11,8 @@ import { resolveModelOrThrow, type GatewayModels } from "./gateway-models.ts";
 import { checkContextLimit } from "./limits.ts";
 import { newId } from "./new-id.ts";
 import { echoTextFormat, outputFormatFromText } from "./output-format.ts";
-import { requestTools, type ClientTool } from "./request-tools.ts";
-import type { GatewayStore, StoredResponse } from "./store/gateway-store.ts";
+import { requestTools } from "./request-tools.ts";
+import type { ClientTool, GatewayStore, StoredResponse } from "./store/gateway-store.ts";
 import { tenantOf, tenantSessionKey } from "./tenant.ts";
 import { WireError } from "./wire-error.ts";
 

@@ -5,14 +5,8 @@ import type { ToolDefinition } from "../engines/engine.ts";
 import type { ResponseEchoedTool } from "../protocol/responses-events.ts";
 import type { MemberTool, ResponseTool } from "../protocol/responses-requests.ts";
 import { checkSchemaSizeAt } from "./schema-error.ts";
+import type { ClientTool } from "./store/gateway-store.ts";
 import { WireError } from "./wire-error.ts";
-
-/** What a client named a tool, for an engine-side name. */
-export interface ClientTool {
-  kind: "function" | "custom";
-  name: string;
-  namespace?: string;
-}
 
 export interface RequestTools {
   /** For the engine; empty when the request has none. */

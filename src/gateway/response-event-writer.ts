@@ -24,26 +24,15 @@ import {
 } from "./content-item-events.ts";
 import type { GatewayClock } from "./gateway-clock.ts";
 import { newId } from "./new-id.ts";
-import {
-  customToolArguments,
-  customToolInput,
-  engineToolName,
-  type ClientTool,
-} from "./request-tools.ts";
+import { customToolArguments, customToolInput, engineToolName } from "./request-tools.ts";
+import type { ClientTool } from "./store/gateway-store.ts";
 import { createTickEndFlush } from "./tick-end-flush.ts";
-import type { WriterResumeState } from "./writer-resume-state.ts";
-
-export type OpenMessage = OpenContentItem;
-
-/** The reasoning item being streamed (`reasoning_text` content, as open models stream it). */
-export type OpenReasoning = OpenContentItem;
-
-export interface OpenCall {
-  item: ResponseToolCallItem;
-  outputIndex: number;
-  /** The engine's JSON arguments so far (a custom call's input is taken from them at the end). */
-  engineArguments: string;
-}
+import type {
+  OpenCall,
+  OpenMessage,
+  OpenReasoning,
+  WriterResumeState,
+} from "./writer-resume-state.ts";
 
 /** Hands an event on; `json` is its wire text when the writer already wrote it (written once, it
  * is reused by the replay log and the socket). */

@@ -6,7 +6,21 @@ import type {
   ResponseServerEvent,
   ResponseToolCallItem,
 } from "../protocol/responses-events.ts";
-import type { OpenCall, OpenMessage, OpenReasoning } from "./response-event-writer.ts";
+import type { OpenContentItem } from "./content-item-events.ts";
+
+/** The message being streamed (`output_text` content). */
+export type OpenMessage = OpenContentItem;
+
+/** The reasoning item being streamed (`reasoning_text` content, as open models stream it). */
+export type OpenReasoning = OpenContentItem;
+
+/** A tool call being streamed. */
+export interface OpenCall {
+  item: ResponseToolCallItem;
+  outputIndex: number;
+  /** The engine's JSON arguments so far (a custom call's input is taken from them at the end). */
+  engineArguments: string;
+}
 
 export interface WriterResumeState {
   nextSequenceNumber: number;

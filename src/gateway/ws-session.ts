@@ -5,12 +5,12 @@
 import type { RawData, WebSocket } from "ws";
 import type { ResponseConnectionEvent } from "../protocol/responses-events.ts";
 import type { ResponsesClientEvent } from "../protocol/responses-requests.ts";
-import { DeltaCoalescer, type TransportEvent } from "./delta-coalescer.ts";
+import { DeltaCoalescer } from "./delta-coalescer.ts";
 import { isFinalResponseEvent, type TickCorker } from "./tick-corker.ts";
-import { eventJson, withStreamId } from "./event-json.ts";
+import { eventJson, withStreamId, type TransportEvent } from "./event-json.ts";
 import { errorEvent } from "./error-event.ts";
 import { GatewayClock } from "./gateway-clock.ts";
-import { drainingError } from "./gateway-drain.ts";
+import { drainingError } from "./drain-state.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import type { EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";

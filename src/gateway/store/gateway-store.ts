@@ -6,7 +6,6 @@
 import type { ChatMessage, EngineRequest } from "../../engines/engine.ts";
 import type { ResponseObject, ResponseOutputItem } from "../../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../../protocol/responses-requests.ts";
-import type { ClientTool } from "../request-tools.ts";
 
 /** A finished response as the store keeps it. */
 export interface StoredResponse {
@@ -24,6 +23,14 @@ export interface StoredResponse {
   replica?: string;
   /** The request's own input, as sent (GET /v1/responses/{id}/input_items). */
   input?: ResponseCreateBody["input"];
+}
+
+/** What a client named a tool, for an engine-side name (stored with a continuable turn, so a
+ * continuing replica names the tools as the client did). */
+export interface ClientTool {
+  kind: "function" | "custom";
+  name: string;
+  namespace?: string;
 }
 
 /** What another replica needs to continue a response whose replica died. */
