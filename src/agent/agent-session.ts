@@ -18,7 +18,7 @@ import { readSession } from "./session-store/read-session.ts";
 import { SessionLog } from "./session-store/session-log.ts";
 import type { CommandSandbox } from "./sandbox/command-sandbox.ts";
 import { resolveCommandSandbox } from "./sandbox/resolve-command-sandbox.ts";
-import type { CommandApproval } from "./tools/command-approval.ts";
+import type { CommandApproval } from "./approval/command-approval.ts";
 import { ToolRegistry } from "./tools/tool-registry.ts";
 import type { TranscriptMessage } from "./transcript.ts";
 import { TurnControl } from "./turn-control.ts";

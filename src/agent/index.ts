@@ -18,7 +18,7 @@ export {
 } from "./model-client/gateway-model-client.ts";
 export { ToolRegistry, DEFAULT_TOOLS } from "./tools/tool-registry.ts";
 export type { AgentTool, ToolContext } from "./tools/agent-tool.ts";
-export type { CommandApproval, CommandApprovalRequest } from "./tools/command-approval.ts";
+export type { CommandApproval, CommandApprovalRequest } from "./approval/command-approval.ts";
 export { ContextBudget, DEFAULT_WINDOW_TOKENS } from "./context/context-budget.ts";
 export { loadInstructions } from "./instructions/load-instructions.ts";
 export {

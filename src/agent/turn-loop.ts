@@ -9,7 +9,7 @@ import type { FileReadLedger, UndoStack } from "./edits/index.ts";
 import type { ModelClient } from "./model-client/model-client.ts";
 import { streamModelStep, type ModelStepResult } from "./stream-model-step.ts";
 import type { CommandSandbox } from "./sandbox/command-sandbox.ts";
-import type { CommandApproval } from "./tools/command-approval.ts";
+import type { CommandApproval } from "./approval/command-approval.ts";
 import type { ToolRegistry } from "./tools/tool-registry.ts";
 import { toEngineMessages, type TranscriptMessage } from "./transcript.ts";
 import type { TurnControl } from "./turn-control.ts";

@@ -1,7 +1,7 @@
 // Asks a session's attached clients before run_command runs a command the user did not ask for:
 // the whole command goes out as `approval-requested`, and any client's `approval/respond` settles it.
 import { randomUUID } from "node:crypto";
-import type { CommandApproval, CommandApprovalRequest } from "../agent/tools/command-approval.ts";
+import type { CommandApproval, CommandApprovalRequest } from "../agent/approval/command-approval.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import type { ApprovalDecision, ServerSessionEvent } from "../protocol/agent/session-events.ts";
 

@@ -1,7 +1,7 @@
 // One running AgentSession as the app server holds it: its numbered event stream (replayable), the
 // clients attached to it, its status, its model, and its approval broker. It outlives its clients.
 import type { AgentSession } from "../agent/agent-session.ts";
-import type { CommandApproval } from "../agent/tools/command-approval.ts";
+import type { CommandApproval } from "../agent/approval/command-approval.ts";
 import type { SessionSummary } from "../protocol/agent/agent-methods.ts";
 import { AgentProtocolError } from "../protocol/agent/json-rpc.ts";
 import type {

@@ -2,7 +2,7 @@
 // demand, and the logged ones on disk for session/list. Only sessions inside the roots are shown,
 // and only to their tenant: another tenant's session answers exactly as an id that does not exist.
 import { AgentSession, type AgentSessionOptions } from "../agent/agent-session.ts";
-import type { CommandApproval } from "../agent/tools/command-approval.ts";
+import type { CommandApproval } from "../agent/approval/command-approval.ts";
 import { DEFAULT_TOOLS, ToolRegistry } from "../agent/tools/tool-registry.ts";
 import { readSession, readSessionHeader } from "../agent/session-store/read-session.ts";
 import { findSessionLog, listSessions } from "../agent/session-store/session-directory.ts";

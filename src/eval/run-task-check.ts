@@ -1,7 +1,7 @@
 // Runs a task's check (`node check.mjs`) in the edited repository: passed means exit code 0.
 import { noCommandSandbox } from "../agent/sandbox/command-sandbox.ts";
 import { runProcess } from "../agent/tools/run-process.ts";
-import { quoteShellWords } from "../agent/tools/parse-shell-command.ts";
+import { quoteShellWords } from "../agent/approval/parse-shell-command.ts";
 
 /** What a failed check printed, for the report: its last characters are where asserts land. */
 const OUTPUT_TAIL_CHARACTERS = 2000;

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServerManager } from "../../src/agent/mcp/mcp-server-manager.ts";
 import type { McpServerState } from "../../src/agent/mcp/mcp-server-connection.ts";
-import type { CommandApprovalRequest } from "../../src/agent/tools/command-approval.ts";
+import type { CommandApprovalRequest } from "../../src/agent/approval/command-approval.ts";
 import { DEFAULT_TOOLS, ToolRegistry } from "../../src/agent/tools/tool-registry.ts";
 import type { McpServerConfig } from "../../src/config/mcp-server-config.ts";
 import {

@@ -6,7 +6,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { AgentTool, ToolResult } from "../tools/agent-tool.ts";
-import { decideToolCall } from "../tools/command-approval.ts";
+import { decideToolCall } from "../approval/command-approval.ts";
 import { mcpResultText } from "./mcp-result-text.ts";
 import type { McpServerConnection } from "./mcp-server-connection.ts";
 import { qualifiedToolName } from "./mcp-tool-name.ts";

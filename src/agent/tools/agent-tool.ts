@@ -5,7 +5,7 @@ import type { ToolDefinition } from "../../engines/engine.ts";
 import type { AppliedEdit } from "../../protocol/agent/index.ts";
 import type { FileReadLedger, UndoStack } from "../edits/index.ts";
 import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
-import type { CommandApproval } from "./command-approval.ts";
+import type { CommandApproval } from "../approval/command-approval.ts";
 
 export interface ToolContext {
   /** Real path of the workspace root; every path a tool touches resolves inside it. */

@@ -2,7 +2,7 @@
 // expression of tests and operators. Left out: -H, -L and -follow (follow links out), -exec,
 // -execdir, -ok, -okdir (run programs), -delete, -fls, -fprint* (write), -files0-from (reads
 // names from another file), -xtype (looks at what a link points to), -D and -O.
-import type { OptionParse } from "./command-options.ts";
+import type { OptionParse } from "../approval/command-options.ts";
 
 /** Operators and tests that take no value. */
 const NO_VALUE = new Set([

@@ -5,7 +5,7 @@ import {
   createToolWorkspace,
   type ToolWorkspace,
 } from "../../../test/agent/support/tool-context.ts";
-import type { CommandApprovalRequest } from "./command-approval.ts";
+import type { CommandApprovalRequest } from "../approval/command-approval.ts";
 import { ToolRegistry } from "./tool-registry.ts";
 
 const registry = new ToolRegistry();

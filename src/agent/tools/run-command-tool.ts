@@ -2,7 +2,7 @@
 // approved it; with a timeout, an output cap (the registry's, keeping the tail) and interrupt.
 import { z } from "zod";
 import { defineTool } from "./agent-tool.ts";
-import { decideCommand } from "./command-approval.ts";
+import { decideCommand } from "../approval/command-approval.ts";
 import { runProcess } from "./run-process.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;

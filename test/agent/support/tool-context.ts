@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { FileReadLedger, UndoStack } from "../../../src/agent/edits/index.ts";
 import type { ToolContext } from "../../../src/agent/tools/agent-tool.ts";
-import type { CommandApproval } from "../../../src/agent/tools/command-approval.ts";
+import type { CommandApproval } from "../../../src/agent/approval/command-approval.ts";
 import {
   noCommandSandbox,
   type CommandSandbox,

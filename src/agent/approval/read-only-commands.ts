@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPathInside } from "../edits/is-path-inside.ts";
 import { parseOptions, type OptionParse } from "./command-options.ts";
-import { parseFindArguments } from "./find-expression.ts";
+import { parseFindArguments } from "../tools/find-expression.ts";
 import { GIT_GLOBAL_OPTIONS, GIT_SUBCOMMAND_OPTIONS } from "./read-only-git-options.ts";
 import { PROGRAM_OPTIONS } from "./read-only-program-options.ts";
 
