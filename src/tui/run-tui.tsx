@@ -4,7 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { render } from "ink";
 import { isScriptModel, resolveScriptModel } from "../host/open-agent-model.ts";
-import { describeFailedMatch, matchSessionId } from "../agent/session-store/match-session-id.ts";
+import { describeFailedMatch, matchSessionId } from "../protocol/agent/match-session-id.ts";
 import { removeEmptySession } from "../agent/session-store/remove-empty-session.ts";
 import { sessionsDirectory } from "../agent/session-store/session-directory.ts";
 import { createHostContext } from "../host/host-context.ts";

@@ -3,7 +3,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { matchSessionId } from "./match-session-id.ts";
+import { matchSessionId } from "../../protocol/agent/match-session-id.ts";
 import { readSession, type SessionSummary } from "./read-session.ts";
 
 export function sessionsDirectory(sparkHome: string): string {

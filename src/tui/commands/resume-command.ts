@@ -1,7 +1,7 @@
 // /resume: picks a session from session/list (or takes an id or id prefix) and attaches to it;
 // the attach shows its history.
 import { errorAction } from "../hooks/use-agent-session.ts";
-import { describeFailedMatch, matchSessionId } from "../../agent/session-store/match-session-id.ts";
+import { describeFailedMatch, matchSessionId } from "../../protocol/agent/match-session-id.ts";
 import { describeSession } from "./describe-session.ts";
 import { notice, type SlashCommand } from "./slash-command.ts";
 
