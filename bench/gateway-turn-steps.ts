@@ -5,17 +5,17 @@
 // with a ~6 KB user message chained to a stored ~128 KB conversation, 16 single-token deltas.
 import type { ChatMessage } from "../src/engines/engine.ts";
 import { createSyntheticEngine } from "../src/engines/synthetic/synthetic-engine.ts";
-import { DeltaCoalescer } from "../src/gateway/delta-coalescer.ts";
-import { eventJson } from "../src/gateway/event-json.ts";
+import { DeltaCoalescer } from "../src/gateway/wire/delta-coalescer.ts";
+import { eventJson } from "../src/gateway/wire/event-json.ts";
 import { GatewayClock } from "../src/gateway/gateway-clock.ts";
 import { modelsFromEngine } from "../src/gateway/gateway-models.ts";
-import { LiveResponse } from "../src/gateway/live-response.ts";
-import { prepareTurn } from "../src/gateway/prepare-turn.ts";
-import { ResponseEventWriter } from "../src/gateway/response-event-writer.ts";
+import { LiveResponse } from "../src/gateway/ws/live-response.ts";
+import { prepareTurn } from "../src/gateway/turn/prepare-turn.ts";
+import { ResponseEventWriter } from "../src/gateway/turn/response-event-writer.ts";
 import { defaultServeConfig } from "../src/gateway/serve-config.ts";
 import { MemoryGatewayStore } from "../src/gateway/store/memory-gateway-store.ts";
-import { sparkTimings } from "../src/gateway/spark-timings.ts";
-import { parseClientFrame } from "../src/gateway/ws-frame-parser.ts";
+import { sparkTimings } from "../src/gateway/turn/spark-timings.ts";
+import { parseClientFrame } from "../src/gateway/ws/ws-frame-parser.ts";
 import type { ResponseCreateBody } from "../src/protocol/responses-requests.ts";
 import { readCorpus } from "./lib/conversation-corpus.ts";
 

@@ -9,8 +9,8 @@ import {
   isHostHeaderAllowed,
   isLoopbackHost,
   KEY_SUBPROTOCOL_PREFIX,
-} from "../gateway/auth.ts";
-import { tenantOf } from "../gateway/tenant.ts";
+} from "../gateway/access/auth.ts";
+import { tenantOf } from "../gateway/access/tenant.ts";
 import { webSocketTransport } from "../protocol/agent/message-transport.ts";
 import type { AppServer } from "./app-server.ts";
 

@@ -3,7 +3,7 @@
 // disposed after the drain grace period); the log names tenants (hashes), never keys.
 import { loadConfig } from "../config/load-config.ts";
 import type { ConfigFlags } from "../config/config-types.ts";
-import { tenantOf } from "../gateway/tenant.ts";
+import { tenantOf } from "../gateway/access/tenant.ts";
 import type { HostContext } from "../host/host-context.ts";
 import type { RunningServe } from "./start-serve.ts";
 

@@ -4,15 +4,15 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { authenticate, authenticateUpgrade } from "./auth.ts";
-import { ConnectionGuard, type ConnectionGuardLimits } from "./connection-guard.ts";
+import { authenticate, authenticateUpgrade } from "./access/auth.ts";
+import { ConnectionGuard, type ConnectionGuardLimits } from "./access/connection-guard.ts";
 import type { GatewayContext } from "./gateway-context.ts";
-import { sendError } from "./http-io.ts";
-import { requestPathOf } from "./request-path.ts";
-import { tenantOf } from "./tenant.ts";
+import { sendError } from "./http/http-io.ts";
+import { requestPathOf } from "./access/request-path.ts";
+import { tenantOf } from "./access/tenant.ts";
 import type { ServeConfig } from "./serve-config.ts";
-import { describeWireError } from "./wire-error.ts";
-import { refuseUpgrade } from "./ws-upgrade.ts";
+import { describeWireError } from "./wire/wire-error.ts";
+import { refuseUpgrade } from "./ws/ws-upgrade.ts";
 
 /** An idle keep-alive socket is closed after this long (Node's default, stated here on purpose:
  * an admitted socket counts for its key until it closes). */

@@ -1,6 +1,6 @@
 // Whether this gateway is draining, as every transport reads it: new work is refused with a
 // retryable 503 while it drains, and HTTP runs still going at the grace period's end are stopped.
-import { WireError } from "./wire-error.ts";
+import { WireError } from "./wire/wire-error.ts";
 
 /** A refused request retries after this long, by when a load balancer has moved on. */
 const DRAIN_RETRY_AFTER_MS = 1000;

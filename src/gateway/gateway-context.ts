@@ -1,6 +1,6 @@
 // What every transport of one gateway shares: settings, models, stored responses, limits, metrics.
-import type { ConcurrencyLimiter } from "./concurrency-limiter.ts";
-import type { DocumentRequests } from "./fim/document-requests.ts";
+import type { ConcurrencyLimiter } from "./access/concurrency-limiter.ts";
+import type { DocumentRequests } from "./http/fim/document-requests.ts";
 import type { DrainState } from "./drain-state.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import type { GatewayMetrics } from "./metrics.ts";

@@ -1,6 +1,6 @@
 // How the gateway finds an engine for a request's `model`: a router-like resolver (the CLI wires
 // the real router) and a helper that serves every model one engine lists.
-import { WireError } from "./wire-error.ts";
+import { WireError } from "./wire/wire-error.ts";
 import type { Engine, EngineRequest, ModelInfo } from "../engines/engine.ts";
 import type { SparkRoute } from "../protocol/responses-events.ts";
 

@@ -4,36 +4,36 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { isLoopbackHost } from "./auth.ts";
-import { ConcurrencyLimiter } from "./concurrency-limiter.ts";
+import { isLoopbackHost } from "./access/auth.ts";
+import { ConcurrencyLimiter } from "./access/concurrency-limiter.ts";
 import {
   admitUpgrade,
   admittingRequests,
   createConnectionGuard,
   serverTimeoutsOf,
 } from "./connection-admission.ts";
-import type { ConnectionGuard } from "./connection-guard.ts";
+import type { ConnectionGuard } from "./access/connection-guard.ts";
 import type { GatewayContext } from "./gateway-context.ts";
 import { DrainState, drainingError } from "./drain-state.ts";
 import { drainGateway, type DrainOutcome } from "./gateway-drain.ts";
 import type { GatewayModels } from "./gateway-models.ts";
-import { createHttpHandler } from "./http-routes.ts";
-import { LiveResponseRegistry } from "./live-response-registry.ts";
+import { createHttpHandler } from "./http/http-routes.ts";
+import { LiveResponseRegistry } from "./ws/live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
-import { DocumentRequests } from "./fim/document-requests.ts";
+import { DocumentRequests } from "./http/fim/document-requests.ts";
 import { RequestLog, type LogWriter } from "./request-log.ts";
-import { requestPathOf } from "./request-path.ts";
+import { requestPathOf } from "./access/request-path.ts";
 import { resolveServeConfig, type ServeConfig } from "./serve-config.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
 import { LiveLogBatcher } from "./store/live-log-batcher.ts";
 import { MemoryGatewayStore } from "./store/memory-gateway-store.ts";
 import { RedisGatewayStore } from "./store/redis-gateway-store.ts";
 import { startStoreHeartbeat } from "./store/store-heartbeat.ts";
-import { createTickCorker } from "./tick-corker.ts";
-import { describeWireError, WireError } from "./wire-error.ts";
-import { announceOversizedFrames } from "./ws-oversize-guard.ts";
-import { createUpgradeHandler, refuseUpgrade, type UpgradeHandler } from "./ws-upgrade.ts";
-import { WsSession } from "./ws-session.ts";
+import { createTickCorker } from "./wire/tick-corker.ts";
+import { describeWireError, WireError } from "./wire/wire-error.ts";
+import { announceOversizedFrames } from "./ws/ws-oversize-guard.ts";
+import { createUpgradeHandler, refuseUpgrade, type UpgradeHandler } from "./ws/ws-upgrade.ts";
+import { WsSession } from "./ws/ws-session.ts";
 
 export interface GatewayOptions {
   models: GatewayModels;

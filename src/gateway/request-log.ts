@@ -3,7 +3,7 @@
 // writes it to stderr; a gateway created without a writer logs nothing (tests, embedding). Every
 // line names this replica and the caller's tenant (a hash of its key, never the key).
 import { RepeatedWarnings } from "./repeated-warnings.ts";
-import { describeWireError } from "./wire-error.ts";
+import { describeWireError } from "./wire/wire-error.ts";
 
 export type LogWriter = (line: string) => void;
 

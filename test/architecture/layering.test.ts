@@ -1,6 +1,7 @@
 // The layering ARCHITECTURE.md promises, checked over the real import graph: each folder of src/
-// imports only the folders below it, and the clients (web/, editors/vscode/) only the agent
-// protocol. A new arrow that climbs fails here with the file and the import that made it.
+// imports only the folders below it, the gateway's rooms only the rooms below them, no import
+// circle, and the clients (web/, editors/vscode/) only the agent protocol. A new arrow that climbs
+// fails here with the file and the import that made it; a new circle with the files it goes through.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +30,55 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
 };
 
+/** The gateway's rooms by stage: each imports only the rooms below it (wire ← store ← access ←
+ * turn ← ws, http). The root of src/gateway/ composes them and may import every room. */
+const GATEWAY_ROOMS: Record<string, readonly string[]> = {
+  wire: [],
+  store: ["wire"],
+  access: ["store", "wire"],
+  turn: ["access", "store", "wire"],
+  ws: ["access", "store", "turn", "wire"],
+  http: ["access", "store", "turn", "wire"],
+};
+
+/** The root's files a room may import: the context every stage is handed (GatewayContext and the
+ * services in it), never the composition (gateway-server, index, the drain, connection admission). */
+const GATEWAY_CONTEXT = [
+  "drain-state.ts",
+  "gateway-clock.ts",
+  "gateway-context.ts",
+  "gateway-models.ts",
+  "metrics.ts",
+  "request-log.ts",
+  "serve-config.ts",
+];
+
+/** Import circles that predate the check, outside the gateway: a circle may only shrink within
+ * one of these (break it and delete its line); any other circle fails. */
+const KNOWN_CIRCLES: readonly (readonly string[])[] = [
+  [
+    "config/config-layer.ts",
+    "config/config-schema.ts",
+    "config/config-types.ts",
+    "config/mcp-server-config.ts",
+  ],
+  ["engines/llama-cpp/emit-text-tokens.ts", "engines/llama-cpp/generate-text.ts"],
+  [
+    "engines/openai-compatible/map-http-error.ts",
+    "engines/openai-compatible/openai-compatible-options.ts",
+    "engines/openai-compatible/responses-websocket/responses-socket-pool.ts",
+    "engines/openai-compatible/responses-websocket/responses-socket.ts",
+  ],
+  [
+    "tui/state/answer-lines.ts",
+    "tui/state/session-view-state.ts",
+    "tui/state/tool-call-items.ts",
+    "tui/state/transcript-draft.ts",
+    "tui/views/status-line.tsx",
+  ],
+  ["tui/commands/slash-command.ts", "tui/commands/status-command.ts"],
+];
+
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
 
 function sourceFiles(directory: string): string[] {
@@ -51,6 +101,59 @@ function relativeImports(file: string): ImportArrow[] {
     file: path.relative(repositoryRoot, file),
     target: path.resolve(path.dirname(file), match[1] as string),
   }));
+}
+
+/** The file an import names: the path as written, or its .ts/.tsx twin for a `.js` specifier. */
+function resolveImport(target: string): string | undefined {
+  const candidates = [target, target.replace(/\.js$/, ".ts"), target.replace(/\.js$/, ".tsx")];
+  return candidates.find(
+    (candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile(),
+  );
+}
+
+/** The import circles among `files` (strongly connected components of two or more files, Tarjan),
+ * each as its files relative to src/, sorted. */
+function importCircles(files: readonly string[]): string[][] {
+  const graph = new Map(
+    files.map((file) => [
+      file,
+      relativeImports(file)
+        .map(({ target }) => resolveImport(target))
+        .filter((target): target is string => target !== undefined),
+    ]),
+  );
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!order.has(target)) {
+        visit(target);
+        lowest.set(file, Math.min(lowest.get(file) as number, lowest.get(target) as number));
+      } else if (onStack.has(target)) {
+        lowest.set(file, Math.min(lowest.get(file) as number, order.get(target) as number));
+      }
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const circle: string[] = [];
+    for (;;) {
+      const member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      circle.push(path.relative(sourceRoot, member));
+      if (member === file) break;
+    }
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return circles;
 }
 
 function folderOf(absolute: string): string | undefined {
@@ -78,16 +181,24 @@ describe("the layering", () => {
     expect(climbs).toEqual([]);
   });
 
+  it("has no import circle (besides the known ones, which may only shrink)", () => {
+    const known = KNOWN_CIRCLES.map((circle) => new Set(circle));
+    const circles = importCircles(sourceFiles(sourceRoot)).filter(
+      (circle) => !known.some((allowed) => circle.every((file) => allowed.has(file))),
+    );
+    expect(circles).toEqual([]);
+  });
+
   it("keeps the clients on the agent protocol", () => {
     const protocol = path.join(sourceRoot, "protocol");
     const web = path.join(repositoryRoot, "web", "src");
     const clients = [web, path.join(repositoryRoot, "editors", "vscode", "src")];
-    // The agent protocol and SparkError; and the browser app's DOM-free state modules (its
-    // Markdown parser), which the editor's webview shares rather than copies.
+    // The agent protocol and SparkError; and the transcript every surface renders (the fold of
+    // session events, Markdown, highlighting), which they share rather than copy.
     const shared = [
       path.join(protocol, "agent"),
       path.join(protocol, "spark-error"),
-      path.join(web, "state"),
+      path.join(protocol, "transcript"),
     ];
     const reaches = clients.flatMap((client) =>
       sourceFiles(client).flatMap((file) =>
@@ -101,5 +212,68 @@ describe("the layering", () => {
       ),
     );
     expect(reaches).toEqual([]);
+  });
+});
+
+describe("the gateway's rooms", () => {
+  const gatewayRoot = path.join(sourceRoot, "gateway");
+  const roomOf = (absolute: string): string | undefined => {
+    const relative = path.relative(gatewayRoot, absolute);
+    if (relative.startsWith("..")) return undefined;
+    const parts = relative.split(path.sep);
+    return parts.length === 1 ? "." : parts[0];
+  };
+
+  it("has a rule for every room of src/gateway/", () => {
+    const rooms = fs
+      .readdirSync(gatewayRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(rooms.filter((room) => GATEWAY_ROOMS[room] === undefined)).toEqual([]);
+  });
+
+  it("has no import that climbs between rooms, and none from a room into the root's composition", () => {
+    const climbs = sourceFiles(gatewayRoot).flatMap((file) => {
+      const from = roomOf(file) as string;
+      if (from === ".") return [];
+      return relativeImports(file)
+        .map((arrow) => ({ ...arrow, to: roomOf(arrow.target) }))
+        .filter(({ to, target }) => {
+          if (to === undefined || to === from) return false;
+          if (to === ".") return !GATEWAY_CONTEXT.includes(path.basename(target));
+          return !GATEWAY_ROOMS[from]?.includes(to);
+        })
+        .map(
+          ({ file: source, target }) =>
+            `${source} imports ${path.relative(repositoryRoot, target)}`,
+        );
+    });
+    expect(climbs).toEqual([]);
+  });
+
+  it("has no import circle", () => {
+    expect(importCircles(sourceFiles(gatewayRoot))).toEqual([]);
+  });
+});
+
+describe("the shared transcript", () => {
+  it("is DOM-free and imports only the agent protocol", () => {
+    // The terminal runs it under Node, the browser and the webview under a DOM: it may use
+    // neither a DOM global nor anything of Spark's but the agent protocol.
+    const transcript = path.join(sourceRoot, "protocol", "transcript");
+    const allowed = [transcript, path.join(sourceRoot, "protocol", "agent")];
+    const offences = sourceFiles(transcript).flatMap((file) => [
+      ...relativeImports(file)
+        .filter(({ target }) => !allowed.some((folder) => target.startsWith(folder)))
+        .map(
+          ({ file: source, target }) =>
+            `${source} imports ${path.relative(repositoryRoot, target)}`,
+        ),
+      ...[
+        ...fs.readFileSync(file, "utf8").matchAll(/\b(?:document|window|HTMLElement|innerHTML)\b/g),
+      ].map((match) => `${path.relative(repositoryRoot, file)} uses ${match[0]}`),
+    ]);
+    expect(sourceFiles(transcript).length).toBeGreaterThan(0);
+    expect(offences).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadChatFormatAddon } from "../../src/engines/llama-cpp/chat-format/chat-format-addon.ts";
 import { openModelChatFormat } from "../../src/engines/llama-cpp/chat-format/open-model-chat-format.ts";
-import { toEngineChatRequest } from "../../src/gateway/chat-request.ts";
+import { toEngineChatRequest } from "../../src/gateway/http/chat-request.ts";
 import { chatCompletionRequestSchema } from "../../src/protocol/chat-completions.ts";
 import { chatFamilies } from "../engines/support/chat-families.ts";
 import { llamaModelsFolder, writeFamilyVocabGguf } from "../engines/support/family-vocab-gguf.ts";

@@ -9,7 +9,7 @@ import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStaticApp, WEB_APP_DIRECTORY } from "../../src/gateway/static-app.ts";
+import { serveStaticApp, WEB_APP_DIRECTORY } from "../../src/gateway/http/static-app.ts";
 import {
   createScriptedWorkspace,
   type ScriptedWorkspace,

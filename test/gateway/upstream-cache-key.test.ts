@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAICompatibleEngine } from "../../src/engines/openai-compatible/index.ts";
 import { createGateway } from "../../src/gateway/index.ts";
-import { tenantOf } from "../../src/gateway/tenant.ts";
+import { tenantOf } from "../../src/gateway/access/tenant.ts";
 import { readFrames, ResponsesWsUpstream } from "../openai-compatible/responses-ws-upstream.ts";
 import { ReplayServer } from "../openai-compatible/replay-server.ts";
 import { createResponse, startRoutedGateway } from "../router/routed-gateway.ts";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSyntheticEngine } from "../../src/engines/synthetic/synthetic-engine.ts";
-import { serveStaticApp } from "../../src/gateway/static-app.ts";
+import { serveStaticApp } from "../../src/gateway/http/static-app.ts";
 import { startGatewayHarness, type GatewayHarness } from "../gateway/support/gateway-harness.ts";
 
 describe("the browser app over a real gateway", () => {

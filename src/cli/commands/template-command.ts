@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { openModelChatFormat } from "../../engines/llama-cpp/chat-format/open-model-chat-format.ts";
 import { parsedOutputItems } from "../../engines/llama-cpp/chat-format/parsed-output-items.ts";
 import type { ChatFormat, RenderedChat } from "../../engines/llama-cpp/chat-format/chat-format.ts";
-import { toEngineChatRequest } from "../../gateway/chat-request.ts";
+import { toEngineChatRequest } from "../../gateway/http/chat-request.ts";
 import { chatCompletionRequestSchema } from "../../protocol/chat-completions.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 

@@ -4,7 +4,7 @@
 // the store does not hold, so another replica that resumes the response numbers on without a gap
 // or a repeat, even when this process is killed right after sending.
 import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
-import { isFinalResponseEvent } from "../tick-corker.ts";
+import { isFinalResponseEvent } from "../wire/tick-corker.ts";
 import type { ContinuableTurn, GatewayStore, LiveAppendOutcome } from "./gateway-store.ts";
 
 export type Deliver = (event: ResponseServerEvent, json: string | undefined) => void;

@@ -3,7 +3,7 @@
 // workers reach it over IPC (workers-store-host.ts). Stored responses are capped per tenant, as in
 // Redis: one key's responses never evict another's.
 import type { ResponseOutputItem } from "../../protocol/responses-events.ts";
-import { ResponseStore, type ResponseStoreLimits } from "../response-store.ts";
+import { ResponseStore, type ResponseStoreLimits } from "./response-store.ts";
 import type {
   LiveAppend,
   LiveAppendOutcome,

@@ -4,7 +4,7 @@
 import { Redis, ReplyError } from "ioredis";
 import type { ResponseOutputItem } from "../../protocol/responses-events.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { estimateStoredBytes, type ResponseStoreLimits } from "../response-store.ts";
+import { estimateStoredBytes, type ResponseStoreLimits } from "./response-store.ts";
 import type {
   ContinuableTurn,
   GatewayStore,

@@ -1,7 +1,7 @@
 // Renews this replica's lease (and the concurrency slots it holds) three times per lease, so a
 // replica that dies is taken for dead within one lease and its responses can be continued.
 import type { RequestLog } from "../request-log.ts";
-import { describeWireError } from "../wire-error.ts";
+import { describeWireError } from "../wire/wire-error.ts";
 import type { GatewayStore } from "./gateway-store.ts";
 
 export interface StoreHeartbeat {

@@ -1,6 +1,6 @@
 // The store could not be reached (Redis down, restarting, or too slow): a 503 that says what needed
 // it. Requests that need no stored state go on being served meanwhile.
-import { WireError } from "../wire-error.ts";
+import { WireError } from "../wire/wire-error.ts";
 
 /** Retry after this long: a restarting Redis is usually back within a second or two. */
 const RETRY_AFTER_MS = 1000;
