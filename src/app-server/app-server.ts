@@ -12,7 +12,8 @@ export type { AppServerModels, AppServerOptions, SessionModel } from "./app-serv
 export interface AppServer {
   /**
    * Serves one already-authenticated client connection until it closes. `tenant` is its key's
-   * (gateway/tenant.ts): it sees and steers only that tenant's sessions. Default: the local user.
+   * (gateway/access/tenant.ts): it sees and steers only that tenant's sessions. Default: the local
+   * user.
    */
   connect(transport: MessageTransport, tenant?: string): void;
   /** Interrupts running turns, closes session logs. */

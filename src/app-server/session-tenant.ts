@@ -1,5 +1,6 @@
-// Who owns an agent session: the tenant of the API key that started it (src/gateway/tenant.ts), or
-// the local user when the server has no keys, in process (terminal UI), or the log predates tenants.
+// Who owns an agent session: the tenant of the API key that started it
+// (src/gateway/access/tenant.ts), or the local user when the server has no keys, in process
+// (terminal UI), or the log predates tenants.
 import { tenantOf } from "../gateway/access/tenant.ts";
 
 /** The tenant of a connection without a key: no keys configured, or the terminal UI in process. */

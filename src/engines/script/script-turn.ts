@@ -10,7 +10,7 @@ const scriptToolCallSchema = z
     /** An object (serialised with JSON.stringify) or the raw JSON text a model would produce. */
     arguments: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
     /** A freeform (custom) tool's text: shorthand for `arguments: {"input": text}`, the shape
-     * the gateway gives custom tools (see src/gateway/request-tools.ts). */
+     * the gateway gives custom tools (see src/gateway/turn/request-tools.ts). */
     input: z.string().optional(),
     id: z.string().min(1).optional(),
   })
