@@ -1,6 +1,7 @@
 // Bundles the extension, the shared agent protocol (src/protocol/agent) and zod into one CommonJS
-// file; `vscode` is provided by the editor at run time. The Ask Spark page script (with the browser
-// app's Markdown reader) is a second bundle, run inside the webview.
+// file; `vscode` is provided by the editor at run time. The Ask Spark page script (with the shared
+// transcript module's Markdown reader and highlighter, src/protocol/transcript) is a second
+// bundle, run inside the webview.
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 

@@ -1,7 +1,7 @@
 // /status, as Codex's: the session, its workspace, model and route, the command sandbox and its
 // network, the approval policy, the context in use against the window, and the MCP servers' state.
 import { errorAction } from "../hooks/use-agent-session.ts";
-import { formatTokens } from "../views/status-line.tsx";
+import { formatTokens } from "../../protocol/transcript/index.ts";
 import { notice, type SlashCommand, type SlashCommandContext } from "./slash-command.ts";
 
 /** What the UI knows of how its agent runs: in process all of it, on a server only the route. */

@@ -3,7 +3,7 @@
 // cut at the terminal's width: the terminal wraps them, so they reflow when it is resized and
 // copy out whole.
 import type { SessionViewState } from "./session-view-state.ts";
-import { finishLive, settleAnswerLine, takeId } from "./transcript-draft.ts";
+import { finishLive, holdTableLine, settleAnswerLine, takeId } from "./transcript-draft.ts";
 import type { AssistantLine } from "./transcript-item.ts";
 
 /**
@@ -21,12 +21,21 @@ export function appendAnswerText(draft: SessionViewState, text: string): void {
     live = newLine(draft, { continued: false, block: "prose" });
   }
   let rest = live.text + text;
-  let line: AssistantLine = live;
+  let { heldTable, ...line } = live;
   for (;;) {
     const newline = rest.indexOf("\n");
     if (newline >= 0 && newline <= LONGEST_LIVE_LINE) {
       const { finished, next } = settleAnswerLine({ ...line, text: rest.slice(0, newline) });
       rest = rest.slice(newline + 1);
+      // A table's rows are held and finished together, so its columns can line up.
+      const table = holdTableLine(heldTable, finished);
+      if (table !== undefined) {
+        heldTable = table;
+        line = newLine(draft, { continued: true, ...next });
+        continue;
+      }
+      if (heldTable !== undefined) draft.finished.push(heldTable);
+      heldTable = undefined;
       const isBlank = finished.block !== "fence" && finished.text === "" && !finished.interrupted;
       if (finished.block === "fence") {
         const { blankLinesBefore: _passedOn, ...fence } = finished;
@@ -43,6 +52,8 @@ export function appendAnswerText(draft: SessionViewState, text: string): void {
       const space = rest.lastIndexOf(" ", LONGEST_LIVE_LINE);
       const cut = space > 0 ? space + 1 : LONGEST_LIVE_LINE;
       const { block, code } = line;
+      if (heldTable !== undefined) draft.finished.push(heldTable);
+      heldTable = undefined;
       draft.finished.push({ ...line, text: rest.slice(0, cut) });
       rest = rest.slice(cut);
       line = {
@@ -51,7 +62,7 @@ export function appendAnswerText(draft: SessionViewState, text: string): void {
       };
     } else break;
   }
-  draft.live = { ...line, text: rest };
+  draft.live = { ...line, text: rest, ...(heldTable === undefined ? {} : { heldTable }) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { HistoryItem, SessionSummary } from "../../protocol/agent/agent-met
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { TranscriptItem } from "./transcript-item.ts";
 import { errorItemFields } from "./transcript-item.ts";
-import { formatTokens } from "../views/status-line.tsx";
+import { formatTokens } from "../../protocol/transcript/index.ts";
 import {
   addLastAnswerToContext,
   countDelta,

@@ -1,6 +1,7 @@
 // Helpers that edit a session view being folded (the reducer's draft): ids, appending finished
 // items, and moving the live item into them.
-import { closesFence, readFence } from "./markdown.ts";
+import { closesFence, readFence } from "../../protocol/transcript/index.ts";
+import { isTableLine } from "./answer-table.ts";
 import type { SessionViewState } from "./session-view-state.ts";
 import type { AssistantLine, NewTranscriptItem } from "./transcript-item.ts";
 
@@ -23,8 +24,31 @@ export function finishLive(draft: SessionViewState): void {
     draft.finished.push(live);
     return;
   }
-  if (live.text === "" && !live.interrupted) return;
-  draft.finished.push(settleAnswerLine(live).finished);
+  const { heldTable, ...line } = live;
+  if (heldTable !== undefined) {
+    const table = holdTableLine(heldTable, line);
+    if (table !== undefined) {
+      draft.finished.push({ ...table, interrupted: line.interrupted });
+      return;
+    }
+    draft.finished.push(heldTable);
+  }
+  if (line.text === "" && !line.interrupted) return;
+  draft.finished.push(settleAnswerLine(line).finished);
+}
+
+/**
+ * A finished answer line that is a table row joins the table held above it (or starts one): the
+ * table, with the line added. Undefined when the line is no table row (it ends a held table).
+ */
+export function holdTableLine(
+  heldTable: AssistantLine | undefined,
+  line: AssistantLine,
+): AssistantLine | undefined {
+  if (line.block !== "prose" || line.restOfLine === true || !isTableLine(line.text))
+    return undefined;
+  if (heldTable === undefined) return { ...line, block: "table" };
+  return { ...heldTable, text: `${heldTable.text}\n${line.text}` };
 }
 
 /**

@@ -62,16 +62,19 @@ export interface AssistantLine {
   continued: boolean;
   interrupted: boolean;
   /**
-   * The line's place in the answer's Markdown: prose, a line of a fenced code block, or a fence
-   * (not shown). For the live line: whether it is inside a code block so far.
+   * The line's place in the answer's Markdown: prose, a line of a fenced code block, a fence (not
+   * shown), or a whole table (its lines, finished together so its columns line up). For the live
+   * line: whether it is inside a code block so far.
    */
-  block: "prose" | "code" | "fence";
+  block: "prose" | "code" | "fence" | "table";
   /** In a code block (or at its opening fence): its language and fence, which closes it. */
   code?: { language: string; fence: string };
   /** The rest of a logical line too long to stay live (not a line of its own). */
   restOfLine?: boolean;
   /** Empty lines of the answer just above this one, drawn as its top margin. */
   blankLinesBefore?: number;
+  /** On the live line: the table rows just above it, held until a line that is no row ends them. */
+  heldTable?: AssistantLine;
 }
 
 export type TranscriptItemKind = TranscriptItem["kind"];

@@ -3,6 +3,7 @@
 import { Text } from "ink";
 import type { SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { StreamMetrics } from "../state/session-view-state.ts";
+import { formatTokens } from "../../protocol/transcript/index.ts";
 
 export interface StatusLineProps {
   model: string | undefined;
@@ -42,12 +43,6 @@ export function StatusLine(props: StatusLineProps) {
 function shortModel(model: string | undefined): string | undefined {
   if (model?.startsWith("script:") !== true) return model;
   return `script:${model.split(/[\\/]/).at(-1) ?? ""}`;
-}
-
-export function formatTokens(tokens: number | null): string {
-  if (tokens === null) return "–";
-  if (tokens < 1000) return String(tokens);
-  return `${(tokens / 1000).toFixed(tokens < 10_000 ? 1 : 0)}k`;
 }
 
 /** 7s, 1m 05s, 1h 02m. */

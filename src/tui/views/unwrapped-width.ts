@@ -2,6 +2,7 @@
 // as wide as their longest line, never cut by Ink: the terminal wraps them itself, so they reflow
 // when it is resized and copy out without line breaks that were never in the text. Everything
 // else wraps at the terminal's width.
+import { layoutTable, tableWidth } from "../state/answer-table.ts";
 import { displayWidth } from "../state/terminal-text.ts";
 import type { TranscriptItem } from "../state/transcript-item.ts";
 
@@ -14,8 +15,11 @@ export function unwrappedWidth(item: TranscriptItem, columns: number): number {
 
 function naturalWidth(item: TranscriptItem): number {
   switch (item.kind) {
-    case "assistant":
-      return INDENT + displayWidth(item.text);
+    case "assistant": {
+      if (item.block !== "table") return INDENT + displayWidth(item.text);
+      const layout = layoutTable(item.text);
+      return INDENT + (layout === undefined ? widestLine(item.text) : tableWidth(layout));
+    }
     case "edit":
       return INDENT + widestLine(item.unifiedDiff);
     case "undo":

@@ -1,7 +1,7 @@
 // A fenced code block with highlighting (each token is a text node in a span) and a Copy button
 // that copies the code exactly as written.
 import { memo } from "preact/compat";
-import { highlightCode } from "../state/highlight.ts";
+import { highlightCode } from "../../../src/protocol/transcript/index.ts";
 import { useCopyText } from "./use-copy-text.ts";
 
 export const CodeBlock = memo(function CodeBlock({

@@ -1,5 +1,6 @@
 // The live numbers for the open session: model, time to first token, tokens/s, context, cache.
-import { formatMilliseconds, formatTokens, type LiveStats } from "../state/live-stats.ts";
+import { formatTokens } from "../../../src/protocol/transcript/index.ts";
+import { formatMilliseconds, type LiveStats } from "../state/live-stats.ts";
 
 export function LiveStrip({
   model,

@@ -1,5 +1,6 @@
-// Renders Markdown as DOM nodes whose only content is text nodes: the parse tree from
-// state/markdown.ts, one memoised component per block so a streaming reply re-renders its tail.
+// Renders Markdown as DOM nodes whose only content is text nodes: the parse tree from the shared
+// transcript module (src/protocol/transcript), one memoised component per block so a streaming
+// reply re-renders its tail.
 import { memo } from "preact/compat";
 import { useRef } from "preact/hooks";
 import {
@@ -8,7 +9,9 @@ import {
   type BlockNode,
   type BlockSplit,
   type InlineNode,
-} from "../state/markdown.ts";
+  type ListBlock,
+  type TableBlock,
+} from "../../../src/protocol/transcript/index.ts";
 import { CodeBlock } from "./code-block.tsx";
 
 export function MarkdownView({ text }: { text: string }) {
@@ -39,10 +42,10 @@ function renderBlock(block: BlockNode, key: number) {
     }
     case "code-block":
       return <CodeBlock key={key} code={block.code} language={block.language} />;
-    case "list": {
-      const items = block.items.map((item, index) => <li key={index}>{renderInline(item)}</li>);
-      return block.ordered ? <ol key={key}>{items}</ol> : <ul key={key}>{items}</ul>;
-    }
+    case "list":
+      return renderList(block, key);
+    case "table":
+      return renderTable(block, key);
     case "quote":
       return <blockquote key={key}>{renderInline(block.children)}</blockquote>;
     case "rule":
@@ -53,7 +56,56 @@ function renderBlock(block: BlockNode, key: number) {
   }
 }
 
-function renderInline(nodes: InlineNode[]) {
+function renderList(list: ListBlock, key: number) {
+  const items = list.items.map((item, index) => (
+    <li key={index}>
+      {renderInline(item.children)}
+      {item.sublist === undefined ? null : renderList(item.sublist, 0)}
+    </li>
+  ));
+  return list.ordered ? (
+    <ol key={key} start={list.start}>
+      {items}
+    </ol>
+  ) : (
+    <ul key={key}>{items}</ul>
+  );
+}
+
+function renderTable(table: TableBlock, key: number) {
+  const align = (column: number) => {
+    const alignment = table.alignments[column];
+    return alignment === undefined || alignment === "none" ? undefined : { textAlign: alignment };
+  };
+  return (
+    <div key={key} class="table-frame">
+      <table>
+        <thead>
+          <tr>
+            {table.header.map((cell, column) => (
+              <th key={column} style={align(column)}>
+                {renderInline(cell)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, index) => (
+            <tr key={index}>
+              {row.map((cell, column) => (
+                <td key={column} style={align(column)}>
+                  {renderInline(cell)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function renderInline(nodes: readonly InlineNode[]) {
   return nodes.map((node, index) => {
     switch (node.type) {
       case "text":
@@ -64,6 +116,8 @@ function renderInline(nodes: InlineNode[]) {
         return <strong key={index}>{renderInline(node.children)}</strong>;
       case "emphasis":
         return <em key={index}>{renderInline(node.children)}</em>;
+      case "strike":
+        return <del key={index}>{renderInline(node.children)}</del>;
       case "link":
         return (
           <a key={index} href={node.href} target="_blank" rel="noopener noreferrer">

@@ -99,13 +99,6 @@ export function forgetClock(stats: LiveStats): LiveStats {
   return { ...stats, turnStartedAt: undefined, firstDeltaAt: undefined };
 }
 
-export function formatTokens(count: number | undefined): string {
-  if (count === undefined) return "–";
-  if (count >= 10_000) return `${(count / 1000).toFixed(0)}k`;
-  if (count >= 1000) return `${(count / 1000).toFixed(1)}k`;
-  return String(count);
-}
-
 export function formatMilliseconds(milliseconds: number | undefined): string {
   if (milliseconds === undefined) return "–";
   return milliseconds >= 1000

@@ -8,7 +8,7 @@ import type {
   ApprovalDecision,
 } from "../../../src/protocol/agent/index.ts";
 import { parseComposedMessage, type MessageParts } from "./attachments.ts";
-import { formatTokens } from "./live-stats.ts";
+import { formatTokens } from "../../../src/protocol/transcript/index.ts";
 
 export type TranscriptItem =
   | {

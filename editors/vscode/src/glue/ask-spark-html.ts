@@ -25,6 +25,12 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 .code-language { flex: 1; opacity: 0.7; font-size: 0.85em; }
 pre { margin: 0; padding: 6px; overflow-x: auto; background: var(--vscode-textCodeBlock-background); }
 code { font-family: var(--vscode-editor-font-family); }
+.token-keyword { color: var(--vscode-symbolIcon-keywordForeground, #c586c0); }
+.token-string { color: var(--vscode-symbolIcon-stringForeground, #ce9178); }
+.token-number { color: var(--vscode-symbolIcon-numberForeground, #b5cea8); }
+.token-comment { opacity: 0.7; font-style: italic; }
+table { border-collapse: collapse; margin: 6px 0; }
+th, td { border: 1px solid var(--vscode-editorWidget-border, #888); padding: 2px 6px; text-align: left; }
 #context { opacity: 0.7; font-size: 0.9em; margin-top: 8px; }
 form { display: flex; gap: 4px; margin: 4px 0 8px; }
 textarea { flex: 1; min-height: 3em; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }

@@ -3,7 +3,7 @@
 // the box when it failed, streams the reply as Markdown (re-rendered at most once per frame), and
 // offers Stop while a turn runs and New chat. Everything shown is built with textContent.
 import type { HostMessage, PageMessage } from "../core/ask-messages.ts";
-import { parseMarkdown } from "../../../../web/src/state/markdown.ts";
+import { parseMarkdown } from "../../../../src/protocol/transcript/index.ts";
 import { renderBlocks, type CodeActions } from "./markdown-dom.ts";
 
 declare function acquireVsCodeApi(): { postMessage(message: PageMessage): void };

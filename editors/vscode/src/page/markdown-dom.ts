@@ -1,7 +1,13 @@
-// Builds DOM from the parsed Markdown tree of a reply (web/src/state/markdown.ts, the browser
-// app's reader): elements made with createElement, text only ever set with textContent, so
+// Builds DOM from the parsed Markdown tree of a reply (src/protocol/transcript, the reader every
+// surface shares): elements made with createElement, text only ever set with textContent, so
 // `<img onerror=…>` in a reply stays the text it is. Code blocks get Copy, Insert and Apply.
-import type { BlockNode, InlineNode } from "../../../../web/src/state/markdown.ts";
+import {
+  highlightCode,
+  type BlockNode,
+  type InlineNode,
+  type ListBlock,
+  type TableBlock,
+} from "../../../../src/protocol/transcript/index.ts";
 
 export interface CodeActions {
   copy(code: string): void;
@@ -31,17 +37,46 @@ function renderBlock(block: BlockNode, actions: CodeActions): HTMLElement {
       return withInline(document.createElement("blockquote"), block.children, actions);
     case "rule":
       return document.createElement("hr");
-    case "list": {
-      const list = document.createElement(block.ordered ? "ol" : "ul");
-      for (const item of block.items)
-        list.appendChild(withInline(document.createElement("li"), item, actions));
-      return list;
-    }
+    case "list":
+      return renderList(block, actions);
+    case "table":
+      return renderTable(block, actions);
     case "code-block":
       return codeBlock(block.code, block.language, actions);
     default:
       return block satisfies never;
   }
+}
+
+function renderList(block: ListBlock, actions: CodeActions): HTMLElement {
+  const list = document.createElement(block.ordered ? "ol" : "ul");
+  if (block.start !== undefined && list instanceof HTMLOListElement) list.start = block.start;
+  for (const item of block.items) {
+    const entry = withInline(document.createElement("li"), item.children, actions);
+    if (item.sublist !== undefined) entry.appendChild(renderList(item.sublist, actions));
+    list.appendChild(entry);
+  }
+  return list;
+}
+
+function renderTable(block: TableBlock, actions: CodeActions): HTMLElement {
+  const table = document.createElement("table");
+  const row = (cells: readonly InlineNode[][], tag: "th" | "td"): HTMLTableRowElement => {
+    const line = document.createElement("tr");
+    cells.forEach((cell, column) => {
+      const element = withInline(document.createElement(tag), cell, actions);
+      const alignment = block.alignments[column];
+      if (alignment !== undefined && alignment !== "none") element.style.textAlign = alignment;
+      line.appendChild(element);
+    });
+    return line;
+  };
+  const head = document.createElement("thead");
+  head.appendChild(row(block.header, "th"));
+  const body = document.createElement("tbody");
+  for (const cells of block.rows) body.appendChild(row(cells, "td"));
+  table.append(head, body);
+  return table;
 }
 
 function codeBlock(code: string, language: string, actions: CodeActions): HTMLElement {
@@ -70,7 +105,16 @@ function codeBlock(code: string, language: string, actions: CodeActions): HTMLEl
   }
   const pre = document.createElement("pre");
   const element = document.createElement("code");
-  element.textContent = code;
+  for (const token of highlightCode(code, language)) {
+    if (token.kind === "plain") {
+      element.appendChild(document.createTextNode(token.text));
+      continue;
+    }
+    const span = document.createElement("span");
+    span.className = `token-${token.kind}`;
+    span.textContent = token.text;
+    element.appendChild(span);
+  }
   pre.appendChild(element);
   container.append(bar, pre);
   return container;
@@ -98,6 +142,8 @@ function renderInline(node: InlineNode, actions: CodeActions): Node {
       return withInline(document.createElement("strong"), node.children, actions);
     case "emphasis":
       return withInline(document.createElement("em"), node.children, actions);
+    case "strike":
+      return withInline(document.createElement("del"), node.children, actions);
     case "link": {
       // The extension opens it (http and https only); the webview itself never navigates.
       const link = document.createElement("a");
