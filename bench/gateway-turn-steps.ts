@@ -9,7 +9,7 @@ import { DeltaCoalescer } from "../src/gateway/wire/delta-coalescer.ts";
 import { eventJson } from "../src/gateway/wire/event-json.ts";
 import { GatewayClock } from "../src/gateway/gateway-clock.ts";
 import { modelsFromEngine } from "../src/gateway/gateway-models.ts";
-import { LiveResponse } from "../src/gateway/ws/live-response.ts";
+import { LiveResponse } from "../src/gateway/turn/live-response.ts";
 import { prepareTurn } from "../src/gateway/turn/prepare-turn.ts";
 import { ResponseEventWriter } from "../src/gateway/turn/response-event-writer.ts";
 import { defaultServeConfig } from "../src/gateway/serve-config.ts";

@@ -3,7 +3,7 @@
 // its end exactly as a killed replica leaves them (their event log and lease, for another replica
 // to resume and continue), so a rolling restart loses no stream.
 import type { GatewayContext } from "./gateway-context.ts";
-import type { LiveResponseRegistry } from "./ws/live-response-registry.ts";
+import type { LiveResponseRegistry } from "./turn/live-response-registry.ts";
 
 /** How often the drain looks for idle connections to close and for runs still going. */
 const DRAIN_POLL_MS = 50;

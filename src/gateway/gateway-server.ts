@@ -18,7 +18,7 @@ import { DrainState, drainingError } from "./drain-state.ts";
 import { drainGateway, type DrainOutcome } from "./gateway-drain.ts";
 import type { GatewayModels } from "./gateway-models.ts";
 import { createHttpHandler } from "./http/http-routes.ts";
-import { LiveResponseRegistry } from "./ws/live-response-registry.ts";
+import { LiveResponseRegistry } from "./turn/live-response-registry.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { DocumentRequests } from "./http/fim/document-requests.ts";
 import { RequestLog, type LogWriter } from "./request-log.ts";

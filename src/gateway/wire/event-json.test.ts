@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
 import { mergeDeltas } from "./delta-coalescer.ts";
 import { eventJson, withStreamId } from "./event-json.ts";
-import { ReplayBuffer } from "../ws/replay-buffer.ts";
+import { ReplayBuffer } from "../turn/replay-buffer.ts";
 import { ResponseEventWriter } from "../turn/response-event-writer.ts";
 
 /** The events a response is written as, each with the wire text the writer gave it (if any). */

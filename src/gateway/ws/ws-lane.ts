@@ -11,14 +11,14 @@ import type {
   ResponseInput,
   ResponseSteerEvent,
 } from "../../protocol/responses-requests.ts";
-import { continuableTurn } from "./continue-response.ts";
+import { continuableTurn } from "../turn/continue-response.ts";
 import { GatewayClock } from "../gateway-clock.ts";
 import type { GatewayContext } from "../gateway-context.ts";
-import { LiveResponse, type EventSink } from "./live-response.ts";
-import type { LiveResponseRegistry } from "./live-response-registry.ts";
+import { LiveResponse, type EventSink } from "../turn/live-response.ts";
+import type { LiveResponseRegistry } from "../turn/live-response-registry.ts";
 import { prepareTurn } from "../turn/prepare-turn.ts";
 import type { ResponseRunResult } from "../turn/response-runner.ts";
-import { resumeFromStore } from "./resume-from-store.ts";
+import { resumeFromStore } from "../turn/resume-from-store.ts";
 import { dropSlot, executeTurn, startSlot } from "../turn/turn-executor.ts";
 import { WireError } from "../wire/wire-error.ts";
 import {

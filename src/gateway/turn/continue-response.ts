@@ -4,23 +4,23 @@
 // response: logged under its lease, resumable here, stored here when it ends.
 import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { continuationEngine } from "../turn/continuation-engine.ts";
+import { continuationEngine } from "./continuation-engine.ts";
 import { GatewayClock } from "../gateway-clock.ts";
 import type { GatewayContext } from "../gateway-context.ts";
 import { resolveModelOrThrow } from "../gateway-models.ts";
 import { LiveResponse, type EventSink } from "./live-response.ts";
 import type { LiveResponseRegistry } from "./live-response-registry.ts";
-import type { PreparedTurn } from "../turn/prepare-turn.ts";
-import { ResponseEventWriter } from "../turn/response-event-writer.ts";
-import type { ResponseRunResult } from "../turn/response-runner.ts";
+import type { PreparedTurn } from "./prepare-turn.ts";
+import { ResponseEventWriter } from "./response-event-writer.ts";
+import type { ResponseRunResult } from "./response-runner.ts";
 import type { ContinuableTurn, LiveSnapshot } from "../store/gateway-store.ts";
-import { executeTurn } from "../turn/turn-executor.ts";
+import { executeTurn } from "./turn-executor.ts";
 import { describeWireError } from "../wire/wire-error.ts";
 import {
   textSoFar,
   writerResumeState,
   type WriterResumeState,
-} from "../turn/writer-resume-state.ts";
+} from "./writer-resume-state.ts";
 
 export interface ContinueHost {
   context: GatewayContext;

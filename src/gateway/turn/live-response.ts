@@ -5,8 +5,8 @@ import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
 import type { ResponseCreateBody, ResponseInput } from "../../protocol/responses-requests.ts";
 import { isDelta } from "../wire/delta-coalescer.ts";
 import { ReplayBuffer } from "./replay-buffer.ts";
-import type { EmitEvent } from "../turn/response-event-writer.ts";
-import type { ResponseRunResult, StopReason } from "../turn/response-runner.ts";
+import type { EmitEvent } from "./response-event-writer.ts";
+import type { ResponseRunResult, StopReason } from "./response-runner.ts";
 import type { LiveLog } from "../store/live-log-batcher.ts";
 
 /** Receives a response's events with their wire text (absent for deltas, written per transport). */
