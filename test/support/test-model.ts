@@ -9,6 +9,7 @@ import type { GgufTensorType } from "../../src/engines/llama-cpp/gguf/tensor-enc
 import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { testModelShapes } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import type { TokenSuccessors } from "../../src/engines/llama-cpp/gguf/successor-weights.ts";
+import type { ScriptedTurns } from "../../src/engines/llama-cpp/gguf/scripted-turns.ts";
 import {
   defaultTestModelArchitecture,
   defaultTestModelSeed,
@@ -31,6 +32,8 @@ export interface EnsureTestModelOptions {
   fimTokens?: boolean;
   /** A scripted model (see WriteTestModelOptions.successors); undefined: noise. */
   successors?: TokenSuccessors | undefined;
+  /** A model scripted per turn (see WriteTestModelOptions.turns); undefined: noise. */
+  turns?: ScriptedTurns | undefined;
   /** Another family's chat template instead of Qwen2.5's (see WriteTestModelOptions). */
   chatTemplate?: string | undefined;
 }
@@ -50,9 +53,9 @@ async function exists(path: string): Promise<boolean> {
 
 /** Every option decided; a noise model has no successors. */
 type ResolvedTestModelOptions = Required<
-  Omit<EnsureTestModelOptions, "successors" | "chatTemplate">
+  Omit<EnsureTestModelOptions, "successors" | "turns" | "chatTemplate">
 > &
-  Pick<EnsureTestModelOptions, "successors" | "chatTemplate">;
+  Pick<EnsureTestModelOptions, "successors" | "turns" | "chatTemplate">;
 
 async function writeOnce(path: string, options: ResolvedTestModelOptions): Promise<string> {
   if (await exists(path)) return path;
@@ -81,12 +84,14 @@ export async function ensureTestModel(options: EnsureTestModelOptions = {}): Pro
     endsTurns: options.endsTurns ?? false,
     fimTokens: options.fimTokens ?? false,
     successors: options.successors,
+    turns: options.turns,
     chatTemplate: options.chatTemplate,
   };
+  const scripted = resolved.successors ?? resolved.turns;
   const script =
-    resolved.successors === undefined
+    scripted === undefined
       ? ""
-      : `-script${createHash("sha256").update(JSON.stringify(resolved.successors)).digest("hex").slice(0, 12)}`;
+      : `-${resolved.turns === undefined ? "script" : "turns"}${createHash("sha256").update(JSON.stringify(scripted)).digest("hex").slice(0, 12)}`;
   const template =
     resolved.chatTemplate === undefined
       ? ""

@@ -30,6 +30,14 @@ export interface FimTokenIds {
 export interface ByteTokenizerOptions {
   /** Add Qwen2.5-Coder's fill-in-the-middle control tokens after the tool-call tags. */
   fimTokens?: boolean;
+  /** Tokens a scripted model needs (scripted-turns.ts), after the FIM tokens: vocabulary text
+   * (a normal token's bytes as GPT-2 symbols, a user-defined token's text as it is). */
+  extraTokens?: readonly ExtraToken[];
+}
+
+export interface ExtraToken {
+  text: string;
+  type: "normal" | "userDefined";
 }
 
 // Merges whose parts are all in the vocabulary, so llama.cpp's BPE really applies them.
@@ -81,8 +89,9 @@ function fillerToken(index: number): string {
   return (index % 2 === 0 ? "Ġ" : "") + word.padStart(3, "x");
 }
 
+/** `vocabularySize` "fixed": only the byte, merge, special and extra tokens (no filler). */
 export function buildByteTokenizer(
-  vocabularySize: number,
+  vocabularySize: number | "fixed",
   options: ByteTokenizerOptions = {},
 ): ByteTokenizer {
   const tokens = gpt2ByteSymbols();
@@ -113,11 +122,22 @@ export function buildByteTokenizer(
       types.push(tokenTypes.control);
     }
   }
-  if (vocabularySize < tokens.length) {
+  for (const extra of options.extraTokens ?? []) {
+    if (known.has(extra.text) || tokens.includes(extra.text)) {
+      throw new RangeError(
+        `The extra token ${JSON.stringify(extra.text)} is already in the vocabulary`,
+      );
+    }
+    known.add(extra.text);
+    tokens.push(extra.text);
+    types.push(tokenTypes[extra.type]);
+  }
+  const size = vocabularySize === "fixed" ? tokens.length : vocabularySize;
+  if (size < tokens.length) {
     throw new RangeError(`The byte vocabulary needs at least ${tokens.length} tokens`);
   }
   // llama.cpp requires every token text to be unique.
-  for (let index = 0; tokens.length < vocabularySize; index++) {
+  for (let index = 0; tokens.length < size; index++) {
     const token = fillerToken(index);
     if (known.has(token)) continue;
     known.add(token);

@@ -1,7 +1,12 @@
 // Builds and writes a llama-family GGUF with seeded random weights and a byte-level
 // tokenizer: the model Spark's tests and benchmarks load instead of downloading one.
 
-import { buildByteTokenizer, byteTokenizerMetadata, gpt2ByteSymbols } from "./byte-tokenizer.ts";
+import {
+  buildByteTokenizer,
+  byteTokenizerMetadata,
+  gpt2ByteSymbols,
+  type ExtraToken,
+} from "./byte-tokenizer.ts";
 import { chatMlToolsTemplate } from "./chat-template.ts";
 import {
   measureGgufFile,
@@ -19,6 +24,12 @@ import {
   zeroMatrix,
   type TokenSuccessors,
 } from "./successor-weights.ts";
+import {
+  contentOnlyRopeBase,
+  scriptedTurnTensors,
+  scriptedTurnTokens,
+  type ScriptedTurns,
+} from "./scripted-turns.ts";
 import {
   testModelShapes,
   type TestModelShape,
@@ -54,6 +65,12 @@ export interface WriteTestModelOptions {
    * (see successor-weights.ts). Needs an untied shape (tiny, micro).
    */
   successors?: TokenSuccessors | undefined;
+  /**
+   * A scripted model whose script differs per turn, chosen by markers in the context (see
+   * scripted-turns.ts); instead of successors. Needs an untied shape; adds its tokens to the
+   * vocabulary (grown when the shape's is too small).
+   */
+  turns?: ScriptedTurns | undefined;
   /** Another family's Jinja chat template instead of Qwen2.5's (the chat-format tests). */
   chatTemplate?: string | undefined;
   signal?: AbortSignal;
@@ -69,6 +86,7 @@ export interface WriteTestModelResult {
   endsTurns: boolean;
   fimTokens: boolean;
   successors: TokenSuccessors | undefined;
+  turns: ScriptedTurns | undefined;
   byteLength: number;
   parameterCount: number;
 }
@@ -168,11 +186,14 @@ function buildTensors(
   endsTurns: boolean,
   fimTokens: boolean,
   successors: TokenSuccessors | undefined,
+  turns: ScriptedTurns | undefined,
+  extraTokens: readonly ExtraToken[],
 ): GgufTensor[] {
   const embedding = shape.embeddingLength;
-  // A scripted model's blocks add nothing to the residual stream.
+  // A scripted model's blocks add nothing to the residual stream (a turn script's block 0
+  // attention aside, which replaces these tensors below).
   const blockOutput = (name: string, dimensions: number[]): GgufTensor =>
-    successors === undefined
+    successors === undefined && turns === undefined
       ? randomTensor(name, dimensions, type, seed)
       : zeroMatrix(name, dimensions, type);
   const headDimension = embedding / shape.headCount;
@@ -210,6 +231,16 @@ function buildTensors(
     );
   }
   tensors.push(onesTensor("output_norm.weight", embedding));
+  if (turns !== undefined) {
+    const tokenizer = buildByteTokenizer(shape.vocabularySize, { fimTokens, extraTokens });
+    const designed = new Map(
+      scriptedTurnTensors(turns, tokenizer, shape).map((tensor) => [tensor.name, tensor]),
+    );
+    return [
+      ...tensors.map((tensor) => designed.get(tensor.name) ?? tensor),
+      designed.get("output.weight") as GgufTensor,
+    ];
+  }
   if (successors !== undefined) {
     const pairs = successorIds(successors, shape.vocabularySize, fimTokens);
     // A second generator for token_embd: the writer reads the first one's rows in order.
@@ -233,8 +264,10 @@ function buildMetadata(
   contextLength: number,
   fimTokens: boolean,
   chatTemplate: string,
+  extraTokens: readonly ExtraToken[],
+  contentOnlyRope: boolean,
 ): Map<string, GgufMetadataValue> {
-  const tokenizer = buildByteTokenizer(shape.vocabularySize, { fimTokens });
+  const tokenizer = buildByteTokenizer(shape.vocabularySize, { fimTokens, extraTokens });
   const uint32 = (value: number): GgufMetadataValue => ({ type: "uint32", value });
   const entries: [string, GgufMetadataValue][] = [
     ["general.architecture", { type: "string", value: architecture }],
@@ -249,7 +282,10 @@ function buildMetadata(
     [`${architecture}.attention.head_count`, uint32(shape.headCount)],
     [`${architecture}.attention.head_count_kv`, uint32(shape.headCountKv)],
     [`${architecture}.rope.dimension_count`, uint32(shape.embeddingLength / shape.headCount)],
-    [`${architecture}.rope.freq_base`, { type: "float32", value: shape.ropeFreqBase }],
+    [
+      `${architecture}.rope.freq_base`,
+      { type: "float32", value: contentOnlyRope ? contentOnlyRopeBase : shape.ropeFreqBase },
+    ],
     [
       `${architecture}.attention.layer_norm_rms_epsilon`,
       { type: "float32", value: shape.rmsNormEpsilon },
@@ -262,15 +298,27 @@ function buildMetadata(
 }
 
 function resolveTestModel(options: WriteTestModelOptions) {
-  const shape = testModelShapes[options.shape ?? "tiny"];
-  const type = options.type ?? shape.defaultType;
+  const namedShape = testModelShapes[options.shape ?? "tiny"];
+  const type = options.type ?? namedShape.defaultType;
   const seed = options.seed ?? defaultTestModelSeed;
   const architecture = options.architecture ?? defaultTestModelArchitecture;
-  const contextLength = options.contextLength ?? shape.contextLength;
+  const contextLength = options.contextLength ?? namedShape.contextLength;
   const endsTurns = options.endsTurns ?? false;
   const fimTokens = options.fimTokens ?? false;
-  const successors = options.successors;
-  if (successors !== undefined && shape.tiedEmbeddings) {
+  const { successors, turns } = options;
+  if (successors !== undefined && turns !== undefined) {
+    throw new SparkError("invalid_request", "A scripted model has successors or turns, not both.");
+  }
+  const extraTokens =
+    turns === undefined
+      ? []
+      : scriptedTurnTokens(turns, buildByteTokenizer("fixed", { fimTokens }));
+  const neededSize = buildByteTokenizer("fixed", { fimTokens, extraTokens }).tokens.length;
+  const shape = {
+    ...namedShape,
+    vocabularySize: Math.max(namedShape.vocabularySize, neededSize),
+  };
+  if ((successors !== undefined || turns !== undefined) && shape.tiedEmbeddings) {
     throw new SparkError(
       "invalid_request",
       `A scripted model needs its own output head; the ${shape.name} shape ties it to the embeddings.`,
@@ -290,8 +338,20 @@ function resolveTestModel(options: WriteTestModelOptions) {
       contextLength,
       fimTokens,
       options.chatTemplate ?? chatMlToolsTemplate,
+      extraTokens,
+      turns !== undefined,
     ),
-    tensors: buildTensors(shape, architecture, type, seed, endsTurns, fimTokens, successors),
+    tensors: buildTensors(
+      shape,
+      architecture,
+      type,
+      seed,
+      endsTurns,
+      fimTokens,
+      successors,
+      turns,
+      extraTokens,
+    ),
     signal: options.signal,
   };
   return {
@@ -304,6 +364,7 @@ function resolveTestModel(options: WriteTestModelOptions) {
       endsTurns,
       fimTokens,
       successors,
+      turns,
     },
     writeOptions,
   };
