@@ -15,7 +15,7 @@ export function Composer({ store, state }: { store: AppStore; state: AppState })
   const { suggestions, selected } = composer.mention;
   const onPick = async (event: Event): Promise<void> => {
     const input = event.currentTarget as HTMLInputElement;
-    for (const file of Array.from(input.files ?? [])) await addFile(store, file);
+    for (const file of Array.from(input.files ?? [])) await store.addUploadFrom(file);
     input.value = "";
   };
   return (
@@ -113,13 +113,4 @@ export function Composer({ store, state }: { store: AppStore; state: AppState })
       </div>
     </form>
   );
-}
-
-export async function addFile(store: AppStore, file: File): Promise<void> {
-  // Past the cap the content is never read: the size is enough to refuse it.
-  const data =
-    file.size > MAX_UPLOAD_BYTES
-      ? new Uint8Array(file.size)
-      : new Uint8Array(await file.arrayBuffer());
-  store.addUpload(file.name, data);
 }

@@ -3,7 +3,6 @@ import { useEffect, useState } from "preact/hooks";
 import type { AppStore } from "../state/app-store.ts";
 import { resolveShortcut, type ShortcutAction } from "../state/shortcuts.ts";
 import { pendingApproval } from "../state/transcript.ts";
-import { addFile } from "./composer.tsx";
 
 /** Installs the handlers; returns whether files are being dragged over the page. */
 export function usePageKeys(store: AppStore): boolean {
@@ -43,7 +42,8 @@ export function usePageKeys(store: AppStore): boolean {
     const onDrop = (event: DragEvent): void => {
       event.preventDefault();
       setDragging(false);
-      for (const file of Array.from(event.dataTransfer?.files ?? [])) void addFile(store, file);
+      for (const file of Array.from(event.dataTransfer?.files ?? []))
+        void store.addUploadFrom(file);
     };
     window.addEventListener("keydown", onKeyDown);
     window.addEventListener("dragover", onDragOver);

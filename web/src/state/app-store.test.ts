@@ -185,6 +185,25 @@ describe("AppStore", () => {
     expect(store.getState().uploads).toEqual([]);
   });
 
+  it("refuses an oversized picked file by its size, without reading it", async () => {
+    const store = createStore(new FakeServer(), memoryStorage());
+    let reads = 0;
+    const file = (name: string, size: number) => ({
+      name,
+      size,
+      arrayBuffer: () => {
+        reads += 1;
+        return Promise.resolve(new TextEncoder().encode("x".repeat(size)).buffer);
+      },
+    });
+    await store.addUploadFrom(file("huge.log", 2 * 1024 * 1024 * 1024));
+    expect(reads).toBe(0);
+    expect(store.getState().flash?.text).toContain("capped at 256 KB");
+    await store.addUploadFrom(file("small.txt", 5));
+    expect(reads).toBe(1);
+    expect(store.getState().uploads.map((upload) => upload.text)).toEqual(["xxxxx"]);
+  });
+
   it("after a replay gap, starts the view over from the session's history", async () => {
     const server = new FakeServer();
     server.failures["session/attach"] = (params) =>

@@ -8,7 +8,14 @@ import {
   type SessionEventNotification,
 } from "../../../src/protocol/agent/index.ts";
 import { emptyView, initialAppState, type AppState, type AppStoreOptions } from "./app-state.ts";
-import { checkUpload, composeMessage, SentMessages, type MessageParts } from "./attachments.ts";
+import {
+  checkUpload,
+  composeMessage,
+  SentMessages,
+  uploadSizeRefusal,
+  type MessageParts,
+  type UploadSource,
+} from "./attachments.ts";
 import { Connection } from "./connection.ts";
 import { applyLiveStats } from "./live-stats.ts";
 import { FrameStore } from "./frame-store.ts";
@@ -211,6 +218,17 @@ export class AppStore extends FrameStore<AppState> {
       return;
     }
     this.update({ uploads: [...this.state.uploads, checked.upload], flash: undefined });
+  }
+
+  /** A picked or dropped file: refused by its size before a byte is read, else read and checked. */
+  async addUploadFrom(file: UploadSource): Promise<void> {
+    const existing = this.state.uploads.reduce((sum, upload) => sum + upload.bytes, 0);
+    const refusal = uploadSizeRefusal(file.name, file.size, existing);
+    if (refusal !== undefined) {
+      this.update({ flash: { text: refusal, tone: "error" } });
+      return;
+    }
+    this.addUpload(file.name, new Uint8Array(await file.arrayBuffer()));
   }
 
   removeUpload(index: number): void {

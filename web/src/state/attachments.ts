@@ -13,23 +13,36 @@ export interface Upload {
   bytes: number;
 }
 
+/** A file as the page hands it over (a DOM `File` fits): its size is known before it is read. */
+export interface UploadSource {
+  name: string;
+  size: number;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
 export type UploadCheck = { ok: true; upload: Upload } | { ok: false; reason: string };
+
+/** Why a file of `bytes` cannot join a message already carrying `existingBytes`, or undefined. */
+export function uploadSizeRefusal(
+  name: string,
+  bytes: number,
+  existingBytes = 0,
+): string | undefined {
+  const label = displayName(name);
+  if (bytes > MAX_UPLOAD_BYTES) {
+    return `${label} is ${formatBytes(bytes)}; uploads are capped at ${formatBytes(MAX_UPLOAD_BYTES)} per file. Attach a smaller excerpt, or put the file in the workspace and attach it from the file tree.`;
+  }
+  if (existingBytes + bytes > MAX_TOTAL_UPLOAD_BYTES) {
+    return `${label} would bring this message's uploads to ${formatBytes(existingBytes + bytes)}, over the ${formatBytes(MAX_TOTAL_UPLOAD_BYTES)} cap. Send it in a separate message.`;
+  }
+  return undefined;
+}
 
 /** Accepts UTF-8 text within the caps; `existingBytes` is what the message already carries. */
 export function checkUpload(name: string, data: Uint8Array, existingBytes = 0): UploadCheck {
   const label = displayName(name);
-  if (data.byteLength > MAX_UPLOAD_BYTES) {
-    return {
-      ok: false,
-      reason: `${label} is ${formatBytes(data.byteLength)}; uploads are capped at ${formatBytes(MAX_UPLOAD_BYTES)} per file. Attach a smaller excerpt, or put the file in the workspace and attach it from the file tree.`,
-    };
-  }
-  if (existingBytes + data.byteLength > MAX_TOTAL_UPLOAD_BYTES) {
-    return {
-      ok: false,
-      reason: `${label} would bring this message's uploads to ${formatBytes(existingBytes + data.byteLength)}, over the ${formatBytes(MAX_TOTAL_UPLOAD_BYTES)} cap. Send it in a separate message.`,
-    };
-  }
+  const refusal = uploadSizeRefusal(name, data.byteLength, existingBytes);
+  if (refusal !== undefined) return { ok: false, reason: refusal };
   if (data.subarray(0, 8192).includes(0)) {
     return { ok: false, reason: `${label} looks binary; only text files can be uploaded.` };
   }
