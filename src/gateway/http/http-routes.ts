@@ -1,9 +1,17 @@
-// The gateway's HTTP routes: health, metrics, models, stored responses, and the two stateless
-// generation endpoints. Everything checks Host and Origin; when keys are configured, all but
-// /healthz, /readyz and the browser app's shell (static-app.ts) need a valid API key, unknown paths included.
+// The gateway's HTTP routes: health, metrics, models, stored responses, and the stateless
+// generation endpoints (Chat Completions, Anthropic Messages, FIM). Everything checks Host and
+// Origin; when keys are configured, all but /healthz, /readyz and the browser app's shell
+// (static-app.ts) need a valid API key, unknown paths included.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SparkError } from "../../protocol/spark-error.ts";
 import { authenticate, checkRequestSource } from "../access/auth.ts";
+import {
+  anthropicKeyAsBearer,
+  isAnthropicPath,
+  MESSAGES_PATH,
+  routeAnthropicPost,
+} from "./anthropic/anthropic-routes.ts";
+import { sendAnthropicError } from "./anthropic/anthropic-error.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
 import { handleCompletionsPost } from "./fim/completions-http.ts";
 import { handleInfillPost } from "./fim/infill-http.ts";
@@ -25,6 +33,7 @@ const GENERATION_PATHS = new Set([
   "/v1/chat/completions",
   "/v1/completions",
   "/infill",
+  MESSAGES_PATH,
 ]);
 
 export function createHttpHandler(
@@ -34,6 +43,10 @@ export function createHttpHandler(
     const startedAt = performance.now();
     const method = request.method ?? "GET";
     const path = requestPathOf(request.url);
+    // Anthropic's clients send their key as x-api-key (on /v1/models too) and read errors in
+    // Anthropic's shape.
+    anthropicKeyAsBearer(request.headers);
+    const anthropic = isAnthropicPath(path);
     let failure: unknown;
     // Probes would drown the log; everything else gets one line when its response is done.
     if (path !== "/healthz" && path !== "/readyz" && path !== "/metrics") {
@@ -59,7 +72,8 @@ export function createHttpHandler(
       context.metrics.countError(describeWireError(error).code);
       if (error instanceof SparkError && !(error instanceof WireError))
         logEngineError(context, clientFacingEngineError(error));
-      sendError(response, error);
+      if (anthropic) sendAnthropicError(response, error);
+      else sendError(response, error);
     });
   };
 }
@@ -117,6 +131,8 @@ async function route(
   }
   if (path === "/v1/responses" && method === "POST")
     return handleResponsesPost(context, request, response, apiKey);
+  if (method === "POST" && (await routeAnthropicPost(context, request, response, path, apiKey)))
+    return;
   if (path === "/v1/chat/completions" && method === "POST") {
     return handleChatCompletionsPost(context, request, response, apiKey);
   }
@@ -150,7 +166,7 @@ async function route(
   }
   throw new WireError(
     "invalid_request",
-    `There is no ${method} ${path} here; see /v1/responses, /v1/chat/completions, /v1/completions, /infill, /v1/models.`,
+    `There is no ${method} ${path} here; see /v1/responses, /v1/chat/completions, /v1/messages, /v1/completions, /infill, /v1/models.`,
     {
       wireCode: "not_found",
       status: 404,
