@@ -37,5 +37,8 @@ export function createConfigLayer(
       resolveUserPath(root, baseDirectory, homeDirectory),
     );
   }
+  if (values.cache?.directory !== undefined) {
+    values.cache.directory = resolveUserPath(values.cache.directory, baseDirectory, homeDirectory);
+  }
   return { source, values };
 }

@@ -12,11 +12,7 @@ import {
   PROVIDER_PRESETS,
   SANDBOX_MODES,
 } from "./config-types.ts";
-import {
-  mcpLayerSchema,
-  mcpMergedSchema,
-  mcpServersLayerSchema,
-} from "./mcp-server-config.ts";
+import { mcpLayerSchema, mcpMergedSchema, mcpServersLayerSchema } from "./mcp-server-config.ts";
 
 const positiveInteger = z.int().positive();
 const nonNegativeInteger = z.int().nonnegative();
@@ -106,6 +102,18 @@ const agentFields = {
   workspace_roots: z.array(nonEmptyString),
 };
 
+/** `[cache]`: the embedded engine's prefix cache on disk (engines/llama-cpp/prefix-cache/). */
+const cacheFields = {
+  enabled: z.boolean(),
+  /** Its size cap; the least recently used entries go first. */
+  max_bytes: positiveInteger,
+  /** Default: `cache/` under SPARK_HOME (~/.spark/cache). */
+  directory: nonEmptyString,
+};
+
+/** 2 GiB: a few dozen conversations of a small model at 6k tokens, a handful of a 7B's. */
+export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
+
 const sandboxFields = {
   mode: z.enum(SANDBOX_MODES),
   network: z.boolean(),
@@ -161,6 +169,7 @@ export const configLayerSchema = z.strictObject({
   serve: z.strictObject(serveFields).partial().optional(),
   agent: z.strictObject(agentFields).partial().optional(),
   sandbox: z.strictObject(sandboxFields).partial().optional(),
+  cache: z.strictObject(cacheFields).partial().optional(),
   routes: z.record(modelNameSchema, routeTargetsSchema).optional(),
   router: z.strictObject(routerFields).partial().optional(),
   mcp_servers: mcpServersLayerSchema.optional(),
@@ -306,9 +315,7 @@ export const mergedConfigSchema = z.strictObject({
       ),
       store: serveFields.store.optional(),
       replica_lease_ms: serveFields.replica_lease_ms.default(serveDefaults.replicaLeaseMs),
-      drain_grace_seconds: serveFields.drain_grace_seconds.default(
-        serveDefaults.drainGraceSeconds,
-      ),
+      drain_grace_seconds: serveFields.drain_grace_seconds.default(serveDefaults.drainGraceSeconds),
       response_store_max_responses: serveFields.response_store_max_responses.default(
         serveDefaults.responseStoreMaxEntries,
       ),
@@ -326,6 +333,13 @@ export const mergedConfigSchema = z.strictObject({
       mode: sandboxFields.mode.default("auto"),
       network: sandboxFields.network.default(false),
       env: sandboxFields.env.default([]),
+    })
+    .prefault({}),
+  cache: z
+    .strictObject({
+      enabled: cacheFields.enabled.default(true),
+      max_bytes: cacheFields.max_bytes.default(DEFAULT_CACHE_MAX_BYTES),
+      directory: cacheFields.directory.optional(),
     })
     .prefault({}),
   routes: z.record(modelNameSchema, routeTargetsSchema).default({}),

@@ -173,6 +173,13 @@ export interface RouterConfig {
   breaker: { failures?: number; windowMs?: number; openMs?: number };
 }
 
+export interface CacheConfig {
+  enabled: boolean;
+  maxBytes: number;
+  /** Unset: `cache/` under sparkHome. */
+  directory?: string;
+}
+
 export interface SparkConfig {
   /** A model name from `models`, or an alias the router knows ("fast", "deep", "auto"). */
   defaultModel?: string;
@@ -181,6 +188,8 @@ export interface SparkConfig {
   agent: AgentConfig;
   sandbox: SandboxConfig;
   router: RouterConfig;
+  /** `[cache]`: the embedded engine's prefix cache on disk; absent: on, with the defaults. */
+  cache?: CacheConfig;
   /** `[mcp_servers.<name>]`: the agent's MCP servers (src/agent/mcp/). */
   mcpServers?: Record<string, McpServerConfig>;
   /** API keys found in the environment, keyed by variable name (e.g. "CEREBRAS_API_KEY"). */

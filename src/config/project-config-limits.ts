@@ -4,7 +4,7 @@ import { SparkError } from "../protocol/spark-error.ts";
 import type { ConfigLayer } from "./config-layer.ts";
 
 interface UserOnlyKey {
-  table: "agent" | "serve" | "sandbox" | "mcp";
+  table: "agent" | "serve" | "sandbox" | "mcp" | "cache";
   key: string;
   /** What a hostile repository could do with it. */
   risk: string;
@@ -44,6 +44,11 @@ const USER_ONLY_KEYS: readonly UserOnlyKey[] = [
     table: "serve",
     key: "allowed_hosts",
     risk: "weaken the DNS-rebinding check on the Host header",
+  },
+  {
+    table: "cache",
+    key: "directory",
+    risk: "have your conversations' cached model state written to, and read from, a folder of its choosing",
   },
   {
     table: "mcp",

@@ -42,6 +42,11 @@ export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "pr
     },
     agent: { workspaceRoots: values.agent.workspace_roots },
     sandbox: { ...values.sandbox },
+    cache: {
+      enabled: values.cache.enabled,
+      maxBytes: values.cache.max_bytes,
+      ...(values.cache.directory === undefined ? {} : { directory: values.cache.directory }),
+    },
     router: toRouterConfig(values),
     mcpServers: toMcpServerConfigs(values.mcp_servers),
   };

@@ -1,8 +1,10 @@
 // The engine factory behind the registry: one branch per adapter, each importing its heavy module
 // only when a model of that kind is used (node-llama-cpp costs ~100 ms to import).
+import { join } from "node:path";
 import type { Engine } from "../engines/engine.ts";
 import type { LoadedConfig, ModelConfig } from "../config/config-types.ts";
 import { SparkError } from "../protocol/spark-error.ts";
+import { DEFAULT_CACHE_MAX_BYTES } from "../config/config-schema.ts";
 
 export async function createEngine(
   name: string,
@@ -26,6 +28,7 @@ export async function createEngine(
         ...(model.deviceSampling === undefined ? {} : { deviceSampling: model.deviceSampling }),
         ...(model.threads === undefined ? {} : { threads: model.threads }),
         ...(model.chatTemplate === undefined ? {} : { chatTemplate: model.chatTemplate }),
+        ...prefixCacheSettings(config),
       });
     }
     case "openai-compatible": {
@@ -56,4 +59,18 @@ export async function createEngine(
       model satisfies never;
       throw new SparkError("invalid_config", `Model "${name}" has an unknown engine.`);
   }
+}
+
+/** `[cache]`: on unless turned off, in cache/ under SPARK_HOME unless another folder is set. */
+function prefixCacheSettings(config: LoadedConfig): {
+  prefixCache?: { directory: string; maxBytes: number };
+} {
+  const cache = config.cache;
+  if (cache?.enabled === false) return {};
+  return {
+    prefixCache: {
+      directory: cache?.directory ?? join(config.sparkHome, "cache"),
+      maxBytes: cache?.maxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    },
+  };
 }

@@ -2,7 +2,8 @@
 // binding; required before any load), `backendDevices()`, `new GenerationContext()`,
 // `load(options)` (a promise; the model loads off the JS thread), `generate(options, onTokens)`
 // returning `{abort(), draft(tokens)}` (it throws when the options' grammar does not parse) and
-// `dispose()`.
+// `saveSequence(sequence, maxBytes, answer)` / `restoreSequence(sequence, buffer, answer)` (a
+// sequence's KV state for the prefix cache on disk, on the decode thread) and `dispose()`.
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,6 +98,8 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
                            {
                                InstanceMethod<&GenerationContextWrap::Load>("load"),
                                InstanceMethod<&GenerationContextWrap::Generate>("generate"),
+                               InstanceMethod<&GenerationContextWrap::SaveSequence>("saveSequence"),
+                               InstanceMethod<&GenerationContextWrap::RestoreSequence>("restoreSequence"),
                                InstanceMethod<&GenerationContextWrap::Dispose>("dispose"),
                            });
     }
@@ -227,6 +230,31 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
                        return call.Env().Undefined();
                    }));
         return handle;
+    }
+
+    /** saveSequence(sequence, maxBytes, answer(error, buffer)): the sequence's state, copied. */
+    Napi::Value SaveSequence(const Napi::CallbackInfo & info) {
+        auto operation = std::make_shared<SequenceStateOperation>();
+        operation->kind = SequenceStateOperation::Kind::save;
+        operation->sequence = info[0].As<Napi::Number>().Int32Value();
+        operation->max_bytes = static_cast<size_t>(info[1].As<Napi::Number>().Int64Value());
+        operation->answer = Napi::ThreadSafeFunction::New(info.Env(), info[2].As<Napi::Function>(), "spark-sequence-save", 0, 1);
+        context_->enqueue_state(operation);
+        return info.Env().Undefined();
+    }
+
+    /** restoreSequence(sequence, buffer, answer(error, bytesRead)): the buffer stays referenced until answered. */
+    Napi::Value RestoreSequence(const Napi::CallbackInfo & info) {
+        auto operation = std::make_shared<SequenceStateOperation>();
+        operation->kind = SequenceStateOperation::Kind::restore;
+        operation->sequence = info[0].As<Napi::Number>().Int32Value();
+        Napi::Buffer<uint8_t> source = info[1].As<Napi::Buffer<uint8_t>>();
+        operation->source = source.Data();
+        operation->source_size = source.Length();
+        operation->source_reference = Napi::Persistent(info[1]);
+        operation->answer = Napi::ThreadSafeFunction::New(info.Env(), info[2].As<Napi::Function>(), "spark-sequence-restore", 0, 1);
+        context_->enqueue_state(operation);
+        return info.Env().Undefined();
     }
 
     Napi::Value Dispose(const Napi::CallbackInfo & info) {

@@ -71,6 +71,18 @@ void GenerationContext::enqueue(std::shared_ptr<GenerationJob> job) {
     finish(job, "disposed");
 }
 
+void GenerationContext::enqueue_state(std::shared_ptr<SequenceStateOperation> operation) {
+    {
+        std::lock_guard<std::mutex> lock(queue_mutex_);
+        if (!stopping_ && context_ != nullptr) {
+            state_operations_.push_back(std::move(operation));
+            queue_changed_.notify_one();
+            return;
+        }
+    }
+    refuse_sequence_state_operation(operation, "the native generation loop was disposed");
+}
+
 llama_sampler * GenerationContext::compile_grammar(const std::string & text, const std::string & root, std::string & error) const {
     if (vocab_ == nullptr) {
         error = "the native generation loop has no model loaded";
@@ -286,6 +298,8 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
 void GenerationContext::run() {
     std::vector<std::shared_ptr<GenerationJob>> active;
     std::vector<BatchEntry> entries;
+    std::deque<std::shared_ptr<SequenceStateOperation>> operations;
+    std::vector<std::shared_ptr<GenerationJob>> arriving;
     llama_memory_t memory = llama_get_memory(context_);
     for (;;) {
         {
@@ -293,16 +307,25 @@ void GenerationContext::run() {
             // A speculative job waiting for its draft gives the thread nothing to do: JS's answer
             // (or an abort) wakes it.
             queue_changed_.wait(lock, [&] {
-                return stopping_ || !incoming_.empty() ||
+                return stopping_ || !incoming_.empty() || !state_operations_.empty() ||
                        std::any_of(active.begin(), active.end(), [](const std::shared_ptr<GenerationJob> & job) { return job->runnable(); });
             });
             if (stopping_) break;
+            operations.swap(state_operations_);
             while (!incoming_.empty()) {
-                active.push_back(std::move(incoming_.front()));
+                arriving.push_back(std::move(incoming_.front()));
                 incoming_.pop_front();
-                begin(*active.back());
             }
         }
+        // Outside the lock (a state copy takes a while; JS must not wait on the lock meanwhile),
+        // and before the jobs queued after them begin: a save sees the cache its turn left.
+        for (auto & operation : operations) run_sequence_state_operation(context_, operation);
+        operations.clear();
+        for (auto & job : arriving) {
+            active.push_back(std::move(job));
+            begin(*active.back());
+        }
+        arriving.clear();
 
         // One batch: first every generating job's next token (a long prompt must not stall the
         // streams already running), then prompt chunks in the room left.
@@ -383,4 +406,6 @@ void GenerationContext::run() {
     std::lock_guard<std::mutex> lock(queue_mutex_);
     for (auto & job : incoming_) finish(job, "disposed");
     incoming_.clear();
+    for (auto & operation : state_operations_) refuse_sequence_state_operation(operation, "the native generation loop was disposed");
+    state_operations_.clear();
 }

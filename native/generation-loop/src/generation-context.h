@@ -17,6 +17,7 @@
 #include "generation-job.h"
 #include "ggml-cpu.h"
 #include "llama.h"
+#include "sequence-state.h"
 
 struct VocabularyPrefixes;
 
@@ -44,6 +45,11 @@ class GenerationContext {
     std::string load(const ContextOptions & options);
     void start();
     void enqueue(std::shared_ptr<GenerationJob> job);
+    /**
+     * From JS: saves or restores a sequence's state on the decode thread, between two batches and
+     * before any job queued after it begins (sequence-state.h). The sequence must have no job.
+     */
+    void enqueue_state(std::shared_ptr<SequenceStateOperation> operation);
     /**
      * From JS, after load: compiles a GBNF grammar for a job; nullptr (with a message in `error`)
      * when the text does not parse.
@@ -123,5 +129,6 @@ class GenerationContext {
     std::mutex queue_mutex_;
     std::condition_variable queue_changed_;
     std::deque<std::shared_ptr<GenerationJob>> incoming_;
+    std::deque<std::shared_ptr<SequenceStateOperation>> state_operations_;
     bool stopping_ = false;
 };

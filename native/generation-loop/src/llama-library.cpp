@@ -31,6 +31,11 @@
     X(llama_memory_t, llama_get_memory, (const llama_context * context), (context))                                      \
     X(bool, llama_memory_seq_rm, (llama_memory_t memory, llama_seq_id sequence, llama_pos from, llama_pos to),          \
       (memory, sequence, from, to))                                                                                      \
+    X(size_t, llama_state_seq_get_size, (llama_context * context, llama_seq_id sequence), (context, sequence))            \
+    X(size_t, llama_state_seq_get_data, (llama_context * context, uint8_t * destination, size_t size, llama_seq_id sequence), \
+      (context, destination, size, sequence))                                                                            \
+    X(size_t, llama_state_seq_set_data, (llama_context * context, const uint8_t * source, size_t size, llama_seq_id sequence), \
+      (context, source, size, sequence))                                                                                 \
     X(llama_batch, llama_batch_init, (int32_t tokens, int32_t embeddings, int32_t sequences),                           \
       (tokens, embeddings, sequences))                                                                                   \
     X(void, llama_batch_free, (llama_batch batch), (batch))                                                              \

@@ -14,6 +14,11 @@ import { samplingPlace } from "./native-loop/device-sampling-mode.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { configuredContextSize } from "./open-engine-parts.ts";
 import type { RequestLookups } from "./prompt-lookup/request-lookup.ts";
+import {
+  preparePrefix,
+  type EnginePrefixCache,
+  type PreparedPrefix,
+} from "./prefix-cache/prepare-prefix.ts";
 import { contextOverflowMessage } from "./request-tools.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 
@@ -41,6 +46,8 @@ export interface GenerationEngineParts {
   /** The model's tool-call syntax when the native loop runs tool turns. */
   toolSyntax: ToolCallSyntax | undefined;
   chatWrapper: ChatWrapper;
+  /** The prefix cache on disk (native loop only), when configured. */
+  prefixCache: EnginePrefixCache | undefined;
 }
 
 /** Once the request holds its sequence: its work starts, on that sequence's loop and samplers. */
@@ -100,11 +107,26 @@ export async function* generatePrepared(
     );
     return;
   }
+  const prefix: PreparedPrefix =
+    engine.prefixCache !== undefined && lease.loop === "native"
+      ? await preparePrefix(engine.prefixCache, lease.lease.sequence, request, promptTokens, signal)
+      : { fromDisk: 0, computedAhead: 0 };
+  // After the job: the turn's state is copied before the lease goes and written in the background.
+  const countCached = (reused: number): void => {
+    usage.cachedInputTokens = Math.max(0, reused - prefix.computedAhead);
+    if (prefix.fromDisk > 0) usage.diskCachedInputTokens = Math.min(prefix.fromDisk, reused);
+    if (
+      engine.prefixCache !== undefined &&
+      lease.loop === "native" &&
+      request.completion === undefined &&
+      signal?.aborted !== true
+    )
+      engine.prefixCache.cache.save(lease.lease.sequence, request.cacheScope, "turn");
+  };
   if (request.prefillOnly === true) {
-    usage.cachedInputTokens =
-      lease.loop === "native"
-        ? await lease.lease.sequence.prefill(promptTokens, signal)
-        : await prefillPrompt(lease.lease.sequence, promptTokens);
+    if (lease.loop === "native")
+      countCached(await lease.lease.sequence.prefill(promptTokens, signal));
+    else usage.cachedInputTokens = await prefillPrompt(lease.lease.sequence, promptTokens);
     yield* finish("stop");
     return;
   }
@@ -138,6 +160,6 @@ export async function* generatePrepared(
   );
   if (lookup !== undefined) engine.lookups.report(lookup, promptTokens.length, usage);
   usage.outputTokens = result.outputTokens;
-  usage.cachedInputTokens = result.cachedInputTokens;
+  countCached(result.cachedInputTokens);
   yield* finish(signal?.aborted ? "cancelled" : result.finishReason);
 }

@@ -5,6 +5,7 @@ import type { GpuSetting } from "./load-model.ts";
 import type { DeviceSamplingMode } from "./native-loop/device-sampling-mode.ts";
 import type { GrammarSearch } from "./native-loop/generation-loop-addon.ts";
 import type { DecodeLoop } from "./native-loop/open-native-loop.ts";
+import type { PrefixCacheSettings } from "./prefix-cache/prefix-cache.ts";
 import type { SpeculationReport } from "./speculative-decode.ts";
 
 export interface LlamaCppEngineOptions {
@@ -92,5 +93,10 @@ export interface LlamaCppEngineOptions {
   chatPath?: "chat-format" | "chat-wrapper";
   /** native/chat-format's addon, for tests that run without it; default: the built one. */
   chatFormatAddonPath?: string;
+  /**
+   * The prefix cache on disk (`[cache]`): the KV state of prompts' system prefixes and finished
+   * turns, loaded by any later process instead of computed. Native loop only. Unset: none.
+   */
+  prefixCache?: PrefixCacheSettings;
   signal?: AbortSignal;
 }

@@ -50,6 +50,8 @@ import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
 import { chooseContextSize, type ContextSizeChoice } from "./choose-context-size.ts";
+import { openPrefixCache } from "./prefix-cache/open-prefix-cache.ts";
+import type { EnginePrefixCache } from "./prefix-cache/prepare-prefix.ts";
 
 export type { LlamaCppEngineOptions };
 
@@ -91,6 +93,8 @@ export class LlamaCppEngine implements Engine {
   private readonly trainContextSize: number;
   private readonly chatFormatParts: ChatFormatRequestParts;
   private readonly generationParts: GenerationEngineParts;
+  /** The prefix cache on disk, when configured and the native loop runs (prefix-cache/). */
+  private prefixCache: EnginePrefixCache | undefined;
 
   private constructor(
     parts: EngineParts,
@@ -134,6 +138,7 @@ export class LlamaCppEngine implements Engine {
       lookups: this.lookups,
       toolSyntax: this.toolSyntax,
       chatWrapper: this.chatWrapper,
+      prefixCache: undefined,
     };
     this.renderer = {
       model,
@@ -177,7 +182,13 @@ export class LlamaCppEngine implements Engine {
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
     const activity = { streams: 0 };
-    return new LlamaCppEngine(await openEngineParts(options, activity), options, activity);
+    const parts = await openEngineParts(options, activity);
+    const engine = new LlamaCppEngine(parts, options, activity);
+    engine.prefixCache = await openPrefixCache(options, parts, (request) =>
+      engine.renderTokens(request),
+    );
+    engine.generationParts.prefixCache = engine.prefixCache;
+    return engine;
   }
 
   /** The loop plain text decodes on. */
@@ -240,6 +251,13 @@ export class LlamaCppEngine implements Engine {
       renderRequestPrompt(this.renderer, request, tools).tokens,
       true,
     );
+  }
+
+  /** The prompt tokens a chat request renders to (the prefix cache finds its system prefix by it). */
+  private renderTokens(request: EngineRequest): readonly Token[] {
+    const tools = requestTools(request);
+    const chat = chatFormatPrompt(this.chatFormatParts, request, tools);
+    return (chat?.prompt ?? renderRequestPrompt(this.renderer, request, tools)).tokens;
   }
 
   countTokens(text: string): number {
@@ -353,6 +371,8 @@ export class LlamaCppEngine implements Engine {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    // Before the native context goes: a turn's state being copied or written finishes first.
+    await this.prefixCache?.cache.flush();
     await this.grammars.dispose();
     const disposed = disposedError();
     this.nodeLlamaCpp?.pool.rejectWaiters(disposed);

@@ -134,6 +134,21 @@ export interface AddonGenerationContext {
     options: AddonGenerateOptions,
     onTokens: (tokens: Uint32Array, end: AddonGenerationEnd | undefined) => void,
   ): AddonGenerationJob;
+  /**
+   * The sequence's KV state (llama_state_seq_get_data), copied on the decode thread before any job
+   * queued later begins; refused (an error) above maxBytes (0: no limit). No job may run on it.
+   */
+  saveSequence(
+    sequence: number,
+    maxBytes: number,
+    answer: (error: string | null, state: Buffer | undefined) => void,
+  ): void;
+  /** Replaces the sequence's cache with a saved state (llama_state_seq_set_data). */
+  restoreSequence(
+    sequence: number,
+    state: Buffer,
+    answer: (error: string | null, bytesRead: number) => void,
+  ): void;
   dispose(): void;
 }
 

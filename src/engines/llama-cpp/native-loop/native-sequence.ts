@@ -112,6 +112,38 @@ export class NativeSequence {
     this.cached = [];
   }
 
+  /**
+   * A copy of its KV state and the tokens it holds (the prefix cache on disk writes them), taken
+   * on the decode thread before any later job on it begins; call between jobs. Rejects above
+   * maxBytes.
+   */
+  saveState(maxBytes: number): Promise<{ tokens: Token[]; state: Buffer }> {
+    if (this.running) throw new SparkError("engine_busy", `Native sequence ${this.id} is busy.`);
+    const tokens = [...this.cached];
+    return new Promise((resolve, reject) => {
+      this.context.saveSequence(this.id, maxBytes, (error, state) => {
+        if (error !== null || state === undefined) {
+          reject(new SparkError("internal_error", error ?? "no state was saved"));
+        } else resolve({ tokens, state });
+      });
+    });
+  }
+
+  /** Replaces its cache with a saved state holding `tokens`; on failure its cache is empty. */
+  restoreState(tokens: readonly Token[], state: Buffer): Promise<void> {
+    if (this.running) throw new SparkError("engine_busy", `Native sequence ${this.id} is busy.`);
+    this.cached = [];
+    return new Promise((resolve, reject) => {
+      this.context.restoreSequence(this.id, state, (error) => {
+        if (error !== null) reject(new SparkError("checksum_mismatch", error));
+        else {
+          this.cached = [...tokens];
+          resolve();
+        }
+      });
+    });
+  }
+
   /** Evaluates the prompt into the cache and samples nothing; returns the tokens reused. */
   async prefill(promptTokens: Token[], signal?: AbortSignal): Promise<number> {
     const { tokens, cachedTokens } = this.generate(promptTokens, promptTokens.length, {

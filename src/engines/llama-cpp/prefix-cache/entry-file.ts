@@ -1,0 +1,142 @@
+// One cached prefix on disk: a header (JSON: kind, token count, state size and CRC-32), the tokens,
+// then llama.cpp's sequence state. Written to a temporary file and renamed, so a reader sees a
+// whole file or none; read back checked against its header, so a truncated file is refused.
+import { randomUUID } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { crc32 } from "node:zlib";
+import type { Token } from "node-llama-cpp";
+import { SparkError } from "../../../protocol/spark-error.ts";
+
+const MAGIC = Buffer.from("SPARKKV1", "latin1");
+const PREFIX_BYTES = MAGIC.length + 4;
+/** Headers are a few dozen bytes; anything larger is not one of ours. */
+const MAX_HEADER_BYTES = 4096;
+
+/** "prefix": the end of the system prompt and tools; "turn": the end of a finished turn. */
+export type EntryKind = "prefix" | "turn";
+
+export interface EntryHeader {
+  kind: EntryKind;
+  tokens: Token[];
+  stateBytes: number;
+  stateCrc32: number;
+  /** Where the state starts in the file. */
+  stateOffset: number;
+}
+
+function invalid(path: string, reason: string): SparkError {
+  return new SparkError("checksum_mismatch", `${path}: ${reason}`);
+}
+
+/** Writes the entry atomically (temporary file, then rename into place). */
+export async function writeEntryFile(
+  path: string,
+  kind: EntryKind,
+  tokens: readonly Token[],
+  state: Buffer,
+): Promise<number> {
+  const header = Buffer.from(
+    JSON.stringify({
+      version: 1,
+      kind,
+      tokenCount: tokens.length,
+      stateBytes: state.length,
+      stateCrc32: crc32(state),
+    }),
+  );
+  const lengths = Buffer.alloc(4);
+  lengths.writeUInt32LE(header.length);
+  const tokenBytes = Buffer.from(Uint32Array.from(tokens).buffer);
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  const file = await open(temporary, "w");
+  try {
+    await file.writev([MAGIC, lengths, header, tokenBytes, state]);
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await file.close();
+  await rename(temporary, path);
+  return PREFIX_BYTES + header.length + tokenBytes.length + state.length;
+}
+
+/** The header and tokens; throws (checksum_mismatch) when the file is not a whole entry. */
+export async function readEntryHeader(path: string): Promise<EntryHeader> {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    await file.read(prefix, 0, PREFIX_BYTES, 0);
+    if (!prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw invalid(path, "not a cache entry");
+    const headerBytes = prefix.readUInt32LE(MAGIC.length);
+    if (headerBytes > MAX_HEADER_BYTES || PREFIX_BYTES + headerBytes > size)
+      throw invalid(path, "truncated header");
+    const headerBuffer = Buffer.alloc(headerBytes);
+    await file.read(headerBuffer, 0, headerBytes, PREFIX_BYTES);
+    const header = parseHeader(path, headerBuffer);
+    const tokensOffset = PREFIX_BYTES + headerBytes;
+    const stateOffset = tokensOffset + header.tokenCount * 4;
+    if (stateOffset + header.stateBytes !== size)
+      throw invalid(
+        path,
+        `${size} bytes where its header promises ${stateOffset + header.stateBytes}`,
+      );
+    const tokenBuffer = Buffer.alloc(header.tokenCount * 4);
+    await file.read(tokenBuffer, 0, tokenBuffer.length, tokensOffset);
+    const tokens: Token[] = [];
+    for (let offset = 0; offset < tokenBuffer.length; offset += 4)
+      tokens.push(tokenBuffer.readUInt32LE(offset) as Token);
+    return {
+      kind: header.kind,
+      tokens,
+      stateBytes: header.stateBytes,
+      stateCrc32: header.stateCrc32,
+      stateOffset,
+    };
+  } finally {
+    await file.close();
+  }
+}
+
+/** The state bytes, checked against the header's CRC-32. */
+export async function readEntryState(path: string, header: EntryHeader): Promise<Buffer> {
+  const file = await open(path, "r");
+  try {
+    const state = Buffer.allocUnsafe(header.stateBytes);
+    const { bytesRead } = await file.read(state, 0, header.stateBytes, header.stateOffset);
+    if (bytesRead !== header.stateBytes) throw invalid(path, "truncated state");
+    if (crc32(state) !== header.stateCrc32) throw invalid(path, "its state fails its checksum");
+    return state;
+  } finally {
+    await file.close();
+  }
+}
+
+function parseHeader(
+  path: string,
+  buffer: Buffer,
+): { kind: EntryKind; tokenCount: number; stateBytes: number; stateCrc32: number } {
+  let value: unknown;
+  try {
+    value = JSON.parse(buffer.toString("utf8"));
+  } catch {
+    throw invalid(path, "unreadable header");
+  }
+  const header = value as Record<string, unknown>;
+  const count = (name: string): number => {
+    const field = header[name];
+    if (typeof field !== "number" || !Number.isInteger(field) || field < 0)
+      throw invalid(path, `bad ${name} in header`);
+    return field;
+  };
+  if (header.version !== 1 || (header.kind !== "prefix" && header.kind !== "turn"))
+    throw invalid(path, "unknown entry version");
+  return {
+    kind: header.kind,
+    tokenCount: count("tokenCount"),
+    stateBytes: count("stateBytes"),
+    stateCrc32: count("stateCrc32"),
+  };
+}

@@ -1,0 +1,200 @@
+// The embedded engine's prefix cache on disk: before a request's job, the longest cached prefix of
+// its prompt (of its scope, model and KV shape) is loaded into the sequence instead of computed;
+// after the system prompt and tools, and after each finished turn, the sequence's state is copied
+// on the decode thread and written in the background (a serial queue, never before a token).
+import { mkdir, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import type { Token } from "node-llama-cpp";
+import type { NativeSequence } from "../native-loop/native-sequence.ts";
+import { addCounters, emptyCounters, type CacheCounters } from "./cache-stats.ts";
+import {
+  ENTRY_SUFFIX,
+  EntryDirectory,
+  longestCachedPrefix,
+  sharedPrefixLength,
+} from "./entry-directory.ts";
+import { readEntryState, writeEntryFile, type EntryKind } from "./entry-file.ts";
+import { evictEntries } from "./evict-entries.ts";
+import { kvShapeKey, scopeKey, tokensKey, type KvShape } from "./prefix-cache-key.ts";
+
+export interface PrefixCacheSettings {
+  /** The cache folder (`[cache] directory`; default ~/.spark/cache). */
+  directory: string;
+  /** Its cap (`[cache] max_bytes`); the least recently used entries go first. */
+  maxBytes: number;
+  /** Shorter prefixes are not worth a file: computing them costs less than reading one. */
+  minimumTokens?: number;
+  /** One line per truncated or corrupt file removed; default: stderr. */
+  onNotice?: (line: string) => void;
+}
+
+/** The entries live under <directory>/prefix/<scope>/<kv shape>/. */
+export const PREFIX_FOLDER = "prefix";
+const DEFAULT_MINIMUM_TOKENS = 64;
+/** States waiting to be written at once; a save beyond them is skipped (memory stays bounded). */
+const MAX_PENDING_WRITES = 2;
+
+export class PrefixCache {
+  private readonly directories = new Map<string, EntryDirectory>();
+  private readonly shapeKey: string;
+  private readonly minimumTokens: number;
+  private readonly notice: (line: string) => void;
+  private writes: Promise<void> = Promise.resolve();
+  private pendingWrites = 0;
+  private counters: CacheCounters = emptyCounters();
+
+  constructor(
+    private readonly settings: PrefixCacheSettings,
+    shape: KvShape,
+  ) {
+    this.shapeKey = kvShapeKey(shape);
+    this.minimumTokens = settings.minimumTokens ?? DEFAULT_MINIMUM_TOKENS;
+    this.notice =
+      settings.onNotice ?? ((line) => process.stderr.write(`spark: prefix cache: ${line}\n`));
+  }
+
+  private directoryFor(scope: string | undefined): EntryDirectory {
+    const path = join(this.settings.directory, PREFIX_FOLDER, scopeKey(scope), this.shapeKey);
+    let directory = this.directories.get(path);
+    if (directory === undefined) {
+      directory = new EntryDirectory(path, (file, reason) => {
+        this.counters.entriesInvalid += 1;
+        this.notice(`removed ${file}: ${reason}`);
+      });
+      this.directories.set(path, directory);
+    }
+    return directory;
+  }
+
+  /**
+   * Loads the longest cached prefix of `prompt` into the sequence when it holds more of the prompt
+   * than the sequence's own cache; returns how many prompt tokens the next job reuses from it (0:
+   * nothing loaded). A file that fails to read or load is removed, and the prompt is computed.
+   */
+  async restore(
+    sequence: NativeSequence,
+    prompt: readonly Token[],
+    scope: string | undefined,
+  ): Promise<number> {
+    // At least one prompt token is always evaluated: its logits give the first sample.
+    const usable = prompt.length - 1;
+    const inMemory = sequence.sharedPrefixLength(prompt);
+    if (usable - inMemory < this.minimumTokens) return 0;
+    this.counters.lookups += 1;
+    const directory = this.directoryFor(scope);
+    const entries = (await directory.list()).filter(
+      (entry) => entry.header.tokens.length <= sequence.contextSize,
+    );
+    const match = longestCachedPrefix(entries, prompt, inMemory + this.minimumTokens);
+    if (match === undefined) return 0;
+    const { entry } = match;
+    try {
+      const state = await readEntryState(entry.path, entry.header);
+      await sequence.restoreState(entry.header.tokens, state);
+    } catch (error) {
+      await directory.discard(entry.path, error);
+      return 0;
+    }
+    const now = new Date();
+    // The file's time is its place in the eviction order.
+    void utimes(entry.path, now, now).catch(() => {});
+    const loaded = Math.min(match.shared, usable);
+    this.counters.hits += 1;
+    this.counters.tokensLoaded += loaded;
+    return loaded;
+  }
+
+  /** Whether an entry holding exactly these tokens exists (then saving them again is pointless). */
+  async holds(tokens: readonly Token[], scope: string | undefined): Promise<boolean> {
+    const name = tokensKey(tokens) + ENTRY_SUFFIX;
+    return (await this.directoryFor(scope).list()).some((entry) => entry.name === name);
+  }
+
+  /**
+   * Saves what the sequence holds now (call between jobs, before its lease goes: the copy is
+   * queued ahead of any later job on it) and writes it in the background.
+   */
+  save(sequence: NativeSequence, scope: string | undefined, kind: EntryKind): void {
+    const tokens = sequence.cachedTokens;
+    if (tokens.length < this.minimumTokens || this.pendingWrites >= MAX_PENDING_WRITES) return;
+    let saving: Promise<{ tokens: Token[]; state: Buffer }>;
+    try {
+      saving = sequence.saveState(Math.floor(this.settings.maxBytes / 2));
+    } catch {
+      return;
+    }
+    this.pendingWrites += 1;
+    const directory = this.directoryFor(scope);
+    this.enqueue(async () => {
+      try {
+        const { tokens: saved, state } = await saving;
+        await this.write(directory, kind, saved, state);
+      } catch {
+        // Too large for the cap, or the engine went away: this turn is simply not cached.
+      } finally {
+        this.pendingWrites -= 1;
+      }
+    });
+  }
+
+  private async write(
+    directory: EntryDirectory,
+    kind: EntryKind,
+    tokens: Token[],
+    state: Buffer,
+  ): Promise<void> {
+    const name = tokensKey(tokens) + ENTRY_SUFFIX;
+    const entries = await directory.list();
+    if (entries.some((entry) => entry.name === name)) return;
+    await mkdir(directory.path, { recursive: true });
+    const path = join(directory.path, name);
+    await writeEntryFile(path, kind, tokens, state);
+    directory.add(name, {
+      kind,
+      tokens,
+      stateBytes: state.length,
+      stateCrc32: 0,
+      stateOffset: 0,
+    });
+    this.counters.entriesWritten += 1;
+    // A turn's entry holds every earlier turn of its conversation: those are superseded.
+    if (kind === "turn") {
+      for (const entry of entries) {
+        const earlier = entry.header.tokens;
+        if (
+          entry.header.kind === "turn" &&
+          earlier.length < tokens.length &&
+          sharedPrefixLength(earlier, tokens) === earlier.length
+        )
+          await directory.remove(entry.path);
+      }
+    }
+    const evicted = await evictEntries(
+      join(this.settings.directory, PREFIX_FOLDER),
+      this.settings.maxBytes,
+    );
+    this.counters.entriesEvicted += evicted.length;
+    await this.persistCounters();
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.writes = this.writes.then(task).catch(() => {});
+  }
+
+  private async persistCounters(): Promise<void> {
+    const delta = this.counters;
+    this.counters = emptyCounters();
+    try {
+      await mkdir(this.settings.directory, { recursive: true });
+      await addCounters(this.settings.directory, delta);
+    } catch {
+      // A read-only cache folder: the counters are a report only.
+    }
+  }
+
+  /** Waits for every queued write and stores the counters (the engine's dispose calls it). */
+  async flush(): Promise<void> {
+    this.enqueue(() => this.persistCounters());
+    await this.writes;
+  }
+}

@@ -1,0 +1,55 @@
+// A request's prefix before its job, on the native loop: loaded from disk when the cache holds more
+// of the prompt than the sequence does; else, when the sequence lacks the system prompt and tools,
+// those are computed first on their own and saved, so the next process starts from them.
+import type { Token } from "node-llama-cpp";
+import type { EngineRequest } from "../../engine.ts";
+import type { NativeSequence } from "../native-loop/native-sequence.ts";
+import { sharedPrefixLength } from "./entry-directory.ts";
+import type { PrefixCache } from "./prefix-cache.ts";
+import type { SystemPrefixTokens } from "./system-prefix.ts";
+
+export interface EnginePrefixCache {
+  cache: PrefixCache;
+  systemPrefix: SystemPrefixTokens;
+}
+
+export interface PreparedPrefix {
+  /** Prompt tokens the job will find in the sequence because they were loaded from disk. */
+  fromDisk: number;
+  /** Prompt tokens computed ahead of the job (the system prefix): the job sees them as cached. */
+  computedAhead: number;
+}
+
+/** Prefixes shorter than this are not split off: their own file is not worth the round trip. */
+const MINIMUM_SYSTEM_PREFIX = 64;
+
+export async function preparePrefix(
+  prefixCache: EnginePrefixCache,
+  sequence: NativeSequence,
+  request: EngineRequest,
+  prompt: Token[],
+  signal: AbortSignal | undefined,
+): Promise<PreparedPrefix> {
+  const prepared: PreparedPrefix = { fromDisk: 0, computedAhead: 0 };
+  // FIM prompts change with every keystroke; their own sequence's cache serves them.
+  if (request.completion !== undefined) return prepared;
+  const scope = request.cacheScope;
+  prepared.fromDisk = await prefixCache.cache.restore(sequence, prompt, scope);
+  const system = prefixCache.systemPrefix.for(request);
+  if (system === undefined || isAborted(signal)) return prepared;
+  const stable = sharedPrefixLength(system, prompt);
+  if (stable < MINIMUM_SYSTEM_PREFIX || stable >= prompt.length - 1) return prepared;
+  const before = sequence.sharedPrefixLength(prompt);
+  if (before >= stable) return prepared;
+  await sequence.prefill(prompt.slice(0, stable), signal);
+  // A client gone during it: the prefix is not saved half computed.
+  if (isAborted(signal)) return prepared;
+  prefixCache.cache.save(sequence, scope, "prefix");
+  prepared.computedAhead = stable - before;
+  return prepared;
+}
+
+/** Read through a call: the signal changes across the awaits above. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
