@@ -220,9 +220,12 @@ describe("Anthropic SDK against spark serve", () => {
     expect(third.content).toEqual([{ type: "text", text: "Both parts arrived." }]);
   });
 
-  it("counts tokens, more for a longer input", async () => {
+  it("counts tokens, more for a longer input, and lists the models", async () => {
     const { url } = await serveScript([]);
     const anthropic = client(url);
+    const listed: string[] = [];
+    for await (const model of anthropic.models.list()) listed.push(model.id);
+    expect(listed).toContain("scripted");
     const short = await anthropic.messages.countTokens({
       model: "claude-sonnet-4-6",
       messages: [{ role: "user", content: "Hi" }],

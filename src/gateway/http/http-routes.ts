@@ -10,6 +10,7 @@ import {
   isAnthropicPath,
   MESSAGES_PATH,
   routeAnthropicPost,
+  sendAnthropicModelList,
 } from "./anthropic/anthropic-routes.ts";
 import { sendAnthropicError } from "./anthropic/anthropic-error.ts";
 import { handleChatCompletionsPost } from "./chat-completions-http.ts";
@@ -113,6 +114,8 @@ async function route(
     return;
   }
   if (path === "/v1/models" && method === "GET") {
+    if (request.headers["anthropic-version"] !== undefined)
+      return sendAnthropicModelList(context, response);
     const models = await context.models.list();
     return sendJson(response, 200, {
       object: "list",

@@ -1,8 +1,10 @@
 // The Anthropic Messages API's place on the gateway's HTTP routes: its paths, the key Anthropic's
-// clients send (`x-api-key`, read as the bearer key every other path takes), and errors in
-// Anthropic's shape for those paths, whatever refused them (auth, Host, limits, the engine).
+// clients send (`x-api-key`, read as the bearer key every other path takes), errors in Anthropic's
+// shape for those paths whatever refused them (auth, Host, limits, the engine), and the model list
+// in Anthropic's shape for its clients.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayContext } from "../../gateway-context.ts";
+import { sendJson } from "../http-io.ts";
 import { handleCountTokensPost } from "./anthropic-count-tokens.ts";
 import { handleMessagesPost } from "./messages-http.ts";
 
@@ -40,4 +42,25 @@ export async function routeAnthropicPost(
     return true;
   }
   return false;
+}
+
+/** GET /v1/models asked by an Anthropic client (it sends `anthropic-version`): the same models in
+ * Anthropic's list shape, which its SDK's models.list() pages through. */
+export async function sendAnthropicModelList(
+  context: GatewayContext,
+  response: ServerResponse,
+): Promise<void> {
+  const models = await context.models.list();
+  const data = models.map((model) => ({
+    type: "model",
+    id: model.id,
+    display_name: model.id,
+    created_at: new Date(0).toISOString(),
+  }));
+  sendJson(response, 200, {
+    data,
+    has_more: false,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+  });
 }
