@@ -240,8 +240,11 @@ describe("Anthropic SDK against spark serve", () => {
     expect(long.input_tokens).toBeGreaterThan(short.input_tokens + 300);
   });
 
-  it("answers a bad request, an image and an unknown model in Anthropic's error shape", async () => {
-    const { url } = await serveScript([]);
+  it("answers a bad request, an image, an unknown model and a failed stream in Anthropic's error shape", async () => {
+    // Only the stream at the end gets as far as the engine.
+    const { url } = await serveScript([
+      { text: "Par", error: { code: "rate_limited", message: "The upstream is rate limited." } },
+    ]);
     const anthropic = client(url);
     const missingMaxTokens = await anthropic.messages
       .create({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "x" }] } as never)
@@ -279,6 +282,21 @@ describe("Anthropic SDK against spark serve", () => {
     expect((unknown as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({
       type: "error",
       error: { type: "not_found_error" },
+    });
+
+    // A failure after the stream started arrives as an `error` event, which the SDK throws.
+    const failed = await anthropic.messages
+      .stream({
+        model: "claude-sonnet-4-6",
+        max_tokens: 16,
+        messages: [{ role: "user", content: "x" }],
+      })
+      .finalMessage()
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Anthropic.APIError);
+    expect((failed as InstanceType<typeof Anthropic.APIError>).error).toEqual({
+      type: "error",
+      error: { type: "rate_limit_error", message: "The upstream is rate limited." },
     });
   });
 
