@@ -30,9 +30,6 @@ describe("agent loop on the embedded engine", () => {
       threads: 1,
       sequences: 1,
       contextSize: 4096,
-      // The noise model under llama.cpp's JSON grammar spends its budget on whitespace; the chat
-      // format's agent run is in exec-chat-format.test.ts, on a scripted model.
-      chatPath: "chat-wrapper",
     });
     const session = await AgentSession.create({
       client: new InProcessModelClient(engine),

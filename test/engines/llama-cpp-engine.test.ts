@@ -45,7 +45,8 @@ describe.each(["native", "node-llama-cpp"] as const)(
         contextSize: 2048,
         decodeLoop,
         // The decode loops compared on one prompt: node-llama-cpp's chat wrapper renders it for
-        // both (the chat-format path is covered in llama-cpp-chat-format.test.ts).
+        // both, since the chat format runs on the native loop only (the chat-format path is
+        // covered in llama-cpp-chat-format.test.ts).
         chatPath: "chat-wrapper",
       });
     });
@@ -146,6 +147,7 @@ describe.each(["native", "node-llama-cpp"] as const)(
         sequences: 1,
         contextSize: 2048,
         speculative: true,
+        // Compared with `engine` above: the same prompt rendering.
         chatPath: "chat-wrapper",
       });
       try {

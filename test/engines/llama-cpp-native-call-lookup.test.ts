@@ -63,7 +63,8 @@ async function engineFor(modelPath: string, toolCallLookup: boolean): Promise<Ll
     sequences: 1,
     contextSize: 2048,
     toolCallLookup,
-    // Prompt lookup inside the <tool_call> jobs (the chat-wrapper path).
+    // Prompt lookup inside the <tool_call> jobs, which only the chat-wrapper path has: under the
+    // chat format, lookup drafts free text only (no grammar).
     chatPath: "chat-wrapper",
   });
   if (engine.toolDecodeLoop !== "native") {

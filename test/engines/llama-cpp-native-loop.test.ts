@@ -32,8 +32,9 @@ const engineOptions = async (
   threads: 1,
   sequences: 2,
   contextSize: 2048,
-  // The loops compared on node-llama-cpp's chat-wrapper prompt (and its <tool_call> jobs); the
-  // chat-format path is tested in llama-cpp-chat-format*.test.ts.
+  // The loops compared on node-llama-cpp's chat-wrapper prompt (and its <tool_call> jobs), the one
+  // rendering both loops run (the chat format is the native loop's alone); the chat-format path
+  // is tested in llama-cpp-chat-format*.test.ts.
   chatPath: "chat-wrapper",
   ...extra,
 });

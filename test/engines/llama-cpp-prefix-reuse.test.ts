@@ -30,9 +30,9 @@ describe.each(loops)("llama-cpp prefix reuse without a session key, %s loop", (d
       threads: 1,
       sequences: 3,
       contextSize: 2048,
+      // What a user gets: the native loop under the model's chat format, node-llama-cpp's loop
+      // under its chat wrapper.
       decodeLoop,
-      // Both loops on one prompt rendering: node-llama-cpp's chat wrapper.
-      chatPath: "chat-wrapper",
     });
     expect(engine.decodeLoop, engine.decodeLoopFallbackReason).toBe(decodeLoop);
   });
@@ -72,8 +72,13 @@ describe.each(loops)("llama-cpp prefix reuse without a session key, %s loop", (d
         { role: "user", content: longMessage(topic) },
       ];
       const one = await run({ messages: first, ...sessionKey(1) });
+      // Its own system message: Qwen2.5's template gives a conversation without one its default
+      // (~70 tokens), which every such conversation shares.
       const unrelated = await run({
-        messages: [{ role: "user", content: longMessage(`other${topic}`) }],
+        messages: [
+          { role: "system", content: "Summarize modules." },
+          { role: "user", content: longMessage(`other${topic}`) },
+        ],
         ...sessionKey(2),
       });
       // It took another sequence: it shares no more than the chat template's opening with ours.

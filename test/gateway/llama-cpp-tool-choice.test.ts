@@ -27,9 +27,6 @@ function gatewayOverTestModel(model: EnsureTestModelOptions = {}): {
       threads: 1,
       sequences: 2,
       contextSize: 2048,
-      // The noise and scripted models here fit the <tool_call> jobs; the chat-format path's
-      // gateway run is test/engines/llama-cpp-chat-format-gateway.test.ts.
-      chatPath: "chat-wrapper",
     });
     harness = await startGatewayHarness(engine);
     client = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: "unused", maxRetries: 0 });
@@ -117,8 +114,25 @@ describe("a required call cut by the token limit", () => {
 });
 
 describe("a model's own tool call (tool_choice auto) through the gateway", () => {
-  // Greedy decoding says "OK", then opens a call (see successor-weights.ts).
-  const gateway = gatewayOverTestModel({ successors: { "\n": "O", O: "K", K: "<tool_call>" } });
+  // The model says "OK", then writes a call in Qwen2.5's format, its JSON in four tokens (see
+  // scripted-turns.ts).
+  const gateway = gatewayOverTestModel({
+    turns: [
+      {
+        tokens: [
+          "\n",
+          "OK",
+          "<tool_call>",
+          '\n{"name": "set_mode", ',
+          '"arguments": {"mode": ',
+          '"fast"',
+          "}}\n",
+          "</tool_call>",
+          "<|im_end|>",
+        ],
+      },
+    ],
+  });
 
   it("streams the text, then the call's arguments as deltas that add up to the final arguments", async () => {
     const stream = await gateway.client().responses.create({
@@ -145,7 +159,8 @@ describe("a model's own tool call (tool_choice auto) through the gateway", () =>
     expect(text).toBe("OK");
     expect(deltaEvents).toBeGreaterThan(0);
     expect(done).toBe(deltas);
-    expect(["fast", "deep"]).toContain((JSON.parse(done ?? "null") as { mode: string }).mode);
+    expect(JSON.parse(done ?? "null")).toEqual({ mode: "fast" });
+    expect(completed?.status).toBe("completed");
     const call = completed?.output.find((item) => item.type === "function_call");
     expect(call?.type === "function_call" ? call.arguments : undefined).toBe(done);
   });
