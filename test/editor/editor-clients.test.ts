@@ -6,7 +6,7 @@ import { WebSocket } from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { AdaptiveDebounce } from "../../editors/vscode/src/core/adaptive-debounce.ts";
 import { connectAgent } from "../../editors/vscode/src/core/agent-connection.ts";
-import { transcriptEntryFor } from "../../editors/vscode/src/core/ask-transcript.ts";
+import { emptyAskTranscript, foldAskEvent } from "../../editors/vscode/src/core/ask-transcript.ts";
 import { InlineCompletionEngine } from "../../editors/vscode/src/core/inline-completion-engine.ts";
 import { streamQuickEdit } from "../../editors/vscode/src/core/quick-edit-client.ts";
 import { startSparkServe, type SparkServeProcess } from "../web/support/spark-serve-process.ts";
@@ -92,10 +92,13 @@ describe("the editor's clients against spark serve", () => {
     ).rejects.toMatchObject({ code: "unauthorized", status: 401 });
     const client = await connectAgent({ baseUrl: server.url, apiKey: "editor-key" }, WebSocket);
     const entries: string[] = [];
+    let transcript = emptyAskTranscript;
     const finished = new Promise<void>((resolve) =>
       client.onSessionEvent(({ event }) => {
-        const entry = transcriptEntryFor(event);
-        if (entry?.kind === "assistant-delta") entries.push(entry.text);
+        const folded = foldAskEvent(transcript, event);
+        transcript = folded.transcript;
+        for (const entry of folded.entries)
+          if (entry.kind === "assistant-delta") entries.push(entry.text);
         if (event.type === "turn-finished") resolve();
       }),
     );

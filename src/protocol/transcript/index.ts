@@ -6,3 +6,6 @@ export * from "./highlight.ts";
 export * from "./markdown.ts";
 export * from "./markdown-inline.ts";
 export * from "./markdown-lines.ts";
+export * from "./fold-session-events.ts";
+export * from "./transcript-items.ts";
+export * from "./transcript-queries.ts";

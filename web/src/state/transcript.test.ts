@@ -65,6 +65,7 @@ describe("transcript", () => {
       {
         kind: "tool",
         id: "tool-c1",
+        callId: "c1",
         name: "read_file",
         summary: "read_file a.ts",
         arguments: "{}",
@@ -183,7 +184,7 @@ describe("transcript", () => {
       interrupted,
     ]);
     expect(midCommand.items.filter((item) => item.kind === "notice")).toEqual([
-      { kind: "notice", id: "notice-3", text: "Interrupted.", tone: "info" },
+      { kind: "notice", id: "notice-3", text: "Interrupted.", tone: "info", about: "interrupted" },
     ]);
   });
 
@@ -251,6 +252,7 @@ describe("session start", () => {
         id: "notice-1",
         text: "Command sandbox: none — bwrap not found",
         tone: "error",
+        about: "sandbox",
       },
     ]);
   });
@@ -270,6 +272,7 @@ describe("a compaction", () => {
         id: "notice-1",
         text: "Compacted older turns: 12k → 2.5k tokens.",
         tone: "info",
+        about: "compacted",
       },
     ]);
     expect(applyLiveStats(emptyLiveStats, event, 0)).toMatchObject({

@@ -14,7 +14,7 @@ describe("replaying an Ask session", () => {
   });
 
   it("folds logged events into questions, replies and statuses in order", () => {
-    const entries = replayHistory([
+    const { entries } = replayHistory([
       { type: "session-started" },
       { type: "turn-started", turnId: "t1", text: "Why?\n\n(Active file: a.ts)" },
       { type: "text-delta", turnId: "t1", text: "Because." },

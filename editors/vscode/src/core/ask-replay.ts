@@ -3,15 +3,15 @@
 // plus the user's questions, which live the page echoes itself and the server only names in
 // turn-started.
 import type { SessionEvent } from "../../../../src/protocol/agent/index.ts";
-import { transcriptEntryFor, type TranscriptEntry } from "./ask-transcript.ts";
+import {
+  emptyAskTranscript,
+  foldAskEvent,
+  type AskTranscript,
+  type TranscriptEntry,
+} from "./ask-transcript.ts";
 
 /** What questionWithContext puts between the question and the editor context it carries. */
 const CONTEXT_MARKER = /\n\n\((Active file|Attached): /;
-
-export function replayedEntryFor(event: SessionEvent): TranscriptEntry | undefined {
-  if (event.type === "turn-started") return { kind: "user", text: questionOf(event.text) };
-  return transcriptEntryFor(event);
-}
 
 /** The question as the user typed it: the file and selection it carried are not repeated. */
 export function questionOf(turnText: string): string {
@@ -19,12 +19,25 @@ export function questionOf(turnText: string): string {
   return marker === null ? turnText : turnText.slice(0, marker.index);
 }
 
+/** Folds one event of a replay: its question is shown too. */
+export function foldReplayedEvent(
+  transcript: AskTranscript,
+  event: SessionEvent,
+): { transcript: AskTranscript; entries: TranscriptEntry[] } {
+  return foldAskEvent(transcript, event, { replaying: true, readQuestion: questionOf });
+}
+
 /** A transcript from a session's logged events (`historyEvents` of session/attach). */
-export function replayHistory(events: readonly { type: string }[]): TranscriptEntry[] {
+export function replayHistory(
+  events: readonly { type: string }[],
+  start: AskTranscript = emptyAskTranscript,
+): { transcript: AskTranscript; entries: TranscriptEntry[] } {
+  let transcript = start;
   const entries: TranscriptEntry[] = [];
   for (const event of events) {
-    const entry = replayedEntryFor(event as SessionEvent);
-    if (entry !== undefined) entries.push(entry);
+    const folded = foldReplayedEvent(transcript, event as SessionEvent);
+    transcript = folded.transcript;
+    entries.push(...folded.entries);
   }
-  return entries;
+  return { transcript, entries };
 }

@@ -15,8 +15,8 @@ import {
   type EditorContext,
 } from "../core/ask-context.ts";
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
-import { replayHistory, replayedEntryFor } from "../core/ask-replay.ts";
-import { transcriptEntryFor } from "../core/ask-transcript.ts";
+import { foldReplayedEvent, replayHistory } from "../core/ask-replay.ts";
+import { emptyAskTranscript, foldAskEvent, type AskTranscript } from "../core/ask-transcript.ts";
 import { findBlockTarget } from "../core/block-target.ts";
 import { insertText } from "../core/insert-text.ts";
 import { SparkClientError } from "../core/spark-client-error.ts";
@@ -44,6 +44,8 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
   private attached: EditorContext[] = [];
   /** Events are those a session/attach replays: questions are shown from turn-started. */
   private replaying = false;
+  /** The shown session's events, folded: what the page has been told. */
+  private transcript: AskTranscript = emptyAskTranscript;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -111,6 +113,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       void this.client.request("turn/interrupt", { sessionId: this.sessionId }).catch(() => {});
     this.sessionId = undefined;
     this.shownSessionId = undefined;
+    this.transcript = emptyAskTranscript;
     void this.workspaceState.update(SESSION_KEY, undefined);
     this.post({ kind: "clear" });
   }
@@ -200,6 +203,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       ),
     );
     this.sessionId = session.sessionId;
+    this.transcript = emptyAskTranscript;
     void this.workspaceState.update(SESSION_KEY, session.sessionId);
     const label = `session ${session.sessionId}${session.model ? ` · ${session.model}` : ""}`;
     if (this.shownSessionId !== undefined && this.shownSessionId !== session.sessionId)
@@ -222,11 +226,14 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
       const client = await connectAgent(this.settings.server(), WebSocket);
       this.attach(client);
       this.sessionId = sessionId;
+      this.transcript = emptyAskTranscript;
       this.replaying = true;
       const result = await withTimeout("session/attach", (signal) =>
         client.request("session/attach", { sessionId, lastSequence: 0 }, { signal }),
       );
-      for (const entry of replayHistory(result.historyEvents ?? [])) this.post(entry);
+      const replay = replayHistory(result.historyEvents ?? [], this.transcript);
+      this.transcript = replay.transcript;
+      for (const entry of replay.entries) this.post(entry);
       this.shownSessionId = sessionId;
       const model = result.session.model;
       this.post({ kind: "status", text: `session ${sessionId}${model ? ` · ${model}` : ""}` });
@@ -242,10 +249,11 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     this.client = client;
     client.onSessionEvent((notification) => {
       if (notification.sessionId !== this.sessionId) return;
-      const entry = this.replaying
-        ? replayedEntryFor(notification.event)
-        : transcriptEntryFor(notification.event);
-      if (entry !== undefined) this.post(entry);
+      const folded = this.replaying
+        ? foldReplayedEvent(this.transcript, notification.event)
+        : foldAskEvent(this.transcript, notification.event);
+      this.transcript = folded.transcript;
+      for (const entry of folded.entries) this.post(entry);
     });
     client.onClose(() => {
       if (this.client !== client) return;
