@@ -8,14 +8,17 @@ import type { RequestLog } from "./request-log.ts";
 import type { ServeConfig } from "./serve-config.ts";
 import type { GatewayStore } from "./store/gateway-store.ts";
 import type { LiveLogBatcher } from "./store/live-log-batcher.ts";
+import type { LiveResponseRegistry } from "./turn/live-response-registry.ts";
 
 export interface GatewayContext {
   config: ServeConfig;
   models: GatewayModels;
   /** Stored responses, concurrency slots, and (when shared) the logs of responses in flight. */
   store: GatewayStore;
-  /** With a shared store: the logs of this replica's WebSocket responses in flight. */
+  /** With a shared store: the logs of this replica's responses in flight (WebSocket and HTTP). */
   liveLog: LiveLogBatcher | undefined;
+  /** The responses this replica generates (or just finished) that a resume or a retry can reach. */
+  liveResponses: LiveResponseRegistry;
   metrics: GatewayMetrics;
   limiter: ConcurrencyLimiter;
   /** The operator log; also where what clients are not told (an upstream's address) goes. */

@@ -105,6 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         "slots",
       ),
     ),
+    liveResponses: new LiveResponseRegistry(config.resumeGraceSeconds * 1000),
     log,
     runs: new Set(),
     documents: new DocumentRequests(),
@@ -116,7 +117,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     context.metrics.storeHealth = () => ({ reachable: store.reachable, ...store.breakerCounts });
     store.onFailure = (what) => context.metrics.countStoreFailure(what);
   }
-  const registry = new LiveResponseRegistry(config.resumeGraceSeconds * 1000);
+  const registry = context.liveResponses;
   const sessions = new Set<WsSession>();
   const webSockets = new WebSocketServer({
     noServer: true,

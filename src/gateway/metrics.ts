@@ -74,6 +74,10 @@ export class GatewayMetrics {
     "spark_gateway_continued_responses_total",
     "Responses taken over from a replica that died, by how the rest was made: engine (it went on from the answer so far) or rerun (the request again, the text already sent skipped).",
   );
+  private readonly retries = new Counter(
+    "spark_gateway_retried_requests_total",
+    "HTTP requests identical to one whose response was already under way (a client's retry), by how they were answered: replayed (it had finished), relayed (its replica still generates it), continued (its replica died; taken over here), attached (generating here, its client gone).",
+  );
   private readonly notStored = new Counter(
     "spark_gateway_responses_not_stored_total",
     "Responses the store did not keep (answered with store: false), by reason: store_unavailable or store_full.",
@@ -130,6 +134,10 @@ export class GatewayMetrics {
     this.continuations.add({ how });
   }
 
+  countRetry(outcome: "replayed" | "relayed" | "continued" | "attached"): void {
+    this.retries.add({ outcome });
+  }
+
   countMergedDelta(): void {
     this.merged.add({});
   }
@@ -166,6 +174,7 @@ export class GatewayMetrics {
       this.merged.render(),
       this.affinity.render(),
       this.continuations.render(),
+      this.retries.render(),
       this.notStored.render(),
       this.drains.render(),
       this.storeFailures.render(),

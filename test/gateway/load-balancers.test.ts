@@ -6,6 +6,7 @@
 // from a loopback replica; with `proxy_set_header Host $host` HTTP, SSE and WebSocket go through.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  haproxyReplicasConfig,
   loadBalancerMissingReason,
   startHaproxy,
   startNginx,
@@ -19,37 +20,6 @@ const haproxyMissing = loadBalancerMissingReason("haproxy");
 const nginxMissing = loadBalancerMissingReason("nginx");
 if (haproxyMissing !== undefined) console.warn(`Skipping the haproxy test: ${haproxyMissing}.`);
 if (nginxMissing !== undefined) console.warn(`Skipping the nginx tests: ${nginxMissing}.`);
-
-/** The haproxy config docs/scale-out.md gives, for these replica ports. */
-function haproxyConfig(port: number, replicaPorts: number[]): string {
-  return `global
-  maxconn 1024
-
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  timeout tunnel 1h
-  # A replica that is draining answers 503 (server_shutting_down) until the health check takes it
-  # out; one that has exited refuses the connection: both are retried on another replica.
-  retries 3
-  option redispatch 1
-  retry-on conn-failure empty-response 503
-
-frontend spark
-  bind 127.0.0.1:${port}
-  default_backend spark_replicas
-
-backend spark_replicas
-  balance roundrobin
-  option httpchk
-  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
-  http-check expect status 200
-  default-server inter 500ms fall 1 rise 2
-${replicaPorts.map((replicaPort, index) => `  server replica${index} 127.0.0.1:${replicaPort} check`).join("\n")}
-`;
-}
 
 /** nginx's http { } block for one replica; `fixed` adds what a loopback replica needs. */
 function nginxHttpBlock(port: number, replicaPort: number, fixed: boolean): string {
@@ -130,7 +100,7 @@ describe("behind load balancers", () => {
       const second = await fleet.start(["--model", `script:${script}`]);
       const port = await freePort();
       const haproxy = await startHaproxy(
-        haproxyConfig(port, [portOf(first.url), portOf(second.url)]),
+        haproxyReplicasConfig(port, [portOf(first.url), portOf(second.url)]),
         port,
       );
       balancers.push(haproxy);

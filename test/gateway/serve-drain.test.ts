@@ -4,7 +4,8 @@
 // Retry-After. At the grace period's end the WebSocket response is left exactly as a killed
 // replica leaves it (no `incomplete`), so `response.resume` on the other replica continues it to
 // `completed` with every sequence number once; the SSE stream ends with a retryable
-// `response.failed`; the drained replica exits 0.
+// `response.failed`, and the same request sent again (a client's retry) is that response,
+// continued on the other replica; the drained replica exits 0.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisMissingReason, startRedisServer, type RedisServer } from "../support/redis-server.ts";
 import { RawWsClient, type ServerEvent } from "./support/raw-ws-client.ts";
@@ -52,10 +53,11 @@ describe.skipIf(redisMissing !== undefined)("SIGTERM drains a replica", () => {
     first.send({ type: "response.create", model: "script", input: "Count." });
     await first.waitFor((event) => event.type === "response.output_text.delta");
     // Streaming before the next request starts: the script hands out its turns in order.
+    const sseBody = JSON.stringify({ model: "script", input: "Count too.", stream: true });
     const sseResponse = await fetch(`${draining.url}/v1/responses`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ model: "script", input: "Count too.", stream: true }),
+      body: sseBody,
     });
     const sseReader = sseResponse.body!.getReader();
     let sseText = new TextDecoder().decode((await sseReader.read()).value);
@@ -107,11 +109,26 @@ describe.skipIf(redisMissing !== undefined)("SIGTERM drains a replica", () => {
     expect(first.events.some((event) => event.type === "response.completed")).toBe(false);
     expect(await draining.exited).toBe(0);
 
-    // SSE has no resume: its stream ends with a failure a client's retry logic retries.
+    // SSE has no resume: its stream ends with a failure a client's retry logic retries, and the
+    // retry is the same response, continued elsewhere.
     sseText = await sse;
     expect(sseText).toContain("event: response.failed");
     expect(sseText).toContain('"spark_code":"engine_busy"');
     expect(sseText).toContain('"retry_after":1');
+    const sseId = /"id":"(resp_\w+)"/.exec(sseText)?.[1];
+    const retried = await fetch(`${survivor.url}/v1/responses`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: sseBody,
+    });
+    const retriedText = await retried.text();
+    expect(retriedText).toContain("event: response.completed");
+    const retriedEvents = retriedText
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as ServerEvent);
+    expect(deltaText(retriedEvents)).toBe(LINE);
+    expect((retriedEvents.at(-1)?.response as { id: string }).id).toBe(sseId);
 
     const before = [...first.events];
     const responseId = String((before[0]?.response as { id: string }).id);
@@ -128,7 +145,7 @@ describe.skipIf(redisMissing !== undefined)("SIGTERM drains a replica", () => {
     const sequence = all.map((event) => event.sequence_number ?? -1);
     expect(sequence).toEqual(Array.from({ length: sequence.length }, (_, index) => index));
     expect(deltaText(all)).toBe(LINE);
-    expect(draining.log).toMatch(/drained: 1 finished, 1 handed over to other replicas, 1 stopped/);
+    expect(draining.log).toMatch(/drained: 1 finished, 2 handed over to other replicas, 0 stopped/);
     second.close();
   }, 60_000);
 });

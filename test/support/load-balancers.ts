@@ -23,6 +23,38 @@ export function loadBalancerMissingReason(tool: "haproxy" | "nginx"): string | u
   return reason;
 }
 
+/** The haproxy config docs/scale-out.md gives (health checks on /readyz, redispatch, retry-on),
+ * for a frontend on `port` and replicas on `replicaPorts`. */
+export function haproxyReplicasConfig(port: number, replicaPorts: number[]): string {
+  return `global
+  maxconn 1024
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  timeout tunnel 1h
+  # A replica that is draining answers 503 (server_shutting_down) until the health check takes it
+  # out; one that has exited refuses the connection: both are retried on another replica.
+  retries 3
+  option redispatch 1
+  retry-on conn-failure empty-response 503
+
+frontend spark
+  bind 127.0.0.1:${port}
+  default_backend spark_replicas
+
+backend spark_replicas
+  balance roundrobin
+  option httpchk
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host 127.0.0.1
+  http-check expect status 200
+  default-server inter 500ms fall 1 rise 2
+${replicaPorts.map((replicaPort, index) => `  server replica${index} 127.0.0.1:${replicaPort} check`).join("\n")}
+`;
+}
+
 export interface LoadBalancer {
   url: string;
   /** What it wrote to stderr (its errors and, for haproxy, its server state changes). */

@@ -1,19 +1,28 @@
 // POST /v1/responses: one turn over HTTP, streamed as server-sent events or answered as one JSON
 // response. It shares the store with WebSocket mode, so previous_response_id works across both.
+// With a shared store its events are logged as the WebSocket path's are: a retry of the same
+// request on any replica is answered from that response (responses-retry.ts), a client that
+// leaves does not stop it for the resume grace period, and a drain hands it over.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isCommonResponseCreate } from "../../protocol/response-create-fast-check.ts";
 import {
   responseCreateBodySchema,
   type ResponseCreateBody,
 } from "../../protocol/responses-requests.ts";
-import { DeltaCoalescer } from "../wire/delta-coalescer.ts";
 import { GatewayClock } from "../gateway-clock.ts";
 import type { GatewayContext } from "../gateway-context.ts";
+import { drainingError } from "../drain-state.ts";
 import { readJsonBody, sendError, sendJson } from "./http-io.ts";
+import { httpResponseSink, type HttpResponseSink } from "./http-response-sink.ts";
+import { continuableTurn } from "../turn/continue-response.ts";
+import { LiveResponse, type EventSink } from "../turn/live-response.ts";
 import { prepareTurn, type PreparedTurn } from "../turn/prepare-turn.ts";
+import { requestFingerprint } from "../turn/request-fingerprint.ts";
+import type { ResponseRunResult } from "../turn/response-runner.ts";
 import { schemaError } from "../wire/schema-error.ts";
-import { responsesSseTransport, startEventStream } from "./sse-transport.ts";
+import { serveRetry } from "./responses-retry.ts";
 import { dropSlot, executeTurn, startSlot } from "../turn/turn-executor.ts";
+import { handedOverEvent } from "./handed-over-event.ts";
 
 export async function handleResponsesPost(
   context: GatewayContext,
@@ -29,11 +38,42 @@ export async function handleResponsesPost(
   clock.addSince(startedAt);
   const slot = startSlot(context, apiKey);
   const controller = new AbortController();
-  // A client that hangs up frees the engine: HTTP has no resume. Listened for before the turn is
+  /** The logged response streaming to this request, and the sink it streams through. */
+  let adopted: { live: LiveResponse; sink: EventSink } | undefined;
+  const sink = httpResponseSink(context, response, body.stream === true, () => {
+    context.metrics.countServerClose("slow_client");
+    controller.abort("disconnected");
+    adopted?.live.stop("disconnected");
+  });
+  // A client that hangs up frees the engine, unless its response is logged: then it generates on
+  // for the resume grace period, for the client's retry. Listened for before the turn is
   // prepared, so one gone while the engine checks it (a grammar build) is not missed.
   response.on("close", () => {
-    if (!response.writableFinished) controller.abort("disconnected");
+    if (response.writableFinished) return;
+    controller.abort("disconnected");
+    if (adopted === undefined || adopted.live.done) return;
+    adopted.live.detach(adopted.sink);
+    context.liveResponses.orphaned(adopted.live);
   });
+  const adopt = (live: LiveResponse, liveSink: EventSink): void => {
+    adopted = { live, sink: liveSink };
+  };
+  const fingerprint = context.liveLog === undefined ? undefined : requestFingerprint(body);
+  if (fingerprint !== undefined) {
+    const host = { context, apiKey, sink, closed: () => controller.signal.aborted, adopt };
+    let served: boolean;
+    try {
+      served = await serveRetry(host, fingerprint);
+    } catch (error) {
+      dropSlot(slot);
+      throw error;
+    }
+    if (served) {
+      dropSlot(slot);
+      return answer(context, response, sink, undefined);
+    }
+  }
+
   let turn: PreparedTurn;
   try {
     turn = await prepareTurn(
@@ -56,46 +96,86 @@ export async function handleResponsesPost(
     if (turn.cacheReplica !== undefined && turn.cacheReplica !== context.store.replicaId)
       response.setHeader("x-spark-cache-replica", turn.cacheReplica);
   }
-  if (body.stream !== true) {
+  // The concurrency check throws before the stream starts, so it can still be a 429.
+  if (context.liveLog === undefined) {
     const result = await executeTurn(context, turn, {
       signal: controller.signal,
-      emit: () => {},
+      emit: sink.emit,
       clock,
       transport: "http",
       slot,
     });
-    if (result.error !== undefined) sendError(response, result.error);
-    else sendJson(response, 200, result.response);
-    return;
+    return answer(context, response, sink, result);
   }
 
-  const coalescer = new DeltaCoalescer(
-    responsesSseTransport(response, () => {
-      context.metrics.countServerClose("slow_client");
-      controller.abort("disconnected");
+  const live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
+  live.logTo(
+    context.liveLog.open({
+      id: turn.responseId,
+      owner: turn.tenant,
+      turn: continuableTurn(turn),
+      ...(fingerprint === undefined ? {} : { request: fingerprint }),
+      deliver: (event, json) => live.deliver(event, json),
+      onSuperseded: () => live.supersede(),
     }),
-    {
-      softBytes: context.config.sendBufferSoftBytes,
-      hardBytes: context.config.sendBufferHardBytes,
-    },
   );
-  // The concurrency check throws before the stream starts, so it can still be a 429.
-  let started = false;
-  await executeTurn(context, turn, {
-    signal: controller.signal,
-    emit: (event, json) => {
-      if (!started) {
-        startEventStream(response);
-        started = true;
-      }
-      coalescer.push(event, json);
-    },
-    clock,
-    transport: "http",
-    slot,
-  });
-  await coalescer.drained();
-  response.end();
+  context.liveResponses.add(live);
+  live.attach(sink.emit);
+  adopt(live, sink.emit);
+  if (controller.signal.aborted) {
+    live.detach(sink.emit);
+    context.liveResponses.orphaned(live);
+  }
+  let result: ResponseRunResult;
+  try {
+    result = await executeTurn(context, turn, {
+      signal: live.signal,
+      emit: (event, json) => live.emit(event, json),
+      clock,
+      transport: "http",
+      mayStore: () => !live.superseded,
+      slot,
+    });
+  } catch (error) {
+    context.liveResponses.remove(live);
+    live.finish(undefined);
+    throw error;
+  }
+  live.finish(result);
+  // A drain handed it over (another replica continues it for the client's retry): the client is
+  // told so in a way its retry logic recognises, rather than by a stream that just stops.
+  if (live.superseded && context.drain.draining) {
+    if (!sink.streaming) return sendError(response, drainingError());
+    sink.emit(handedOverEvent(turn.skeleton, sink.lastSequenceNumber + 1));
+    return answer(context, response, sink, undefined);
+  }
+  return answer(context, response, sink, result);
+}
+
+/** Ends the stream, or sends the JSON answer: the run's result, else the final event's response. */
+async function answer(
+  context: GatewayContext,
+  response: ServerResponse,
+  sink: HttpResponseSink,
+  result: ResponseRunResult | undefined,
+): Promise<void> {
+  // A logged response's last events wait for this loop turn's log write: delivered first.
+  context.liveLog?.flushNow();
+  if (sink.streaming) return sink.end();
+  if (result?.error !== undefined) return sendError(response, result.error);
+  const final = result?.response ?? sink.final;
+  if (final === undefined) return sendError(response, drainingError());
+  if (final.status === "failed") {
+    return sendJson(response, 500, {
+      error: {
+        message: final.error?.message ?? "The response failed.",
+        type: "server_error",
+        param: null,
+        code: final.error?.spark_code ?? "server_error",
+      },
+    });
+  }
+  sendJson(response, 200, final);
 }
 
 function parseBody(raw: unknown): ResponseCreateBody {

@@ -53,6 +53,9 @@ export interface LiveAppend {
   owner: string;
   /** Sent with the first batch only. */
   turn?: ContinuableTurn;
+  /** The request's fingerprint (turn/request-fingerprint.ts), sent with the first batch: a retry
+   * of the same request finds the response by it (findRequest) for as long as its log is kept. */
+  request?: string;
   /** Wire JSON of each event; the log's index is the event's sequence_number. */
   events: string[];
   /** The batch ends with the response's final event. */
@@ -121,6 +124,8 @@ export interface GatewayStore {
     owner: string,
     afterSequenceNumber: number,
   ): Promise<LiveSnapshot | undefined>;
+  /** The response a request with this fingerprint started for `owner`, while its log is kept. */
+  findRequest(fingerprint: string, owner: string): Promise<string | undefined>;
   /** Makes this replica the generator of a response whose replica's lease expired. */
   claimLive(id: string, owner: string): Promise<LiveClaimOutcome>;
 

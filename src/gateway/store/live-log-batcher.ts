@@ -14,6 +14,8 @@ export interface LiveLogOptions {
   owner: string;
   /** Written with the first batch, so another replica can continue the response. */
   turn: ContinuableTurn;
+  /** The request's fingerprint: a retry of the same request finds the response by it. */
+  request?: string;
   /** The log already exists (a response this replica took over): the turn is not written again. */
   existing?: boolean;
   deliver: Deliver;
@@ -116,6 +118,9 @@ export class LiveLogBatcher {
             id: log.options.id,
             owner: log.options.owner,
             ...(turn === undefined ? {} : { turn }),
+            ...(turn === undefined || log.options.request === undefined
+              ? {}
+              : { request: log.options.request }),
             events: pending.map((entry) => entry.logged),
             done: log.done,
           };

@@ -54,6 +54,10 @@ export class MemoryGatewayStore implements GatewayStore {
     return Promise.resolve(this.core.readLive(id, owner, after));
   }
 
+  findRequest(fingerprint: string, owner: string): Promise<string | undefined> {
+    return Promise.resolve(this.core.findRequest(fingerprint, owner));
+  }
+
   claimLive(id: string, owner: string): Promise<LiveClaimOutcome> {
     return Promise.resolve(this.core.claimLive(this.replicaId, id, owner));
   }

@@ -53,6 +53,10 @@ export class MemoryReplicaStore implements GatewayStore {
     return this.core.readLive(id, owner, after);
   }
 
+  async findRequest(fingerprint: string, owner: string): Promise<string | undefined> {
+    return this.core.findRequest(fingerprint, owner);
+  }
+
   async claimLive(id: string, owner: string): Promise<LiveClaimOutcome> {
     return this.core.claimLive(this.replicaId, id, owner);
   }

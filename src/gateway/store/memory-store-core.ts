@@ -44,6 +44,8 @@ export class MemoryStoreCore {
   /** owner → slot id → the replica holding it. */
   private readonly slots = new Map<string, Map<string, string>>();
   private readonly live = new Map<string, LiveEntry>();
+  /** owner + request fingerprint → the response it started; kept while that response's log is. */
+  private readonly requests = new Map<string, string>();
   private nextSlot = 0;
   private lastSweepAt = 0;
   private readonly now: () => number;
@@ -108,6 +110,8 @@ export class MemoryStoreCore {
         expiresAt: this.now() + UNFINISHED_LIVE_MS,
       };
       this.live.set(append.id, entry);
+      if (append.request !== undefined)
+        this.requests.set(requestKey(append.owner, append.request), append.id);
     }
     if (entry === undefined) return "lost";
     if (entry.replica !== replica) return "superseded";
@@ -133,6 +137,18 @@ export class MemoryStoreCore {
       nextSequenceNumber: entry.events.length,
       done: entry.done,
     };
+  }
+
+  findRequest(fingerprint: string, owner: string): string | undefined {
+    this.sweep();
+    const key = requestKey(owner, fingerprint);
+    const id = this.requests.get(key);
+    const entry = id === undefined ? undefined : this.live.get(id);
+    if (entry === undefined || entry.owner !== owner || entry.expiresAt <= this.now()) {
+      this.requests.delete(key);
+      return undefined;
+    }
+    return id;
   }
 
   claimLive(replica: string, id: string, owner: string): LiveClaimOutcome {
@@ -163,5 +179,10 @@ export class MemoryStoreCore {
     if (now - this.lastSweepAt < 1000) return;
     this.lastSweepAt = now;
     for (const [id, entry] of this.live) if (entry.expiresAt <= now) this.live.delete(id);
+    for (const [key, id] of this.requests) if (!this.live.has(id)) this.requests.delete(key);
   }
+}
+
+function requestKey(owner: string, fingerprint: string): string {
+  return `${owner}\n${fingerprint}`;
 }

@@ -265,6 +265,8 @@ export class RedisGatewayStore implements GatewayStore {
         append.turn === undefined ? "" : JSON.stringify(append.turn),
         append.done ? 1 : 0,
         append.events.join("\n"),
+        append.request === undefined ? "" : this.keys.request(append.owner, append.request),
+        append.id,
       );
     }
     const outcomes = (await this.call(
@@ -300,6 +302,13 @@ export class RedisGatewayStore implements GatewayStore {
       nextSequenceNumber: Number(length),
       done: done === "1",
     };
+  }
+
+  async findRequest(fingerprint: string, owner: string): Promise<string | undefined> {
+    const id = await this.guard("finding a retried request", () =>
+      this.client.get(this.keys.request(owner, fingerprint)),
+    );
+    return id ?? undefined;
   }
 
   async claimLive(id: string, owner: string): Promise<LiveClaimOutcome> {

@@ -19,6 +19,8 @@ export interface RedisKeys {
   lease(replicaId: string): string;
   liveMeta(id: string): string;
   liveEvents(id: string): string;
+  /** A tenant's request fingerprint → the response it started (a retry finds it). */
+  request(owner: string, fingerprint: string): string;
 }
 
 export function redisKeys(namespace: string): RedisKeys {
@@ -39,5 +41,6 @@ export function redisKeys(namespace: string): RedisKeys {
     lease: (replicaId) => leasePrefix + replicaId,
     liveMeta: (id) => `${namespace}:live:${id}`,
     liveEvents: (id) => `${namespace}:live-events:${id}`,
+    request: (owner, fingerprint) => `${namespace}:request:${owner}:${fingerprint}`,
   };
 }

@@ -108,18 +108,24 @@ return 1`;
 /** Appends the batches of several responses. KEYS: meta and events key per response.
  * ARGV: replica, unfinishedTtlMs, graceMs, then per response: owner, turn JSON or '', done (0|1),
  * its events' JSON joined by newlines (JSON text holds none): one argument per response rather
- * than per event, which is most of the client's cost. Returns per response 1 (appended),
- * 0 (superseded) or -1 (lost). */
+ * than per event, which is most of the client's cost; then its request key or '' and its id (a
+ * retry of the request finds the response through that key, which expires with the log).
+ * Returns per response 1 (appended), 0 (superseded) or -1 (lost). */
 export const APPEND_LIVE = `local replica, unfinished, grace = ARGV[1], ARGV[2], ARGV[3]
 local at = 4
 local outcomes = {}
 for k = 1, #KEYS, 2 do
   local meta, events = KEYS[k], KEYS[k + 1]
   local owner, turn, done, joined = ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3]
-  at = at + 4
+  local request, id = ARGV[at + 4], ARGV[at + 5]
+  at = at + 6
   local current = redis.call('HGET', meta, 'replica')
   if turn ~= '' and not current then
     redis.call('HSET', meta, 'replica', replica, 'owner', owner, 'turn', turn, 'done', '0')
+    if request ~= '' then
+      redis.call('SET', request, id, 'PX', unfinished)
+      redis.call('HSET', meta, 'request', request)
+    end
     current = replica
   end
   local outcome = -1
@@ -138,6 +144,8 @@ for k = 1, #KEYS, 2 do
     if done == '1' then
       redis.call('HSET', meta, 'done', '1')
       ttl = grace
+      local requestKey = redis.call('HGET', meta, 'request')
+      if requestKey then redis.call('PEXPIRE', requestKey, grace) end
     end
     redis.call('PEXPIRE', meta, ttl)
     redis.call('PEXPIRE', events, ttl)

@@ -40,6 +40,7 @@ type StoreMethod =
   | "releaseSlot"
   | "appendLive"
   | "readLive"
+  | "findRequest"
   | "claimLive"
   | "heartbeat"
   | "close";
@@ -76,6 +77,8 @@ export function answerStoreCall(core: MemoryStoreCore, call: StoreCall): StoreRe
         return reply((args[0] as LiveAppend[]).map((append) => core.appendLive(replica, append)));
       case "readLive":
         return reply(core.readLive(args[0] as string, args[1] as string, args[2] as number));
+      case "findRequest":
+        return reply(core.findRequest(args[0] as string, args[1] as string));
       case "claimLive":
         return reply(core.claimLive(replica, args[0] as string, args[1] as string));
       case "heartbeat":
@@ -159,6 +162,11 @@ export class WorkersGatewayStore implements GatewayStore {
   async readLive(id: string, owner: string, after: number): Promise<LiveSnapshot | undefined> {
     return (await this.call("resuming a response", "readLive", [id, owner, after])) as
       LiveSnapshot | undefined;
+  }
+
+  async findRequest(fingerprint: string, owner: string): Promise<string | undefined> {
+    return (await this.call("finding a retried request", "findRequest", [fingerprint, owner])) as
+      string | undefined;
   }
 
   async claimLive(id: string, owner: string): Promise<LiveClaimOutcome> {

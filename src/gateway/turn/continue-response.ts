@@ -16,11 +16,7 @@ import type { ResponseRunResult } from "./response-runner.ts";
 import type { ContinuableTurn, LiveSnapshot } from "../store/gateway-store.ts";
 import { executeTurn } from "./turn-executor.ts";
 import { describeWireError } from "../wire/wire-error.ts";
-import {
-  textSoFar,
-  writerResumeState,
-  type WriterResumeState,
-} from "./writer-resume-state.ts";
+import { textSoFar, writerResumeState, type WriterResumeState } from "./writer-resume-state.ts";
 
 export interface ContinueHost {
   context: GatewayContext;
