@@ -106,8 +106,8 @@ function toResponseToolChoice(choice: AnthropicToolChoice): ResponseToolChoice {
   }
 }
 
-/** One message's blocks in order; a user message's tool results go before its text, as
- * Anthropic requires them first. */
+/** One message's blocks as items, in their order; consecutive text blocks are one message, a
+ * blank line apart. */
 function messageItems(message: AnthropicMessageParam, param: string): InputItem[] {
   if (typeof message.content === "string")
     return [{ type: "message", role: message.role, content: message.content }];
