@@ -85,18 +85,27 @@ for i = 1, #KEYS do
 end
 return found`;
 
+/** Leases and slots are written even when Redis is at maxmemory (noeviction): a few bytes per
+ * replica and per response in flight, and without them a full store would take every replica for
+ * dead (its responses taken over while they still generate) and free every key's slots. Stored
+ * responses and event logs are refused there instead (PUT_RESPONSE says so). Must be the first
+ * line of the script. */
+const ALLOW_OOM = "#!lua flags=allow-oom";
+
 /** Takes a slot unless `max` unexpired ones are held. KEYS: slots. ARGV: slot id, max, leaseMs.
  */
-export const ACQUIRE_SLOT = `${NOW}
+export const ACQUIRE_SLOT = `${ALLOW_OOM}
+${NOW}
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) * 2)
 return 1`;
 
-/** Renews this replica's lease and the slots it holds.
+/** Renews this replica's lease and the slots it holds (at maxmemory too: ALLOW_OOM).
  * KEYS: lease, then a slots key per slot. ARGV: leaseMs, then the slot ids. */
-export const HEARTBEAT = `${NOW}
+export const HEARTBEAT = `${ALLOW_OOM}
+${NOW}
 local lease = tonumber(ARGV[1])
 redis.call('SET', KEYS[1], now, 'PX', lease)
 for i = 2, #KEYS do
