@@ -50,8 +50,8 @@ export async function writeEntryFile(
   const temporary = `${path}.${randomUUID()}.tmp`;
   const file = await open(temporary, "w");
   try {
+    // No fsync: a file a crash left short or garbled fails its size or CRC check and is removed.
     await file.writev([MAGIC, lengths, header, tokenBytes, state]);
-    await file.sync();
   } catch (error) {
     await file.close();
     await rm(temporary, { force: true });

@@ -30,6 +30,7 @@ export async function openPrefixCache(
     llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
     gpuLayers: parts.gpuLayers,
     flashAttention: String(model.defaultContextFlashAttention),
+    sequences: parts.native.options.sequences,
     kvType: "f16",
   });
   return { cache, systemPrefix: new SystemPrefixTokens(render) };

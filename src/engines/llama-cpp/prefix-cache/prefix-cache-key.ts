@@ -18,6 +18,11 @@ export interface KvShape {
   gpuLayers: number;
   /** Flash attention stores V untransposed; llama.cpp refuses a state saved the other way. */
   flashAttention: string;
+  /**
+   * Sequences of the context: each has a KV stream of its own, and llama.cpp refuses a state
+   * saved with another number of streams ("n_stream mismatch").
+   */
+  sequences: number;
   /** The KV cache's element type (the native loop's context keeps llama.cpp's f16). */
   kvType: string;
 }

@@ -31,8 +31,17 @@ export interface PrefixCacheSettings {
 /** The entries live under <directory>/prefix/<scope>/<kv shape>/. */
 export const PREFIX_FOLDER = "prefix";
 const DEFAULT_MINIMUM_TOKENS = 64;
-/** States waiting to be written at once; a save beyond them is skipped (memory stays bounded). */
-const MAX_PENDING_WRITES = 2;
+/**
+ * States copied and waiting for their write; beyond them the oldest waiting turn is dropped (a
+ * later turn of a conversation holds it), so memory stays bounded and the newest turn is kept.
+ */
+const MAX_WAITING_WRITES = 2;
+
+interface WaitingWrite {
+  directory: EntryDirectory;
+  kind: EntryKind;
+  saving: Promise<{ tokens: Token[]; state: Buffer }>;
+}
 
 export class PrefixCache {
   private readonly directories = new Map<string, EntryDirectory>();
@@ -40,7 +49,7 @@ export class PrefixCache {
   private readonly minimumTokens: number;
   private readonly notice: (line: string) => void;
   private writes: Promise<void> = Promise.resolve();
-  private pendingWrites = 0;
+  private readonly waiting: WaitingWrite[] = [];
   private counters: CacheCounters = emptyCounters();
 
   constructor(
@@ -115,25 +124,25 @@ export class PrefixCache {
    * queued ahead of any later job on it) and writes it in the background.
    */
   save(sequence: NativeSequence, scope: string | undefined, kind: EntryKind): void {
-    const tokens = sequence.cachedTokens;
-    if (tokens.length < this.minimumTokens || this.pendingWrites >= MAX_PENDING_WRITES) return;
+    if (sequence.cachedTokens.length < this.minimumTokens) return;
     let saving: Promise<{ tokens: Token[]; state: Buffer }>;
     try {
       saving = sequence.saveState(Math.floor(this.settings.maxBytes / 2));
     } catch {
       return;
     }
-    this.pendingWrites += 1;
-    const directory = this.directoryFor(scope);
+    // Too large for the cap, or the engine went away: that state is simply not cached.
+    saving.catch(() => {});
+    this.waiting.push({ directory: this.directoryFor(scope), kind, saving });
+    if (this.waiting.length > MAX_WAITING_WRITES) {
+      const dropped = this.waiting.findIndex((write) => write.kind === "turn");
+      this.waiting.splice(dropped === -1 ? 0 : dropped, 1);
+    }
     this.enqueue(async () => {
-      try {
-        const { tokens: saved, state } = await saving;
-        await this.write(directory, kind, saved, state);
-      } catch {
-        // Too large for the cap, or the engine went away: this turn is simply not cached.
-      } finally {
-        this.pendingWrites -= 1;
-      }
+      const next = this.waiting.shift();
+      if (next === undefined) return;
+      const { tokens, state } = await next.saving;
+      await this.write(next.directory, next.kind, tokens, state);
     });
   }
 

@@ -1,0 +1,192 @@
+// The prefix cache on disk, across real processes on the embedded engine's native loop: a second
+// process loads the first one's system prompt and turn instead of computing them and writes the
+// same tokens; a corrupt or truncated entry is removed with one line and the prompt computed; a
+// model file replaced on disk never matches; the cap evicts the least recently used; one tenant's
+// entries are never loaded for another; and a cache turned off in config.toml writes nothing.
+import { execFile } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { readFile, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ChatMessage, Usage } from "../../src/engines/engine.ts";
+import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+import type { PrefixCacheProcessInput } from "./support/prefix-cache-process.ts";
+
+const run = promisify(execFile);
+const CHILD = fileURLToPath(new URL("./support/prefix-cache-process.ts", import.meta.url));
+
+interface ProcessResult {
+  answers: { text: string; usage: Usage; error?: string }[];
+  notices: string[];
+}
+
+/** One engine in a process of its own, as a fresh `spark exec` would open it. */
+async function inProcess(input: PrefixCacheProcessInput): Promise<ProcessResult> {
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", CHILD, JSON.stringify(input)],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  const lines = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return {
+    answers: lines.filter((line) => "usage" in line) as ProcessResult["answers"],
+    notices: lines.flatMap((line) => (typeof line.notice === "string" ? [line.notice] : [])),
+  };
+}
+
+/** An agent's shape: a long system prompt every conversation shares, then the user's message. */
+const SYSTEM = `You are a careful reviewer of TypeScript.\n${"Rule: keep answers short, exact and kind. ".repeat(30)}`;
+const conversation = (question: string): ChatMessage[] => [
+  { role: "system", content: SYSTEM },
+  { role: "user", content: question },
+];
+
+function entryFiles(directory: string): string[] {
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    if (!existsSync(folder)) return;
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".kv")) files.push(path);
+    }
+  };
+  walk(join(directory, "prefix"));
+  return files;
+}
+
+const computed = (usage: Usage): number => usage.inputTokens - usage.cachedInputTokens;
+
+describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loop)", () => {
+  let modelPath: string;
+  let directory: string;
+  beforeAll(async () => {
+    modelPath = await ensureTestModel();
+  });
+  const newDirectory = (): string => (directory = mkdtempSync(join(tmpdir(), "spark-prefix-")));
+  afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+  it("a second process loads the prompt from disk and writes the same answer, computing one token", async () => {
+    newDirectory();
+    const question = conversation("Is this loop correct?");
+    const first = await inProcess({ modelPath, directory, requests: [{ messages: question }] });
+    const [cold] = first.answers;
+    expect(cold?.error).toBeUndefined();
+    expect(cold?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(computed(cold!.usage)).toBe(cold!.usage.inputTokens);
+    // The system prompt's entry and the finished turn's.
+    expect(entryFiles(directory)).toHaveLength(2);
+    const second = await inProcess({
+      modelPath,
+      directory,
+      // Another question on a sequence of its own: only the system prompt is shared, and loaded.
+      requests: [{ messages: question }, { messages: conversation("What does it return?") }],
+    });
+    const [warm, other] = second.answers;
+    expect(warm?.text).toBe(cold?.text);
+    expect(computed(warm!.usage)).toBe(1);
+    expect(warm?.usage.diskCachedInputTokens).toBe(warm!.usage.inputTokens - 1);
+    expect(other?.usage.diskCachedInputTokens).toBeGreaterThan(SYSTEM.length * 0.9);
+    expect(computed(other!.usage)).toBeLessThan(80);
+    const stats = JSON.parse(await readFile(join(directory, "stats.json"), "utf8")) as Record<
+      string,
+      number
+    >;
+    expect(stats).toMatchObject({ hits: 2, entriesWritten: 3, entriesInvalid: 0 });
+  });
+
+  it("a truncated or corrupt entry is removed with one line each and the prompt is computed", async () => {
+    newDirectory();
+    const requests = [{ messages: conversation("Is this loop correct?") }];
+    const first = await inProcess({ modelPath, directory, requests });
+    const [prefixEntry, turnEntry] = entryFiles(directory).sort(
+      (left, right) => statSync(left).size - statSync(right).size,
+    );
+    await truncate(turnEntry!, statSync(turnEntry!).size - 1000);
+    const bytes = await readFile(prefixEntry!);
+    bytes[bytes.length - 100] = (bytes[bytes.length - 100]! + 1) % 256;
+    await writeFile(prefixEntry!, bytes);
+    const second = await inProcess({ modelPath, directory, requests });
+    expect(second.answers[0]?.text).toBe(first.answers[0]?.text);
+    expect(second.answers[0]?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(computed(second.answers[0]!.usage)).toBe(second.answers[0]!.usage.inputTokens);
+    expect(second.notices).toHaveLength(2);
+    expect(second.notices.join("\n")).toMatch(/truncated|checksum/);
+    // Removed, and written whole again by the second process.
+    const stats = JSON.parse(await readFile(join(directory, "stats.json"), "utf8")) as Record<
+      string,
+      number
+    >;
+    expect(stats).toMatchObject({ entriesInvalid: 2, entriesWritten: 4 });
+    expect(statSync(turnEntry!).size).toBeGreaterThan(statSync(prefixEntry!).size);
+  });
+
+  it("a model file replaced on disk never matches an entry of the old one", async () => {
+    newDirectory();
+    const path = join(directory, "model.gguf");
+    copyFileSync(modelPath, path);
+    const requests = [{ messages: conversation("Is this loop correct?") }];
+    await inProcess({ modelPath: path, directory, requests });
+    // Another model under the same name (same shape and size: only its weights differ).
+    copyFileSync(await ensureTestModel({ seed: 7 }), path);
+    const replaced = await inProcess({ modelPath: path, directory, requests });
+    expect(replaced.answers[0]?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(replaced.answers[0]?.usage.cachedInputTokens).toBe(0);
+    expect(replaced.notices).toEqual([]);
+  });
+
+  it("keeps the folder under its cap, evicting the least recently used entries", async () => {
+    newDirectory();
+    // About two of the tiny model's entries (~2.8 MB each at this prompt's length).
+    const maxBytes = 6 * 1024 ** 2;
+    const requests = ["one", "two", "three"].map((question) => ({
+      messages: conversation(`Question ${question}: is this loop correct?`),
+    }));
+    await inProcess({ modelPath, directory, maxBytes, requests });
+    const files = entryFiles(directory);
+    const total = files.reduce((sum, file) => sum + statSync(file).size, 0);
+    expect(total).toBeLessThanOrEqual(maxBytes);
+    const stats = JSON.parse(await readFile(join(directory, "stats.json"), "utf8")) as Record<
+      string,
+      number
+    >;
+    expect(stats.entriesEvicted).toBeGreaterThanOrEqual(2);
+    // The newest conversation's turn is the one kept; the first one's is gone.
+    const again = await inProcess({
+      modelPath,
+      directory,
+      maxBytes,
+      requests: [requests[2]!, requests[0]!],
+    });
+    expect(computed(again.answers[0]!.usage)).toBe(1);
+    expect(computed(again.answers[1]!.usage)).toBeGreaterThan(1);
+  });
+
+  it("never loads one tenant's entries for another", async () => {
+    newDirectory();
+    const messages = conversation("My secret plan is in this file.");
+    await inProcess({ modelPath, directory, requests: [{ messages, cacheScope: "tenant-a" }] });
+    const others = await inProcess({
+      modelPath,
+      directory,
+      requests: [
+        { messages, cacheScope: "tenant-b" },
+        { messages },
+        { messages, cacheScope: "tenant-a" },
+      ],
+    });
+    const [stranger, local, owner] = others.answers;
+    expect(stranger?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(local?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(computed(owner!.usage)).toBe(1);
+  });
+});
