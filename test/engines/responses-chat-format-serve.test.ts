@@ -2,8 +2,8 @@
 // embedded engine, the openai SDK streaming /v1/responses through an agent's three rounds: the
 // read_file call, then the multi-line apply_patch call whose arguments arrive as
 // response.function_call_arguments.delta events adding up to the item's JSON, then the answer.
-// The engine parses the output as each token comes (one delta per patch line, checked in
-// process); the gateway merges the deltas that reach it in one event-loop tick, so how many
+// The engine parses the output as each token comes (one delta per patch line:
+// llama-cpp-chat-format-scripted.test.ts); the gateway merges the deltas that reach it in one event-loop tick, so how many
 // events the client sees depends on timing, and the wire check counts none.
 import { existsSync } from "node:fs";
 import OpenAI from "openai";
@@ -11,9 +11,6 @@ import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadChatFormatAddon } from "../../src/engines/llama-cpp/chat-format/chat-format-addon.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
-import { collectStream } from "../../src/engines/collect-stream.ts";
-import type { ToolDefinition } from "../../src/engines/engine.ts";
-import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { startSparkServe, type SparkServeProcess } from "../clients/support/spark-serve-process.ts";
 import {
   BUGGY_FILE,
@@ -40,12 +37,6 @@ const tools: OpenAI.Responses.Tool[] = [
     parameters: { type: "object", properties: { patch: { type: "string" } }, required: ["patch"] },
   },
 ];
-
-const engineTools: ToolDefinition[] = tools.flatMap((tool) =>
-  tool.type === "function"
-    ? [{ name: tool.name, description: tool.description ?? "", parameters: tool.parameters ?? {} }]
-    : [],
-);
 
 interface Round {
   deltas: string[];
@@ -131,46 +122,4 @@ describe.skipIf(!ready)("/v1/responses on a Qwen3-Coder model through spark serv
     expect(answer.call).toBeUndefined();
     expect(answer.text).toBe(FINAL_ANSWER);
   }, 240_000);
-
-  it("the engine streams the patch's call as each of its lines is written", async () => {
-    const engine = await createLlamaCppEngine({
-      modelPath: await ensureQwen3CoderPatchingModel(),
-      threads: 1,
-      sequences: 1,
-      contextSize: 4096,
-    });
-    try {
-      const result = await collectStream(
-        engine.stream({
-          messages: [
-            { role: "user", content: "Fix the bug in src/add.ts." },
-            {
-              role: "assistant",
-              content: "",
-              toolCalls: [{ id: "call_1", name: "read_file", arguments: '{"path":"src/add.ts"}' }],
-            },
-            { role: "tool", toolCallId: "call_1", name: "read_file", content: BUGGY_FILE },
-          ],
-          tools: engineTools,
-          sampling: {},
-        }),
-      );
-      const deltas = result.events.flatMap((event) =>
-        event.type === "tool-call-delta" ? [event.argumentsDelta] : [],
-      );
-      // Each token the model wrote (the call's opening, then each line of the patch) is a delta.
-      expect(deltas).toEqual([
-        '{"patch":"',
-        "*** Begin Patch",
-        "\\n*** Update File: src/add.ts\\n@@",
-        "\\n-export const addNumbers = (a, b) => a - b;",
-        "\\n+export const addNumbers = (a, b) => a + b;",
-        "\\n*** End Patch",
-        '"}',
-      ]);
-      expect(result.toolCalls.map((call) => call.name)).toEqual(["apply_patch"]);
-    } finally {
-      await engine.dispose();
-    }
-  });
 });

@@ -58,10 +58,14 @@ export class ParsedMessageEvents {
     return events;
   }
 
-  /** Events for the final parse: what remains, then each call's end with its whole arguments. */
-  finish(parsed: ParsedChatMessage): EngineEvent[] {
+  /**
+   * Events for the final parse: what remains, then each call's end with its whole arguments;
+   * `lastCallCut`: the output ended inside its last call (the token limit), which gets no end.
+   */
+  finish(parsed: ParsedChatMessage, options: { lastCallCut?: boolean } = {}): EngineEvent[] {
     const events = this.update(parsed);
-    this.calls.forEach((streamed, index) => {
+    const ended = options.lastCallCut === true ? this.calls.slice(0, -1) : this.calls;
+    ended.forEach((streamed, index) => {
       const final = parsed.toolCalls[index]?.arguments ?? streamed.arguments;
       events.push({
         type: "tool-call-end",

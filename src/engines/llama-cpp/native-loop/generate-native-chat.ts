@@ -71,8 +71,26 @@ export async function* generateNativeChat(
       reasoning: "",
       toolCalls: [],
     };
-  yield* events.finish(final);
+  yield* events.finish(final, { lastCallCut: endedInsideCall(final, result) });
   if (events.callCount > 0 && result.finishReason === "stop") result.finishReason = "tool_calls";
+}
+
+/**
+ * The token limit ended the output inside its last call: llama.cpp's parser returns a cut call
+ * as far as it got (`{"mode": "fa`) even in a final parse, so a call whose arguments do not
+ * parse is the cut one. It gets no end, as the <tool_call> jobs leave a cut call: the gateway
+ * reports it incomplete rather than a finished call a client could run.
+ */
+function endedInsideCall(parsed: ParsedChatMessage, result: GenerationResult): boolean {
+  if (result.finishReason !== "length") return false;
+  const last = parsed.toolCalls.at(-1);
+  if (last === undefined) return false;
+  try {
+    JSON.parse(last.arguments);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function parseOrUndefined(

@@ -1,0 +1,99 @@
+// The embedded engine under Qwen3-Coder's chat format (per-argument XML calls, its real template)
+// on a turn-scripted model: the patch's call streams as each of its lines is written, and a call
+// the token limit cuts stays open (no end event) with the finish reason "length", as the
+// <tool_call> jobs leave one, instead of a finished call whose arguments do not parse.
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collectStream } from "../../src/engines/collect-stream.ts";
+import type { EngineRequest, ToolDefinition } from "../../src/engines/engine.ts";
+import { loadChatFormatAddon } from "../../src/engines/llama-cpp/chat-format/chat-format-addon.ts";
+import {
+  createLlamaCppEngine,
+  type LlamaCppEngine,
+} from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
+import { BUGGY_FILE, ensureQwen3CoderPatchingModel } from "../support/patching-agent-script.ts";
+
+const ready = existsSync(defaultAddonPath) && loadChatFormatAddon().addon !== undefined;
+
+const tools: ToolDefinition[] = ["read_file:path", "apply_patch:patch"].map((entry) => {
+  const [name = "", argument = ""] = entry.split(":");
+  return {
+    name,
+    description: `The ${name} tool.`,
+    parameters: {
+      type: "object",
+      properties: { [argument]: { type: "string" } },
+      required: [argument],
+    },
+  };
+});
+
+/** The agent's second round: the file was read, so the model writes its patch. */
+function afterRead(maxOutputTokens?: number): EngineRequest {
+  return {
+    messages: [
+      { role: "user", content: "Fix the bug in src/add.ts." },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_1", name: "read_file", arguments: '{"path":"src/add.ts"}' }],
+      },
+      { role: "tool", toolCallId: "call_1", name: "read_file", content: BUGGY_FILE },
+    ],
+    tools,
+    sampling: maxOutputTokens === undefined ? {} : { maxOutputTokens },
+  };
+}
+
+describe.skipIf(!ready)("llama-cpp engine on a turn-scripted Qwen3-Coder model", () => {
+  let engine: LlamaCppEngine | undefined;
+  beforeAll(async () => {
+    engine = await createLlamaCppEngine({
+      modelPath: await ensureQwen3CoderPatchingModel(),
+      threads: 1,
+      sequences: 1,
+      contextSize: 4096,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await engine?.dispose();
+  });
+  const started = (): LlamaCppEngine => {
+    if (engine === undefined) throw new Error("the engine did not load");
+    return engine;
+  };
+
+  it("streams the patch's call as each of its lines is written", async () => {
+    const result = await collectStream(started().stream(afterRead()));
+    const deltas = result.events.flatMap((event) =>
+      event.type === "tool-call-delta" ? [event.argumentsDelta] : [],
+    );
+    // Each token the model wrote (the call's opening, then each line of the patch) is a delta.
+    expect(deltas).toEqual([
+      '{"patch":"',
+      "*** Begin Patch",
+      "\\n*** Update File: src/add.ts\\n@@",
+      "\\n-export const addNumbers = (a, b) => a - b;",
+      "\\n+export const addNumbers = (a, b) => a + b;",
+      "\\n*** End Patch",
+      '"}',
+    ]);
+    expect(result.finishReason).toBe("tool_calls");
+    expect(result.toolCalls.map((call) => call.name)).toEqual(["apply_patch"]);
+  });
+
+  it("a call cut by the token limit is not ended: finish length, its arguments as far as they got", async () => {
+    // <tool_call>, the function's opening, then the patch's first two tokens: cut mid-argument.
+    const result = await collectStream(started().stream(afterRead(4)));
+    expect(result.error).toBeUndefined();
+    expect(result.finishReason).toBe("length");
+    const types = result.events.map((event) => event.type);
+    expect(types).toContain("tool-call-start");
+    expect(types).not.toContain("tool-call-end");
+    const deltas = result.events.flatMap((event) =>
+      event.type === "tool-call-delta" ? [event.argumentsDelta] : [],
+    );
+    expect(deltas.join("")).toBe('{"patch":"*** Begin Patch\\n*** Update File: src/add.ts\\n@@');
+  });
+});
