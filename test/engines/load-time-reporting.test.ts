@@ -1,7 +1,8 @@
 // What a model says at load, through the real commands: a chat template llama.cpp cannot parse is
 // named with its reason and consequence by `spark models` and `spark serve`'s log, and the
-// context the embedded engine chose (and why) is logged; a test model trained for 32k gets at
-// least what the agent needs without configuration, and context_size still overrides.
+// context the embedded engine chose (and why) is logged and said by `spark prompt --stats` and
+// `spark doctor`; a test model trained for 32k gets at least what the agent needs without
+// configuration, and context_size still overrides.
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -75,6 +76,31 @@ describe("load-time reporting", () => {
       await configured.dispose();
     }
   });
+
+  it("spark prompt --stats and spark doctor say the context chosen for the model", async () => {
+    const modelPath = await ensureTestModel({ contextLength: 32_768 });
+    const home = join(folder, "home-context");
+    await rm(home, { recursive: true, force: true });
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      join(home, "config.toml"),
+      `default_model = "tiny"\n[models.tiny]\nengine = "llama-cpp"\npath = ${JSON.stringify(modelPath)}\nsequences = 1\nthreads = 1\n`,
+    );
+    const spark = (args: string[]) =>
+      spawnSync(process.execPath, [SPARK, ...args], {
+        env: { ...process.env, SPARK_HOME: home },
+        cwd: home,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
+    const prompt = spark(["prompt", "--stats", "--max-tokens", "2", "Hi"]);
+    expect(prompt.status, prompt.stderr).toBe(0);
+    const chosen = /\[stats\] .*, context (\d+) tokens$/m.exec(prompt.stderr)?.[1];
+    expect(chosen, prompt.stderr).toBeDefined();
+    expect(Number(chosen)).toBeGreaterThanOrEqual(AGENT_CONTEXT_FLOOR);
+    const doctor = spark(["doctor"]);
+    expect(doctor.stdout).toContain(`  context: ${chosen} tokens a sequence (auto: `);
+  }, 240_000);
 
   it("spark serve logs the context it chose for the model and why", async () => {
     const modelPath = await ensureTestModel({ contextLength: 32_768 });

@@ -1,9 +1,9 @@
 // `spark prompt "<text>"`: one streamed completion, tokens written as they arrive; --stats adds
-// time to first token, decode speed and cached prompt tokens on stderr.
+// time to first token, decode speed, cached prompt tokens and the model's context on stderr.
 import type { Command } from "commander";
 import type { Timings, Usage } from "../../engines/engine.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { createHostContext } from "../../host/host-context.ts";
+import { createHostContext, type HostContext } from "../../host/host-context.ts";
 
 interface PromptFlags {
   model?: string;
@@ -59,13 +59,30 @@ async function runPrompt(text: string, flags: PromptFlags): Promise<void> {
       else if (event.type === "finish") {
         process.stdout.write("\n");
         if (event.error !== undefined) throw event.error;
-        if (flags.stats === true)
-          process.stderr.write(formatStats(usage, timings, event.reason) + "\n");
+        if (flags.stats === true) {
+          const contextLength = await chosenContext(context, route.chain[0]);
+          const said = contextLength === undefined ? "" : `, context ${contextLength} tokens`;
+          process.stderr.write(`${formatStats(usage, timings, event.reason)}${said}\n`);
+        }
       }
     }
   } finally {
     process.off("SIGINT", onInterrupt);
     await context.registry.dispose();
+  }
+}
+
+/** The context the route's first model got at load (a local model's: auto or context_size). */
+async function chosenContext(
+  context: HostContext,
+  name: string | undefined,
+): Promise<number | undefined> {
+  try {
+    const { engine } = await context.registry.engineFor(name);
+    const models = await engine.listModels();
+    return models.find((model) => model.contextLength !== undefined)?.contextLength;
+  } catch {
+    return undefined; // a stats line without it
   }
 }
 
