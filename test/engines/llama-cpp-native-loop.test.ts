@@ -103,15 +103,36 @@ runEngineContract({
           "a completion request streams or is refused": notBuilt,
           "structured output follows the schema or is refused": notBuilt,
           "a partial answer is continued or refused": notBuilt,
+          "a required tool call streams and parses": notBuilt,
         }),
-    // Qwen's format lets a turn hold several calls (`(tool-call space)+`, parallel_tool_calls),
-    // and greedy noise never ranks <|im_end|> first after one (not even with endsTurns), so its
-    // calls run to max tokens. The forced call's own form is tested below on this model, and end
-    // to end (finish tool_calls, argument deltas) on the scripted Llama 3.1 model in
-    // llama-cpp-chat-format.test.ts and llama-cpp-chat-format-gateway.test.ts.
-    "a required tool call streams and parses":
-      notBuilt ??
-      "the noise model, greedy, never ends its turn after a call: it opens call after call until max tokens",
+  },
+  // Qwen's format lets a turn hold several calls (`(tool-call space)+`, parallel_tool_calls), and
+  // greedy noise never ranks <|im_end|> first after one, so its calls would run to max tokens: the
+  // required call runs on a model scripted to write one call in Qwen2.5's format and end its turn.
+  toolCallEngine: async () => {
+    const options = await engineOptions({
+      modelPath: await ensureTestModel({
+        turns: [
+          {
+            tokens: [
+              "\n",
+              "<tool_call>",
+              '\n{"name": "get_weather", ',
+              '"arguments": {"city": "Paris"',
+              // A forced call's compact grammar (chat-format-prompt.ts) allows a space at most
+              // between the object and </tool_call>, where Qwen2.5's format writes a newline.
+              "}}",
+              "</tool_call>",
+              "<|im_end|>",
+            ],
+          },
+        ],
+      }),
+      sequences: 1,
+      decodeLoop: "native",
+    });
+    delete options.chatPath;
+    return createLlamaCppEngine(options);
   },
 });
 
