@@ -3,10 +3,13 @@
 // SIGKILL mid-stream and the other continues the answer natively, from the text so far as the
 // assistant's open turn, not by running the request again. On greedy decoding the whole text is
 // the one an uninterrupted run gives, and only the rest is generated (usage, log and /metrics).
+// The same holds for a client's retry over HTTP: the same request body sent again to the survivor
+// after the kill is answered with the response continued, not generated again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisMissingReason, startRedisServer, type RedisServer } from "../support/redis-server.ts";
 import { ensureTestModel } from "../support/test-model.ts";
 import { RawWsClient, type ServerEvent } from "./support/raw-ws-client.ts";
+import { deltaText as sseDeltaText, readSse } from "./support/sse-reader.ts";
 import {
   createReplicaFleet,
   type ReplicaFleet,
@@ -52,14 +55,22 @@ describe.skipIf(redisMissing !== undefined)("failover with the embedded engine",
     await redis?.stop();
   });
 
-  it("continues natively after SIGKILL: the uninterrupted greedy text, only the rest generated", async () => {
-    const uninterrupted = await fetch(`${survivor.url}/v1/responses`, {
+  let uninterrupted: Promise<FinalResponse> | undefined;
+  /** The answer an uninterrupted run gives (greedy: every run gives it). */
+  const referenceOf = (): Promise<FinalResponse> => {
+    uninterrupted ??= fetch(`${survivor.url}/v1/responses`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify(request),
+    }).then(async (response) => {
+      expect(response.status).toBe(200);
+      return (await response.json()) as FinalResponse;
     });
-    expect(uninterrupted.status).toBe(200);
-    const reference = (await uninterrupted.json()) as FinalResponse;
+    return uninterrupted;
+  };
+
+  it("continues natively after SIGKILL: the uninterrupted greedy text, only the rest generated", async () => {
+    const reference = await referenceOf();
     const referenceText = reference.output[0]?.content[0]?.text ?? "";
     expect(reference.usage.output_tokens).toBeGreaterThan(1000);
 
@@ -103,6 +114,39 @@ describe.skipIf(redisMissing !== undefined)("failover with the embedded engine",
     first.socket.close();
     second.socket.close();
   }, 120_000);
+
+  it("answers a client's SSE retry after SIGKILL with the response continued: the same text, only the rest generated", async () => {
+    const reference = await referenceOf();
+    const referenceText = reference.output[0]?.content[0]?.text ?? "";
+    const args = ["--store", redis.url, "--model", "noise"];
+    const [dying, other] = await Promise.all([fleet.start(args), fleet.start(args)]);
+    const body = JSON.stringify({ ...request, stream: true });
+    const post = (url: string): Promise<Response> =>
+      fetch(`${url}/v1/responses`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body,
+      });
+    const first = readSse(await post(dying.url));
+    await first.waitFor(() => sseDeltaText(first.events).length > 200, 60_000);
+    await dying.kill("SIGKILL");
+    const sentBefore = sseDeltaText(first.events).length;
+    expect(sentBefore).toBeLessThan(referenceText.length / 2);
+    const responseId = (first.events[0]?.response as { id: string }).id;
+
+    const retry = readSse(await post(other.url));
+    const final = await retry.waitFor((event) => event.type === "response.incomplete", 60_000);
+    expect(sseDeltaText(retry.events)).toBe(referenceText);
+    const response = final.response as FinalResponse;
+    expect(response.id).toBe(responseId);
+    expect(response.output[0]?.content[0]?.text).toBe(referenceText);
+    expect(response.usage.output_tokens).toBeLessThanOrEqual(
+      reference.usage.output_tokens - sentBefore + 8,
+    );
+    const metrics = await (await fetch(`${other.url}/metrics`, { headers: auth })).text();
+    expect(metrics).toContain('spark_gateway_retried_requests_total{outcome="continued"} 1');
+    expect(metrics).toContain('spark_gateway_continued_responses_total{how="engine"} 1');
+  }, 180_000);
 });
 
 function deltaText(events: readonly ServerEvent[]): string {

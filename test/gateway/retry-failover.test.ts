@@ -70,6 +70,7 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
     const first = readSse(await post(generating.url, body));
     await first.waitFor(() => deltaText(first.events).split(" ").length > 12);
     await generating.kill("SIGKILL");
+    const killedAt = performance.now();
     expect(await first.ended).not.toBe("ended");
     const responseId = (first.events[0]?.response as { id: string }).id;
 
@@ -77,6 +78,7 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
     expect(retry.status).toBe(200);
     const second = readSse(retry);
     const final = await second.waitFor((event) => event.type.startsWith("response.completed"));
+    console.log(`SSE retry: SIGKILL → completed ${Math.round(performance.now() - killedAt)} ms`);
     // The retry's stream alone is a whole response: numbered from 0, once each, the whole text.
     const sequence = second.events.map((event) => event.sequence_number);
     expect(sequence).toEqual(sequence.map((_, index) => index));
@@ -136,8 +138,10 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
       }
       await new Promise((resolve) => setTimeout(resolve, 800));
       await generating.kill("SIGKILL");
+      const killedAt = performance.now();
       const survivor = replicas.find((replica) => replica !== generating)!;
       const response = await answer;
+      console.log(`SDK retry: SIGKILL → completed ${Math.round(performance.now() - killedAt)} ms`);
       expect(response.status).toBe("completed");
       expect(response.output_text).toBe(LINE);
       const metrics = await metricsOf(survivor);

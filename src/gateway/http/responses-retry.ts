@@ -44,6 +44,7 @@ export async function serveRetry(host: RetryHost, fingerprint: string): Promise<
         apiKey,
         registry: context.liveResponses,
         sink: sink.emit,
+        transport: "http",
         closed: () => host.closed(),
       },
       id,

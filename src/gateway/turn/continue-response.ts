@@ -24,6 +24,8 @@ export interface ContinueHost {
   registry: LiveResponseRegistry;
   /** The connection that asked to resume: it receives the rest. */
   sink: EventSink;
+  /** What the response is counted under (a client's HTTP retry, or a WebSocket resume). */
+  transport?: "ws" | "http";
 }
 
 /** What another replica needs of a prepared turn to continue it (written with its first events). */
@@ -123,7 +125,7 @@ async function run(
       signal: live.signal,
       emit: (event, json) => live.emit(event, json),
       clock,
-      transport: "ws",
+      transport: host.transport ?? "ws",
       resumeFrom: state,
       mayStore: () => !live.superseded,
     });
