@@ -287,6 +287,9 @@ async function runToolCalls(
 function addStepUsage(total: Usage, step: ModelStepResult): void {
   total.inputTokens += step.usage?.inputTokens ?? 0;
   total.cachedInputTokens += step.usage?.cachedInputTokens ?? 0;
+  const fromDisk = step.usage?.diskCachedInputTokens;
+  if (fromDisk !== undefined)
+    total.diskCachedInputTokens = (total.diskCachedInputTokens ?? 0) + fromDisk;
   total.outputTokens += step.usage?.outputTokens ?? 0;
 }
 

@@ -11,6 +11,7 @@ export interface MergedConfigLayers {
     serve: Record<string, unknown>;
     agent: Record<string, unknown>;
     sandbox: Record<string, unknown>;
+    cache: Record<string, unknown>;
     routes: Record<string, unknown>;
     router: Record<string, unknown>;
     mcp_servers: Record<string, unknown>;
@@ -27,6 +28,7 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       serve: {},
       agent: {},
       sandbox: {},
+      cache: {},
       routes: {},
       router: {},
       mcp_servers: {},
@@ -60,6 +62,11 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfigL
       if (value === undefined) continue;
       merged.values.sandbox[key] = value;
       mark(["sandbox", key], source);
+    }
+    for (const [key, value] of Object.entries(values.cache ?? {})) {
+      if (value === undefined) continue;
+      merged.values.cache[key] = value;
+      mark(["cache", key], source);
     }
     // An alias, a rule list or a client-model map is replaced whole; retry and breaker settings
     // merge key by key like [serve].

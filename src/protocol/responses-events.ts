@@ -75,6 +75,8 @@ export interface SparkTimings {
   time_to_first_token_ms: number | null;
   prefill_tokens_cached: number;
   prefill_tokens_computed: number;
+  /** Of prefill_tokens_cached, those the embedded engine loaded from its prefix cache on disk. */
+  prefill_tokens_from_disk?: number;
   decode_tokens_per_second: number | null;
   /** Time spent in the gateway itself (parsing, conversation building, serialising, sending). */
   gateway_overhead_ms: number;

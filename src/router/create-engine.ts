@@ -1,10 +1,9 @@
 // The engine factory behind the registry: one branch per adapter, each importing its heavy module
 // only when a model of that kind is used (node-llama-cpp costs ~100 ms to import).
-import { join } from "node:path";
 import type { Engine } from "../engines/engine.ts";
 import type { LoadedConfig, ModelConfig } from "../config/config-types.ts";
 import { SparkError } from "../protocol/spark-error.ts";
-import { DEFAULT_CACHE_MAX_BYTES } from "../config/config-schema.ts";
+import { cacheSettings } from "../config/cache-settings.ts";
 
 export async function createEngine(
   name: string,
@@ -61,16 +60,10 @@ export async function createEngine(
   }
 }
 
-/** `[cache]`: on unless turned off, in cache/ under SPARK_HOME unless another folder is set. */
+/** `[cache]`: the embedded engine's prefix cache on disk, unless turned off. */
 function prefixCacheSettings(config: LoadedConfig): {
   prefixCache?: { directory: string; maxBytes: number };
 } {
-  const cache = config.cache;
-  if (cache?.enabled === false) return {};
-  return {
-    prefixCache: {
-      directory: cache?.directory ?? join(config.sparkHome, "cache"),
-      maxBytes: cache?.maxBytes ?? DEFAULT_CACHE_MAX_BYTES,
-    },
-  };
+  const { enabled, directory, maxBytes } = cacheSettings(config);
+  return enabled ? { prefixCache: { directory, maxBytes } } : {};
 }

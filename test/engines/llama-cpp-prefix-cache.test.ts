@@ -14,6 +14,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, Usage } from "../../src/engines/engine.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import { ensureTestModel } from "../support/test-model.ts";
+import { loadConfig } from "../../src/config/load-config.ts";
+import { collectStream } from "../../src/engines/collect-stream.ts";
+import { createEngine } from "../../src/router/create-engine.ts";
 import type { PrefixCacheProcessInput } from "./support/prefix-cache-process.ts";
 
 const run = promisify(execFile);
@@ -188,5 +191,31 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     expect(stranger?.usage.diskCachedInputTokens).toBeUndefined();
     expect(local?.usage.diskCachedInputTokens).toBeUndefined();
     expect(computed(owner!.usage)).toBe(1);
+  });
+
+  it("writes nothing when config.toml turns it off, and into SPARK_HOME/cache when it is on", async () => {
+    newDirectory();
+    const model = `[models.local]\nengine = "llama-cpp"\npath = ${JSON.stringify(modelPath)}\nthreads = 1\nsequences = 1\ncontext_size = 4096\n`;
+    const runConfigured = async (configText: string): Promise<void> => {
+      await writeFile(join(directory, "config.toml"), configText);
+      const config = await loadConfig({
+        cwd: directory,
+        env: { SPARK_HOME: directory },
+        homeDirectory: directory,
+      });
+      const engine = await createEngine("local", config.models.local!, config);
+      const result = await collectStream(
+        engine.stream({
+          messages: conversation("Is this loop correct?"),
+          sampling: { temperature: 0, maxOutputTokens: 4 },
+        }),
+      );
+      expect(result.error).toBeUndefined();
+      await engine[Symbol.asyncDispose]();
+    };
+    await runConfigured(`[cache]\nenabled = false\n${model}`);
+    expect(existsSync(join(directory, "cache"))).toBe(false);
+    await runConfigured(model);
+    expect(entryFiles(join(directory, "cache"))).toHaveLength(2);
   });
 });

@@ -94,7 +94,9 @@ export function formatStats(
   const parts = [
     `time to first token ${timings?.timeToFirstTokenMs?.toFixed(1) ?? "-"} ms`,
     `${timings?.decodeTokensPerSecond?.toFixed(1) ?? "-"} tokens/s`,
-    `prompt ${usage?.inputTokens ?? 0} tokens (${usage?.cachedInputTokens ?? 0} cached)`,
+    `prompt ${usage?.inputTokens ?? 0} tokens (${usage?.cachedInputTokens ?? 0} cached${
+      usage?.diskCachedInputTokens === undefined ? "" : `, ${usage.diskCachedInputTokens} from disk`
+    })`,
     `output ${usage?.outputTokens ?? 0} tokens`,
     `finish ${reason}`,
   ];

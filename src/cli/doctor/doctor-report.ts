@@ -13,6 +13,7 @@ import { defaultCpuThreads } from "../../engines/llama-cpp/load-model.ts";
 import { buildCommandViewReport, type CommandViewReport } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
+import { prefixCacheReport, type PrefixCacheReport } from "./prefix-cache-report.ts";
 import {
   checkModel,
   type CheckStatus,
@@ -40,6 +41,8 @@ export interface DoctorReport {
   };
   configSources: string[];
   models: ModelCheck[];
+  /** The embedded engine's prefix cache on disk: size, entries, hit rate. */
+  prefixCache?: PrefixCacheReport;
   /** What the agent's run_command children run inside. */
   commandSandbox: Pick<CommandSandbox, "kind" | "description">;
   /** What a command run in the current folder sees (with a sandbox). */
@@ -75,6 +78,7 @@ export async function buildDoctorReport(
     threads: { cpuDefault: defaultCpuThreads(), availableParallelism: availableParallelism() },
     configSources: config.sources,
     models,
+    prefixCache: await prefixCacheReport(config),
     commandSandbox: { kind: commandSandbox.kind, description: commandSandbox.description },
     findings: [],
   };

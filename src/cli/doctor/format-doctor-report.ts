@@ -7,6 +7,7 @@ import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { DoctorReport } from "./doctor-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
 import { formatMcpServers } from "./mcp-servers-report.ts";
+import { formatPrefixCache } from "./prefix-cache-report.ts";
 
 const statusMarks = { ok: "ok", warning: "WARN", error: "FAIL", skipped: "skip" } as const;
 
@@ -29,6 +30,7 @@ export function formatDoctorReport(report: DoctorReport): string {
         `  ${statusMarks[model.status].padEnd(4)} ${model.isDefault ? "*" : " "}${model.name} (${model.engine}): ${model.detail}`,
     ),
     ...formatMcpServers(report.mcpServers),
+    ...(report.prefixCache === undefined ? [] : formatPrefixCache(report.prefixCache)),
     "",
   ];
   if (report.findings.length === 0) lines.push("No problems found.");

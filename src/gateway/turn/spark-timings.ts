@@ -13,6 +13,9 @@ export function sparkTimings(
     time_to_first_token_ms: timeToFirstTokenMs,
     prefill_tokens_cached: usage?.cachedInputTokens ?? 0,
     prefill_tokens_computed: usage === undefined ? 0 : usage.inputTokens - usage.cachedInputTokens,
+    ...(usage?.diskCachedInputTokens === undefined
+      ? {}
+      : { prefill_tokens_from_disk: usage.diskCachedInputTokens }),
     decode_tokens_per_second: timings?.decodeTokensPerSecond ?? null,
     gateway_overhead_ms: gatewayOverheadMs,
     ...(timings?.decodeLoop === undefined ? {} : { decode_loop: timings.decodeLoop }),
