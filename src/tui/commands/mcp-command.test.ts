@@ -28,6 +28,28 @@ describe("/mcp", () => {
     expect(recording.actions[0]).toMatchObject({ type: "notice", tone: "warning" });
   });
 
+  it("says what to do about a server it did not start, gave up on or is starting again", async () => {
+    const recording = recordingContext({
+      "mcp/list": () => ({
+        servers: [
+          { name: "repo", state: "needs-consent", tools: [], failures: 0 },
+          { name: "gone", state: "failed", tools: [], error: "exited (code 3)", failures: 5 },
+          { name: "crashy", state: "starting", tools: [], error: "exited", failures: 1 },
+          { name: "off", state: "disabled", tools: [], failures: 0 },
+        ],
+      }),
+    });
+    await mcpCommand.run("", recording.context);
+    expect(recording.notices()).toEqual([
+      "MCP servers:\n" +
+        '  repo: not started: this project\'s config declares it; to run it, add "repo" to [mcp] trusted_project_servers in your own config\n' +
+        "  gone: failed (exited (code 3)); not restarted again after 5 attempts in a row\n" +
+        "  crashy: starting again after a failure (exited)\n" +
+        "  off: disabled (enabled = false)",
+    ]);
+    expect(recording.actions[0]).toMatchObject({ type: "notice", tone: "warning" });
+  });
+
   it("says when none are configured", async () => {
     const recording = recordingContext({ "mcp/list": () => ({ servers: [] }) });
     await mcpCommand.run("", recording.context);
