@@ -191,7 +191,8 @@ function applyEvent(
           "turn-ended",
           "error",
         );
-      else if (event.reason !== "completed" && event.reason !== "interrupted")
+      // An error's own event says what went wrong; another reason (a newer server's) is named.
+      else if (!["completed", "interrupted", "error"].includes(event.reason))
         notice(`Turn ended: ${event.reason}.`, "turn-ended", "error");
       return { ...state, activeTurnId: undefined };
     case "error":

@@ -222,3 +222,26 @@ describe("reduceSessionView", () => {
     expect(state.metrics.cachedPromptTokens).toBe(60);
   });
 });
+
+describe("the session view over the shared fold", () => {
+  it("keeps the status an attach gave it until an event changes it", () => {
+    const attached = reduceSessionView(initialSessionViewState("s1"), {
+      type: "summary",
+      status: "running",
+      model: "local",
+    });
+    const streamed = reduceSessionView(attached, {
+      type: "session-event",
+      event: { type: "text-delta", turnId: "t1", text: "more" },
+      at: 1,
+    });
+    expect([streamed.status, streamed.model]).toEqual(["running", "local"]);
+    expect(streamed.transcript.items).toMatchObject([{ kind: "assistant", text: "more" }]);
+    const idle = reduceSessionView(streamed, {
+      type: "session-event",
+      event: { type: "status-changed", status: "idle" },
+      at: 2,
+    });
+    expect(idle.status).toBe("idle");
+  });
+});

@@ -1,12 +1,15 @@
-// The terminal UI's picture of one session, folded from its events: a pure reducer, so the whole
-// transcript logic is tested without a terminal and the hook only batches and stores. A batch
-// copies the state once and folds its actions into that copy, so a frame of 200 deltas costs one
-// array copy, not 200.
+// The terminal UI's picture of one session, folded from its events through the fold every surface
+// shares (src/protocol/transcript): a pure reducer, so the whole transcript logic is tested without
+// a terminal and the hook only batches and stores. A batch copies the rows once and folds its
+// actions into that copy, so a frame of 200 deltas copies the rows once, not 200 times.
 import type { HistoryItem, SessionSummary } from "../../protocol/agent/agent-methods.ts";
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
+import {
+  emptyTranscript,
+  foldSessionEventWithChanges,
+  type TranscriptState,
+} from "../../protocol/transcript/index.ts";
 import type { TranscriptItem } from "./transcript-item.ts";
-import { errorItemFields } from "./transcript-item.ts";
-import { formatTokens } from "../../protocol/transcript/index.ts";
 import {
   addLastAnswerToContext,
   countDelta,
@@ -15,9 +18,9 @@ import {
   startTurnMetrics,
   type StreamMetrics,
 } from "./stream-metrics.ts";
-import { appendAnswerText } from "./answer-lines.ts";
-import { finishToolCall, showLastCommandOutput } from "./tool-call-items.ts";
-import { append, finishLive, takeId } from "./transcript-draft.ts";
+import { showTranscriptChange } from "./show-transcript-change.ts";
+import { showLastCommandOutput } from "./tool-call-items.ts";
+import { append, finishLive } from "./transcript-draft.ts";
 import { terminalSafeData, terminalSafeText } from "./terminal-text.ts";
 
 export interface PendingApproval {
@@ -52,6 +55,9 @@ export interface SessionViewState {
   nextItemId: number;
   /** turn-started events seen: the message queue waits for its turn to have begun. */
   turnsStarted: number;
+  /** The session's events folded by the fold every surface shares; the rows above show it. */
+  transcript: TranscriptState;
+  eventsFolded: number;
 }
 
 export type SessionViewAction =
@@ -98,6 +104,8 @@ export function initialSessionViewState(
     returnedInput: undefined,
     nextItemId: 1,
     turnsStarted: 0,
+    transcript: emptyTranscript,
+    eventsFolded: 0,
   };
 }
 
@@ -213,140 +221,69 @@ function foldHistoryEvents(draft: SessionViewState, events: readonly SessionEven
   draft.returnedInput = returnedInput;
 }
 
-const DECISION_WORDS = {
-  approve: "approved",
-  always: "approved, and this exact command from now on in this session",
-  deny: "denied",
-  cancelled: "cancelled",
-} as const;
-
+/**
+ * One event: folded by the shared transcript fold, whose changes become rows
+ * (show-transcript-change.ts); what only the terminal keeps (stream metrics, the input an
+ * interrupt gives back, the turn count) is read from the event here.
+ */
 function applyEvent(draft: SessionViewState, event: SessionEvent, at: number): void {
+  countEvent(draft, event, at);
+  draft.eventsFolded += 1;
+  const { state, changes } = foldSessionEventWithChanges(
+    draft.transcript,
+    event,
+    draft.eventsFolded,
+  );
+  draft.transcript = state;
+  // Only events that say so set them: the session's summary (on attach) sets them too.
+  if (event.type === "model-changed") draft.model = event.model;
+  if (event.type === "session-started" && event.model !== undefined) draft.model = event.model;
+  if (event.type === "status-changed") draft.status = event.status;
+  for (const change of changes) showTranscriptChange(draft, change, event);
   switch (event.type) {
-    case "session-started":
-      if (event.model !== undefined) draft.model = event.model;
-      // Only the missing sandbox is news: it changes which commands ask.
-      if (event.commandSandbox?.kind === "none") {
-        const text = `command sandbox: ${event.commandSandbox.description}`;
-        // Said once: a resume's own session-started repeats what spark said when it started.
-        if (!draft.finished.some((item) => item.kind === "notice" && item.text === text))
-          append(draft, { kind: "notice", text, tone: "warning" });
-      }
-      return;
-    case "turn-started":
-      draft.turnsStarted += 1;
-      startTurnMetrics(draft.metrics, at);
-      finishLive(draft);
-      append(draft, { kind: "user", text: event.text });
-      return;
-    case "user-message":
-      finishLive(draft);
-      append(draft, { kind: "user", text: event.text, via: event.via });
-      return;
-    case "text-delta":
-      countDelta(draft.metrics, at);
-      draft.metrics.charactersSinceBudget += event.text.length;
-      appendAnswerText(draft, event.text);
-      return;
-    case "tool-call":
-      draft.metrics.charactersSinceBudget += event.arguments.length;
-      finishLive(draft);
-      draft.live = {
-        kind: "tool-call",
-        id: takeId(draft),
-        callId: event.callId,
-        name: event.name,
-        summary: event.summary,
-        status: "running",
-      };
-      return;
-    case "tool-result":
-      finishToolCall(draft, event.callId, event.isError, event.durationMs, event.output);
-      return;
-    case "edit-applied":
-      finishToolCall(draft, event.callId, false, undefined, "");
-      append(draft, {
-        kind: "edit",
-        path: event.path,
-        editKind: event.kind,
-        ...(event.movedFrom === undefined ? {} : { movedFrom: event.movedFrom }),
-        unifiedDiff: event.unifiedDiff,
-        linesAdded: event.linesAdded,
-        linesRemoved: event.linesRemoved,
-      });
-      draft.edits.push({
-        path: event.path,
-        editKind: event.kind,
-        unifiedDiff: event.unifiedDiff,
-        linesAdded: event.linesAdded,
-        linesRemoved: event.linesRemoved,
-        undoEntryId: event.undoEntryId,
-      });
-      return;
-    case "edit-undone":
-      finishLive(draft);
-      append(draft, { kind: "undo", files: event.files });
-      draft.edits = draft.edits.filter((edit) => edit.undoEntryId !== event.undoEntryId);
-      return;
-    case "budget":
-      recordBudget(draft.metrics, event.usedTokens, event.windowTokens);
-      return;
-    case "context-compacted":
-      // Every attached client shows it, the one that asked (/compact) included.
-      draft.metrics.contextTokens = event.tokensAfter;
-      draft.metrics.windowTokens = event.windowTokens;
-      append(draft, {
-        kind: "notice",
-        text: `Compacted older turns: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens.`,
-        tone: "info",
-      });
-      return;
     case "interrupted":
-      if (draft.live?.kind === "assistant") draft.live = { ...draft.live, interrupted: true };
       finishLive(draft);
       append(draft, { kind: "interrupted", reason: event.reason });
       if (event.discardedQueue.length > 0) draft.returnedInput = event.discardedQueue.join("\n");
       return;
     case "turn-finished":
+      // A call the turn left running (its result never came) is finished as it stands.
       finishLive(draft);
-      draft.metrics.cachedPromptTokens = event.usage.cachedInputTokens;
-      draft.metrics.timeToFirstTokenMs ??= event.timings.timeToFirstTokenMs;
-      finishRate(draft.metrics, event.usage.outputTokens, event.timings);
-      addLastAnswerToContext(draft.metrics, event.steps, event.usage.outputTokens);
-      if (event.reason === "max_steps")
-        append(draft, {
-          kind: "error",
-          message: `The turn stopped after ${event.steps} model calls (its max steps).`,
-        });
-      return;
-    case "error":
-      finishLive(draft);
-      append(draft, { kind: "error", ...errorItemFields(event.error) });
-      return;
-    case "approval-requested":
-      // The command waiting for the answer stays live, so its result still finds it.
-      if (draft.live?.kind !== "tool-call") finishLive(draft);
-      draft.pendingApproval = {
-        approvalId: event.approvalId,
-        command: event.command,
-        cwd: event.cwd,
-      };
-      return;
-    case "approval-resolved":
-      if (draft.pendingApproval?.approvalId === event.approvalId) draft.pendingApproval = undefined;
-      append(draft, {
-        kind: "notice",
-        text: `Command ${DECISION_WORDS[event.decision]}.`,
-        tone: "info",
-      });
-      return;
-    case "status-changed":
-      draft.status = event.status;
-      return;
-    case "model-changed":
-      draft.model = event.model;
       return;
     default:
-      // A newer server's event type: nothing to show, nothing to break.
+      return;
+  }
+}
+
+/** The status line's figures: what each event says of the turn's speed and the context's size. */
+function countEvent(draft: SessionViewState, event: SessionEvent, at: number): void {
+  const { metrics } = draft;
+  switch (event.type) {
+    case "turn-started":
+      draft.turnsStarted += 1;
+      startTurnMetrics(metrics, at);
+      return;
+    case "text-delta":
+      countDelta(metrics, at);
+      metrics.charactersSinceBudget += event.text.length;
+      return;
+    case "tool-call":
+      metrics.charactersSinceBudget += event.arguments.length;
+      return;
+    case "budget":
+      recordBudget(metrics, event.usedTokens, event.windowTokens);
+      return;
+    case "context-compacted":
+      metrics.contextTokens = event.tokensAfter;
+      metrics.windowTokens = event.windowTokens;
+      return;
+    case "turn-finished":
+      metrics.cachedPromptTokens = event.usage.cachedInputTokens;
+      metrics.timeToFirstTokenMs ??= event.timings.timeToFirstTokenMs;
+      finishRate(metrics, event.usage.outputTokens, event.timings);
+      addLastAnswerToContext(metrics, event.steps, event.usage.outputTokens);
+      return;
+    default:
       return;
   }
 }

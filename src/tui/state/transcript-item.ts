@@ -1,5 +1,4 @@
 // What the transcript shows: finished items (rendered once, in Ink's <Static>) and the one live item.
-import type { SparkErrorJson } from "../../protocol/spark-error.ts";
 
 export type TranscriptItem =
   | { kind: "user"; id: number; text: string; via?: "steer" | "queue" }
@@ -85,7 +84,3 @@ export type NewTranscriptItem = TranscriptItem extends infer Item
     ? Omit<Item, "id">
     : never
   : never;
-
-export function errorItemFields(error: SparkErrorJson): { message: string; code?: string } {
-  return { message: error.message, code: error.code };
-}
