@@ -31,7 +31,16 @@ describe("tables in a streamed answer", () => {
     });
     const ended = fold([
       delta("| a | b |\n|---|---|\n| 1 | 2"),
-      [{ type: "interrupted", turnId: "t1", reason: "interrupt", discardedQueue: [] }, 2],
+      [
+        {
+          type: "interrupted",
+          turnId: "t1",
+          reason: "interrupt",
+          partialText: "",
+          discardedQueue: [],
+        },
+        2,
+      ],
     ]);
     expect(answerLines(ended)).toEqual([["table", "| a | b |\n|---|---|\n| 1 | 2"]]);
   });
