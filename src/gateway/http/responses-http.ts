@@ -20,7 +20,7 @@ import { prepareTurn, type PreparedTurn } from "../turn/prepare-turn.ts";
 import { requestFingerprint } from "../turn/request-fingerprint.ts";
 import type { ResponseRunResult } from "../turn/response-runner.ts";
 import { schemaError } from "../wire/schema-error.ts";
-import { serveRetry } from "./responses-retry.ts";
+import { findRetried, serveRetry } from "./responses-retry.ts";
 import { dropSlot, executeTurn, startSlot } from "../turn/turn-executor.ts";
 import { handedOverEvent } from "./handed-over-event.ts";
 
@@ -36,6 +36,8 @@ export async function handleResponsesPost(
   const startedAt = performance.now();
   const body = isCommonResponseCreate(raw) ? (raw as ResponseCreateBody) : parseBody(raw);
   clock.addSince(startedAt);
+  const fingerprint = context.liveLog === undefined ? undefined : requestFingerprint(body);
+  const retried = fingerprint === undefined ? undefined : findRetried(context, apiKey, fingerprint);
   const slot = startSlot(context, apiKey);
   const controller = new AbortController();
   /** The logged response streaming to this request, and the sink it streams through. */
@@ -58,12 +60,11 @@ export async function handleResponsesPost(
   const adopt = (live: LiveResponse, liveSink: EventSink): void => {
     adopted = { live, sink: liveSink };
   };
-  const fingerprint = context.liveLog === undefined ? undefined : requestFingerprint(body);
-  if (fingerprint !== undefined) {
+  if (retried !== undefined) {
     const host = { context, apiKey, sink, closed: () => controller.signal.aborted, adopt };
     let served: boolean;
     try {
-      served = await serveRetry(host, fingerprint);
+      served = await serveRetry(host, retried);
     } catch (error) {
       dropSlot(slot);
       throw error;

@@ -19,13 +19,26 @@ export interface RetryHost {
   adopt(live: LiveResponse, sink: EventSink): void;
 }
 
-/** Answers the request from the response it already started; false when there is none (or the
- * request is not a retry), so it is generated as usual. Resolves once the response has ended. */
-export async function serveRetry(host: RetryHost, fingerprint: string): Promise<boolean> {
+/** Looks the request up, as soon as it is read (the lookup overlaps the slot's round trip). A
+ * store that fails here costs a retry its shortcut, nothing else. */
+export function findRetried(
+  context: GatewayContext,
+  apiKey: string | undefined,
+  fingerprint: string,
+): Promise<string | undefined> {
+  return context.store.findRequest(fingerprint, tenantOf(apiKey)).catch(() => undefined);
+}
+
+/** Answers the request from the response it already started (`found`: findRetried's answer);
+ * false when there is none, or the request is not a retry, so it is generated as usual. Resolves
+ * once the response has ended. */
+export async function serveRetry(
+  host: RetryHost,
+  found: Promise<string | undefined>,
+): Promise<boolean> {
   const { context, apiKey, sink } = host;
   const owner = tenantOf(apiKey);
-  // A store that fails here costs the retry its shortcut, nothing else.
-  const id = await context.store.findRequest(fingerprint, owner).catch(() => undefined);
+  const id = await found;
   if (id === undefined) return false;
   const local = context.liveResponses.get(id, apiKey);
   if (local !== undefined) return attachLocal(host, local);
