@@ -185,6 +185,24 @@ function runStoreContract(name: string, createPair: PairFactory, skip?: string):
       ).toEqual(["lost"]);
       await close();
     });
+
+    it("finds a logged response by its request's fingerprint, for its tenant only", async () => {
+      const { a, b, close } = await createPair();
+      await a.heartbeat();
+      const first = { id: "resp_fp", owner: "t", turn, request: "fp-1", events: events(0, 2) };
+      expect(await a.appendLive([{ ...first, done: false }])).toEqual(["ok"]);
+      expect(await b.findRequest("fp-1", "t")).toBe("resp_fp");
+      expect(await b.findRequest("fp-1", "someone-else")).toBeUndefined();
+      expect(await b.findRequest("fp-2", "t")).toBeUndefined();
+      // Later batches and the end keep it findable while the log is kept.
+      expect(
+        await a.appendLive([
+          { ...first, turn: undefined, request: undefined, events: events(2, 1), done: true },
+        ]),
+      ).toEqual(["ok"]);
+      expect(await a.findRequest("fp-1", "t")).toBe("resp_fp");
+      await close();
+    });
   });
 }
 
