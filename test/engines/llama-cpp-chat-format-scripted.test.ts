@@ -1,8 +1,13 @@
 // The embedded engine under Qwen3-Coder's chat format (per-argument XML calls, its real template)
 // on a turn-scripted model: the patch's call streams as each of its lines is written, and a call
 // the token limit cuts stays open (no end event) with the finish reason "length", as the
-// <tool_call> jobs leave one, instead of a finished call whose arguments do not parse.
+// <tool_call> jobs leave one, instead of a finished call whose arguments do not parse. And on
+// Qwen3's format, whose lazy trigger is the text `<tool_call>\n`: a token that completes the
+// trigger and goes on with text the grammar refuses ends that request with an error, where
+// llama.cpp's throw from the grammar's replay ended the whole process.
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectStream } from "../../src/engines/collect-stream.ts";
 import type { EngineRequest, ToolDefinition } from "../../src/engines/engine.ts";
@@ -13,6 +18,8 @@ import {
 } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import { BUGGY_FILE, ensureQwen3CoderPatchingModel } from "../support/patching-agent-script.ts";
+import { ensureTestModel } from "../support/test-model.ts";
+import { llamaModelsFolder } from "./support/family-vocab-gguf.ts";
 
 const ready = existsSync(defaultAddonPath) && loadChatFormatAddon().addon !== undefined;
 
@@ -97,3 +104,48 @@ describe.skipIf(!ready)("llama-cpp engine on a turn-scripted Qwen3-Coder model",
     expect(deltas.join("")).toBe('{"patch":"*** Begin Patch\\n*** Update File: src/add.ts\\n@@');
   });
 });
+
+describe.skipIf(!ready)(
+  "llama-cpp engine on a Qwen3 model whose call trigger ends mid-token",
+  () => {
+    it("ends that request with the grammar's error and goes on serving", async () => {
+      const folder = await llamaModelsFolder(["qwen2"]);
+      const template = await readFile(join(folder, "templates", "Qwen-Qwen3-0.6B.jinja"), "utf8");
+      const engine = await createLlamaCppEngine({
+        modelPath: await ensureTestModel({
+          chatTemplate: template,
+          turns: [
+            {
+              // `\nhere` completes the trigger `<tool_call>\n` and goes on where the grammar
+              // wants the call's JSON.
+              tokens: ["\n", "<think>", "\nI could write ", "<tool_call>", "\nhere.", "<|im_end|>"],
+            },
+          ],
+        }),
+        threads: 1,
+        sequences: 1,
+        contextSize: 2048,
+      });
+      try {
+        const request: EngineRequest = {
+          messages: [{ role: "user", content: "Hi" }],
+          tools: tools.slice(0, 1),
+          sampling: { temperature: 0, maxOutputTokens: 20 },
+        };
+        const failed = await collectStream(engine.stream(request));
+        expect(failed.finishReason).toBe("error");
+        expect(failed.error?.message).toMatch(
+          /tool-call grammar refused the output at its trigger/,
+        );
+        // The process, the engine and its sequence are still there: the next request runs.
+        const next = await collectStream(
+          engine.stream({ ...request, tools: [], sampling: { maxOutputTokens: 3 } }),
+        );
+        expect(next.error).toBeUndefined();
+        expect(next.usage?.outputTokens).toBeGreaterThan(0);
+      } finally {
+        await engine.dispose();
+      }
+    }, 120_000);
+  },
+);

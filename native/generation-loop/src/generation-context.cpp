@@ -240,7 +240,7 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
     const llama_pos start = generation.position - 1 - static_cast<llama_pos>(draft.size());
     std::vector<llama_token> kept;
     const char * reason = nullptr;
-    const char * error = "";
+    std::string error;
     size_t index = 0;
     for (;; index += 1) {
         // The logits after next_token and after each accepted drafted token are what plain
@@ -253,7 +253,9 @@ void GenerationContext::accept(const std::shared_ptr<GenerationJob> & job, int32
                                                             : sample(generation, logits_index + static_cast<int32_t>(index));
         if (token == LLAMA_TOKEN_NULL) {
             reason = "error";
-            error = generation.device_sampled ? "llama.cpp's backend sampled no token" : "the tool-call grammar allows no next token";
+            error = generation.device_sampled ? "llama.cpp's backend sampled no token"
+                    : generation.error.empty()  ? "the tool-call grammar allows no next token"
+                                                : generation.error;
             break;
         }
         const bool stop_token =

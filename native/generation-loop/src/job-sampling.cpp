@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <exception>
+#include <string>
 
 #include "generation-context.h"
 #include "grammar-candidates.h"
@@ -206,7 +208,16 @@ llama_token GenerationContext::sample_host(GenerationJob & job, const float * lo
     const llama_token chosen = std::isinf(single.logit) ? sample_within_grammar(job, logits) : token;
     // A complete grammar allows only end of generation, which ends the job instead.
     if (chosen != LLAMA_TOKEN_NULL && !llama_vocab_is_eog(vocab_, chosen)) {
-        llama_sampler_accept(job.grammar, chosen);
+        try {
+            llama_sampler_accept(job.grammar, chosen);
+        } catch (const std::exception & exception) {
+            // A lazy grammar's trigger pattern can match inside a token whose rest the grammar
+            // refuses (`<tool_call>\n` then `here` in one token): llama.cpp throws from its
+            // replay. The job ends with the reason instead of the process.
+            job.error = std::string("the tool-call grammar refused the output at its trigger: ") + exception.what();
+            job.grammar_time += thread_cpu_time() - grammar_start;
+            return LLAMA_TOKEN_NULL;
+        }
         job.grammar_pending_utf8 = pending_utf8_after(vocab_, chosen, job.grammar_pending_utf8);
     }
     job.grammar_time += thread_cpu_time() - grammar_start;
