@@ -39,6 +39,9 @@ export async function handleResponsesPost(
   const fingerprint = context.liveLog === undefined ? undefined : requestFingerprint(body);
   const retried = fingerprint === undefined ? undefined : findRetried(context, apiKey, fingerprint);
   const slot = startSlot(context, apiKey);
+  // Which replica served it (a retry's answer included), and below, which one holds the chain's
+  // cache when that is another: a load balancer (or a client) may send the next turn there.
+  if (context.store.shared) response.setHeader("x-spark-replica", context.store.replicaId);
   const controller = new AbortController();
   /** The logged response streaming to this request, and the sink it streams through. */
   let adopted: { live: LiveResponse; sink: EventSink } | undefined;
@@ -90,13 +93,12 @@ export async function handleResponsesPost(
     throw error;
   }
 
-  // Which replica served it, and which one holds the chain's cache when that is another: a load
-  // balancer (or a client) may send the next turn there; nothing requires it.
-  if (context.store.shared) {
-    response.setHeader("x-spark-replica", context.store.replicaId);
-    if (turn.cacheReplica !== undefined && turn.cacheReplica !== context.store.replicaId)
-      response.setHeader("x-spark-cache-replica", turn.cacheReplica);
-  }
+  if (
+    context.store.shared &&
+    turn.cacheReplica !== undefined &&
+    turn.cacheReplica !== context.store.replicaId
+  )
+    response.setHeader("x-spark-cache-replica", turn.cacheReplica);
   // The concurrency check throws before the stream starts, so it can still be a 429.
   if (context.liveLog === undefined) {
     const result = await executeTurn(context, turn, {
