@@ -6,22 +6,11 @@
 // one request per key.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
-import {
-  openFile,
-  openWorkbench,
-  requestCount,
-  SCREENSHOTS,
-  screenshotPages,
-  sleep,
-  type Workbench,
-} from "./support/workbench.ts";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
+import { openFile, requestCount, SCREENSHOTS, sleep } from "./support/workbench.ts";
 
 const SAMPLES = 20;
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
@@ -41,26 +30,14 @@ declare global {
 }
 
 describe.skipIf(missing !== undefined)("ghost text latency in code-server", () => {
-  let chromium: LaunchedChromium;
-  let workbench: Workbench | undefined;
-
-  beforeAll(async () => {
-    await packageExtension();
-    chromium = await launchChromium();
-  }, 180_000);
-  afterAll(() => chromium?.close());
-  afterEach(async (context) => {
-    await screenshotPages(chromium, context.task.name);
-    await workbench?.close();
-    workbench = undefined;
-  });
+  const editor = useEditorSuite();
 
   it("shows ghost text for each departing keystroke, one request per key at most", async () => {
     // Distinct answers, so a sample waits for its own ghost text, not the one before.
     const turns = Array.from({ length: SAMPLES + 80 }, (_, index) => ({
       text: `compute${index}(1, 2);`,
     }));
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns,
       files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
       completions: true,

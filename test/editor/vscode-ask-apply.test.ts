@@ -2,23 +2,12 @@
 // rewrites code in the file is proposed as a diff over those lines (the copy nearest the cursor
 // when the file holds two), and Accept writes it there, not at the cursor.
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
 import { acceptProposal, diffClosed, diffText, goToLine } from "./support/quick-edit-steps.ts";
-import {
-  fileSettles,
-  openFile,
-  openWorkbench,
-  runCommand,
-  saveAll,
-  screenshotPages,
-  type Workbench,
-} from "./support/workbench.ts";
+import { fileSettles, openFile, runCommand, saveAll } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the Ask Apply test: ${missing}.`);
@@ -28,24 +17,12 @@ const sum = (name: string, loop: string): string =>
   `function ${name}(items) {\n  let total = 0;\n${loop}\n  return total;\n}\n`;
 
 describe.skipIf(missing !== undefined)("Ask's Apply in code-server", { timeout: 240_000 }, () => {
-  let chromium: LaunchedChromium;
-  let workbench: Workbench | undefined;
-
-  beforeAll(async () => {
-    await packageExtension();
-    chromium = await launchChromium();
-  }, 180_000);
-  afterAll(() => chromium?.close());
-  afterEach(async (context) => {
-    await screenshotPages(chromium, context.task.name);
-    await workbench?.close();
-    workbench = undefined;
-  });
+  const editor = useEditorSuite();
 
   it("proposes a block as a diff over the lines it rewrites, nearest the cursor, and Accept writes it there", async () => {
     const coerced = "  for (const item of items) total += Number(item);";
     const answer = `Coerce them:\n\n\`\`\`js\n  let total = 0;\n${coerced}\n  return total;\n\`\`\``;
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: answer }],
       files: { "sum.js": `${sum("sumA", LOOP)}\n${sum("sumB", LOOP)}` },
     });

@@ -5,55 +5,31 @@
 // the conversation survives a window reload.
 import net from "node:net";
 import type { FrameLocator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { startDroppableProxy, type DroppableProxy } from "../web/support/droppable-proxy.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
-import {
-  openFile,
-  openWorkbench,
-  runCommand,
-  screenshot,
-  screenshotPages,
-  toast,
-  visibleText,
-  type Workbench,
-} from "./support/workbench.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
+import { openFile, runCommand, screenshot, toast, visibleText } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the Ask Spark tests: ${missing}.`);
 
 describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 240_000 }, () => {
-  let chromium: LaunchedChromium;
-  let workbench: Workbench | undefined;
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(async () => {
-    await packageExtension();
-    chromium = await launchChromium();
-  }, 180_000);
-  afterAll(() => chromium?.close());
+  const editor = useEditorSuite();
+  // Registered after the suite's hooks, so it runs before the window closes.
   afterEach(async (context) => {
-    if (context.task.result?.state === "fail") {
-      console.log(workbench?.server.output().slice(-3000));
-      const frame = workbench?.page
-        .frameLocator("iframe.webview.ready")
-        .frameLocator("iframe#active-frame");
-      console.log(
-        await frame
-          ?.locator("#transcript")
-          .innerText()
-          .catch(() => ""),
-      );
-    }
-    await screenshotPages(chromium, context.task.name);
-    await workbench?.close();
-    workbench = undefined;
-    for (const cleanup of cleanups.splice(0)) await cleanup();
+    if (context.task.result?.state !== "fail") return;
+    console.log(editor.workbench?.server.output().slice(-3000));
+    const frame = editor.workbench?.page
+      .frameLocator("iframe.webview.ready")
+      .frameLocator("iframe#active-frame");
+    console.log(
+      await frame
+        ?.locator("#transcript")
+        .innerText()
+        .catch(() => ""),
+    );
   });
 
   async function openAsk(page: Page): Promise<FrameLocator> {
@@ -73,7 +49,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
     const answer =
       "Use **const** here; <b>not bold</b> <img src=x onerror=alert(1)>.\n\n" +
       "```js\nconst total = add(1, 2);\n```";
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: answer, expect: { lastMessageIncludes: selection } }],
       files: { "sum.js": `${selection}\n\n` },
     });
@@ -119,7 +95,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
   it("stops a running turn and starts a new chat", async () => {
     const long = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
     // Each session plays the script from its first line.
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: long, delayMs: 50 }],
       files: { "notes.txt": "hello\n" },
     });
@@ -148,8 +124,8 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
 
   it("echoes at once, says connecting…, times out and keeps the text when the server hangs", async () => {
     const hanging = await startHangingServer();
-    cleanups.push(hanging.close);
-    workbench = await openWorkbench(chromium, {
+    editor.defer(hanging.close);
+    const workbench = await editor.open({
       turns: [{ text: "unused" }],
       serverUrl: () => hanging.url,
     });
@@ -167,7 +143,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
   });
 
   it("says that the key was refused, not that no server answers", async () => {
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: "unused" }],
       configToml: '[serve]\napi_keys = ["editor-key"]\n',
     });
@@ -186,7 +162,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
 
   it("marks the break when the session is new after the connection dropped", async () => {
     let proxy: DroppableProxy | undefined;
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       // Each session plays the script from its first line.
       turns: [{ text: "An answer." }],
       serverUrl: async (server) => {
@@ -194,7 +170,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
         return proxy.url;
       },
     });
-    cleanups.push(() => proxy?.close() ?? Promise.resolve());
+    editor.defer(() => proxy?.close() ?? Promise.resolve());
     const { page } = workbench;
     const view = await openAsk(page);
     await ask(view, "One");
@@ -216,7 +192,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
   });
 
   it("shows the conversation again after a window reload and continues its session", async () => {
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: "Because **two** is even." }, { text: "Still even." }],
       files: { "notes.txt": "hello\n" },
     });
@@ -253,7 +229,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
 
   it("Ctrl+Alt+L attaches the selection to the next question and, without one, focuses the box", async () => {
     const code = "function add(a, b) {\n  return a + b;\n}";
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [
         { text: "It adds.", expect: { lastMessageIncludes: "(Attached: sum.js, lines 1-3:)" } },
       ],

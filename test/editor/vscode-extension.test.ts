@@ -7,27 +7,21 @@
 import { createServer } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
 import {
   fileSettles,
   openFile,
-  openWorkbench,
   requestCount,
   settledRequestCount,
   runCommand,
   screenshot,
-  screenshotPages,
   sleep,
   sparkStatus,
   toast,
   updateUserSettings,
-  type Workbench,
 } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
@@ -37,19 +31,7 @@ describe.skipIf(missing !== undefined)(
   "the VS Code extension in code-server",
   { timeout: 240_000 },
   () => {
-    let chromium: LaunchedChromium;
-    let workbench: Workbench | undefined;
-
-    beforeAll(async () => {
-      await packageExtension();
-      chromium = await launchChromium();
-    }, 180_000);
-    afterAll(() => chromium?.close());
-    afterEach(async (context) => {
-      await screenshotPages(chromium, context.task.name);
-      await workbench?.close();
-      workbench = undefined;
-    });
+    const editor = useEditorSuite();
 
     const statusText = (page: Page): Promise<string> =>
       sparkStatus(page)
@@ -58,7 +40,7 @@ describe.skipIf(missing !== undefined)(
 
     it("shows ghost text while typing, Tab accepts it; the status bar names the model, its latency, and follows settings", async () => {
       // One scripted answer per completion request, whichever keystroke sends it.
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         turns: Array.from({ length: 40 }, () => ({ text: "(1, 2);" })),
         files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
         completions: true,
@@ -104,7 +86,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it("a refused key: one notice with Set API Key, no 401 per keystroke, and the key fixes it", async () => {
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         turns: Array.from({ length: 20 }, () => ({ text: "(1, 2);" })),
         files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
         configToml: '[serve]\napi_keys = ["editor-key"]\n',
@@ -140,7 +122,7 @@ describe.skipIf(missing !== undefined)(
     it("starts spark serve from the clone when no server answers, and not while one does", async () => {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         turns: [{ text: "unused" }],
         serverUrl: () => url,
       });

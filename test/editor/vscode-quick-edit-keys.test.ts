@@ -4,13 +4,10 @@
 // Ctrl+Enter and Esc act on a proposal only while it has the focus (elsewhere they stay VS Code's).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
 import {
   acceptProposal,
   diffClosed,
@@ -24,16 +21,7 @@ import {
   selectLines,
   typeInstruction,
 } from "./support/quick-edit-steps.ts";
-import {
-  fileSettles,
-  openFile,
-  openWorkbench,
-  saveAll,
-  screenshot,
-  screenshotPages,
-  toast,
-  type Workbench,
-} from "./support/workbench.ts";
+import { fileSettles, openFile, saveAll, screenshot, toast } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the quick edit key tests: ${missing}.`);
@@ -49,22 +37,10 @@ describe.skipIf(missing !== undefined)(
   "quick edit keys in code-server",
   { timeout: 240_000 },
   () => {
-    let chromium: LaunchedChromium;
-    let workbench: Workbench | undefined;
-
-    beforeAll(async () => {
-      await packageExtension();
-      chromium = await launchChromium();
-    }, 180_000);
-    afterAll(() => chromium?.close());
-    afterEach(async (context) => {
-      await screenshotPages(chromium, context.task.name);
-      await workbench?.close();
-      workbench = undefined;
-    });
+    const editor = useEditorSuite();
 
     it("refuses when the selected line changed while the edit streamed, and leaves the identical line 9 alone", async () => {
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         // Slow enough to type into the file while it streams.
         turns: [{ text: COERCED.trim(), delayMs: 700 }],
         files: { "sums.js": SUMS },
@@ -88,7 +64,7 @@ describe.skipIf(missing !== undefined)(
     });
 
     it("rejects when the diff tab is closed (Ctrl+Shift+Enter stays Insert Line Above); Ctrl+I edits the current line and Ctrl+Enter accepts in the proposal", async () => {
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         turns: [{ text: COERCED.trim() }, { text: COERCED }],
         files: { "sums.js": SUMS },
       });
@@ -137,7 +113,7 @@ describe.skipIf(missing !== undefined)(
     it("Esc in another file leaves a streaming quick edit running", async () => {
       const lines = Array.from({ length: 12 }, (_, index) => `  total += check(items[${index}]);`);
       const rewrite = `${lines.join("\n")}\n  // checked every item`;
-      workbench = await openWorkbench(chromium, {
+      const workbench = await editor.open({
         turns: [{ text: rewrite, delayMs: 250 }],
         files: { "sums.js": SUMS, "other.js": "const other = 1;\n" },
       });

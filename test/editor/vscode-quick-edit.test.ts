@@ -1,63 +1,34 @@
 // Quick edit end to end in code-server + chromium against a real `spark serve` (scripted engine):
 // the diff opens at the selection; Accept writes the document where the selected code now is and
 // leaves saving to the user; a file edited while the rewrite streamed is not corrupted; Esc keeps
-// the original's tail; failures never offer Apply; a rejected proposal's problems go with it.
+// the original's tail; a chatty reply's prose stays out. Failures and the Problems panel are in
+// vscode-quick-edit-problems.test.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  chromiumMissingReason,
-  launchChromium,
-  type LaunchedChromium,
-} from "../web/support/chromium.ts";
-import { codeServerMissingReason, packageExtension } from "./support/code-server.ts";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
 import {
   acceptProposal,
-  closeToasts,
   diffClosed,
   diffText,
   editFileWhileStreaming,
-  problemCount,
   proposalNotice,
   proposalReady,
   quickEdit,
-  rejectProposal,
   selectLines,
 } from "./support/quick-edit-steps.ts";
-import {
-  fileSettles,
-  openFile,
-  openWorkbench,
-  saveAll,
-  screenshot,
-  screenshotPages,
-  sleep,
-  toast,
-  updateUserSettings,
-  type Workbench,
-} from "./support/workbench.ts";
+import { fileSettles, openFile, saveAll, screenshot, sleep, toast } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the quick edit tests: ${missing}.`);
 
 const FUNCTION = "function add(x, y) {\n  return x + y;\n}";
-const FUNCTION_TS = "function add(x: number, y: number): number {\n  return x + y;\n}";
 
 describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 240_000 }, () => {
-  let chromium: LaunchedChromium;
-  let workbench: Workbench | undefined;
-
-  beforeAll(async () => {
-    await packageExtension();
-    chromium = await launchChromium();
-  }, 180_000);
-  afterAll(() => chromium?.close());
-  afterEach(async (context) => {
-    await screenshotPages(chromium, context.task.name);
-    await workbench?.close();
-    workbench = undefined;
-  });
+  const editor = useEditorSuite();
 
   const selectFunctionAt = (page: Page, line: number): Promise<void> => selectLines(page, line, 2);
 
@@ -66,7 +37,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const filler = Array.from({ length: 155 }, (_, index) => `const value${index} = ${index};`);
     const content = `${filler.join("\n")}\n\n${FUNCTION}\n\n`;
     const rewritten = "function add(x, y) {\n  return (x + y) | 0;\n}";
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: rewritten }],
       files: { "sample.js": content },
     });
@@ -106,7 +77,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
   it("applies where the selection now is when the file changed while the edit streamed, and refuses when the selection itself changed", async () => {
     const content = `const a = 1;\n\n${FUNCTION.replace(/add/, "multiply").replace("+", "*")}\n`;
     const rewritten = "function multiply(x, y) {\n  return Math.imul(x, y);\n}";
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [
         { text: rewritten, delayMs: 250 },
         { text: "function multiply(x, y) {\n  return (x * y) | 0;\n}", delayMs: 250 },
@@ -151,7 +122,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
       "  if (typeof y !== 'number') throw new TypeError('y');\n  const sum = x + y;\n" +
       "  const checked = Number.isFinite(sum) ? sum : 0;\n  return checked;\n}";
     const content = `${FUNCTION}\n`;
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: rewrite, delayMs: 150 }],
       files: { "sum.js": content },
     });
@@ -184,7 +155,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const doubled = "function double(n) {\n  return n * 2;\n}";
     const chatty = `Sure! Here is the updated code:\n\n\`\`\`js\n${doubled}\n\`\`\`\n\nThis doubles the number.`;
     const content = "function double(n) {\n  return n;\n}\n";
-    workbench = await openWorkbench(chromium, {
+    const workbench = await editor.open({
       turns: [{ text: chatty }],
       files: { "double.js": content },
     });
@@ -203,103 +174,5 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await saveAll(page);
     const expected = `${doubled}\n`;
     expect(await fileSettles(path.join(root, "double.js"), expected)).toBe(expected);
-  });
-
-  it("never offers Apply after a refused key or with no server, and says what to do", async () => {
-    workbench = await openWorkbench(chromium, {
-      turns: [{ text: "unused" }],
-      files: { "sum.js": `${FUNCTION}\n` },
-      configToml: '[serve]\napi_keys = ["editor-key"]\n',
-    });
-    const { page } = workbench;
-    // The startup check already says the key is refused; close that notice first.
-    const startup = toast(page, "refused the API key");
-    await startup.waitFor({ timeout: 30_000 });
-    await closeToasts(page);
-    await openFile(page, "sum.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "anything");
-    const refused = toast(page, "Spark quick edit failed");
-    await refused.waitFor({ timeout: 30_000 });
-    expect(await refused.innerText()).toContain("refused the API key");
-    await refused.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
-    await closeToasts(page);
-    await sleep(2_000);
-    expect(await proposalNotice(page).count()).toBe(0);
-    expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
-
-    // The server goes away (another URL, nothing listening): an error with its action, no Apply.
-    await updateUserSettings(workbench, { "spark.serverUrl": "http://127.0.0.1:9" });
-    await toast(page, "No Spark server answers at http://127.0.0.1:9").waitFor({ timeout: 30_000 });
-    await closeToasts(page);
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "anything");
-    const down = toast(page, "Spark quick edit failed");
-    await down.waitFor({ timeout: 30_000 });
-    expect(await down.innerText()).toContain("No Spark server answers");
-    await down.locator(".monaco-button", { hasText: "Start spark serve" }).waitFor();
-    await closeToasts(page);
-    await sleep(2_000);
-    expect(await proposalNotice(page).count()).toBe(0);
-  });
-
-  it("takes a rejected proposal's problems out of the Problems panel", async () => {
-    workbench = await openWorkbench(chromium, {
-      // Three syntax errors in the proposal.
-      turns: [{ text: "function add(x: number, y: number): number {\n  return x +;\n  }}}\n" }],
-      files: { "sum.ts": "function add(x: number, y: number): number {\n  return x + y;\n}\n" },
-    });
-    const { page } = workbench;
-    await openFile(page, "sum.ts");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "break it");
-    await proposalReady(page);
-    const errors = (): Promise<number> => problemCount(page);
-    // TypeScript reports the proposal's errors (the precondition of this test)…
-    await expect.poll(errors, { timeout: 90_000, interval: 500 }).toBeGreaterThan(0);
-    await rejectProposal(page);
-    // …and they leave with it.
-    await expect.poll(errors, { timeout: 30_000, interval: 500 }).toBe(0);
-  });
-
-  it("never lists a streaming or accepted proposal's problems", async () => {
-    // While it streams the proposal is half-written code ("'}' expected", an unfinished
-    // statement); whole, it is valid. The file itself never has a problem. Words arrive 2 s apart:
-    // TypeScript, slow on a loaded machine, checks between them (as with a slow model).
-    const guarded =
-      "function add(x: number, y: number): number {\n" +
-      "  if (x > y) {\n" +
-      "    return y + x;\n" +
-      "  }\n" +
-      "  return x + y;\n" +
-      "}";
-    workbench = await openWorkbench(chromium, {
-      turns: [{ text: guarded, delayMs: 2_000 }],
-      files: { "sum.ts": `${FUNCTION_TS}\n` },
-    });
-    const { page } = workbench;
-    await openFile(page, "sum.ts");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "guard against overflow");
-    // Sampled for as long as the rewrite streams (about 40 s).
-    const seen: number[] = [];
-    const accept = page.locator('.editor-actions [aria-label^="Spark: Accept Edit"]').first();
-    const deadline = Date.now() + 150_000;
-    while (!(await accept.isVisible()) && Date.now() < deadline)
-      seen.push(await problemCount(page));
-    // The counts seen, one per change: "0,1,2,1,0" (the old build's flicker).
-    const changes = seen.filter((count, index) => index === 0 || count !== seen[index - 1]);
-    expect(Math.max(0, ...seen), `problem counts while streaming: ${changes.join(",")}`).toBe(0);
-    await acceptProposal(page);
-    await diffClosed(page, /return\sy\s\+\sx;/);
-    // One error typed into the file: once TypeScript lists it, it has seen the file since Accept,
-    // and a proposal's problem that outlived Accept would be counted beside it.
-    await page.keyboard.press("Control+End");
-    await page.keyboard.type("\nconst broken: number = ;");
-    await expect.poll(() => problemCount(page), { timeout: 60_000, interval: 500 }).toBe(1);
   });
 });

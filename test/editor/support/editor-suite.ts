@@ -1,0 +1,80 @@
+// The hooks every code-server test file shares: one code-server and one chromium for the file
+// (started together in beforeAll), a new window per test (its own `spark serve`, workspace folder,
+// user settings and browser context), screenshotted and closed after it. Starting code-server once
+// per file instead of once per test saves its install and start (~5 s a test on this machine).
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
+import { packageExtension, startCodeServer, type CodeServer } from "./code-server.ts";
+import {
+  openWorkbench,
+  screenshotPages,
+  type Workbench,
+  type WorkbenchOptions,
+} from "./workbench.ts";
+
+export interface EditorSuite {
+  /** Opens this test's window; it is closed after the test. */
+  open(options: WorkbenchOptions): Promise<Workbench>;
+  /** The window the running test opened, if any. */
+  readonly workbench: Workbench | undefined;
+  /** Runs after this test's window and server have closed (e.g. to stop a proxy in front of it). */
+  defer(cleanup: () => Promise<void>): void;
+}
+
+/** Registers the file's hooks; call it at the top of the file's describe block. */
+export function useEditorSuite(): EditorSuite {
+  let browser: Browser | undefined;
+  let codeServer: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(async () => {
+    await packageExtension();
+    [browser, codeServer] = await Promise.all([launchBrowser(), startCodeServer()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await codeServer?.close();
+  });
+  afterEach(async (context) => {
+    if (workbench !== undefined) {
+      await screenshotPages(workbench.context, context.task.name);
+      await workbench.close();
+      workbench = undefined;
+    }
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  return {
+    async open(options) {
+      if (browser === undefined || codeServer === undefined)
+        throw new Error("the editor suite's beforeAll did not finish");
+      workbench = await openWorkbench(browser, codeServer, options);
+      return workbench;
+    },
+    get workbench() {
+      return workbench;
+    },
+    defer(cleanup) {
+      cleanups.push(cleanup);
+    },
+  };
+}
+
+/** Debian's chromium, without a profile of its own: each window gets a new context. */
+function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
