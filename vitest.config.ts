@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -14,5 +15,6 @@ export default defineConfig({
     // Model-dependent tests load native llama.cpp contexts; two cores cannot run many at once.
     maxWorkers: 2,
     fileParallelism: true,
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
