@@ -131,26 +131,33 @@ function huggingFaceMessages(family: ChatFamily, messages: ChatMessage[]): objec
   });
 }
 
+/**
+ * Renders, or answers from an earlier identical request: a family's tests render the same history
+ * several times, and each Python start costs 1–2 s on a loaded machine.
+ */
+const jinja2Renders = new Map<string, string>();
+
 function renderWithJinja2(
   family: ChatFamily,
   template: string,
   messages: ChatMessage[],
   addGenerationPrompt: boolean,
 ): string {
-  const result = spawnSync(python ?? "python3", [jinja2Script], {
-    input: JSON.stringify({
-      template,
-      messages: huggingFaceMessages(family, messages),
-      tools: tools.map((tool) => ({ type: "function", function: tool })),
-      add_generation_prompt: addGenerationPrompt,
-      bos_token: family.bosToken ?? "",
-      eos_token: family.eosToken,
-      now,
-    }),
-    encoding: "utf8",
+  const input = JSON.stringify({
+    template,
+    messages: huggingFaceMessages(family, messages),
+    tools: tools.map((tool) => ({ type: "function", function: tool })),
+    add_generation_prompt: addGenerationPrompt,
+    bos_token: family.bosToken ?? "",
+    eos_token: family.eosToken,
+    now,
   });
+  const rendered = jinja2Renders.get(input);
+  if (rendered !== undefined) return rendered;
+  const result = spawnSync(python ?? "python3", [jinja2Script], { input, encoding: "utf8" });
   const output = JSON.parse(result.stdout) as { prompt?: string; error?: string };
   if (output.prompt === undefined) throw new Error(`jinja2: ${output.error ?? result.stderr}`);
+  jinja2Renders.set(input, output.prompt);
   return output.prompt;
 }
 
@@ -253,7 +260,22 @@ describe.skipIf(skipReason !== undefined)(
       await rm(directory, { recursive: true, force: true });
     });
 
-    async function open(family: ChatFamily): Promise<{ format: ChatFormat; template: string }> {
+    // Opened once per family and shared by its three tests: writing the vocab GGUF (parsing a
+    // 150k-token vocabulary in JS) is most of a test's time, and a ChatFormat holds no state
+    // between calls.
+    const openedFormats = new Map<string, Promise<{ format: ChatFormat; template: string }>>();
+    function open(family: ChatFamily): Promise<{ format: ChatFormat; template: string }> {
+      let opening = openedFormats.get(family.name);
+      if (opening === undefined) {
+        opening = openFormat(family);
+        openedFormats.set(family.name, opening);
+      }
+      return opening;
+    }
+
+    async function openFormat(
+      family: ChatFamily,
+    ): Promise<{ format: ChatFormat; template: string }> {
       const template = await readFile(join(models, "templates", family.template), "utf8");
       const gguf = join(directory, `${family.template}.gguf`);
       await writeFamilyVocabGguf(
