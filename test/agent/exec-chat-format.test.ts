@@ -1,6 +1,7 @@
-// The real `spark exec` on the embedded engine with a model that speaks a non-Hermes dialect
-// (Qwen3-Coder's per-argument XML calls, its real template): a turn-scripted model reads a file,
-// applies a patch and answers, each call parsed by llama.cpp's own parser and run by the agent.
+// The real `spark exec` on the embedded engine with models that speak non-Hermes dialects
+// (Qwen3-Coder's per-argument XML calls, Llama 3.1's JSON, each with its real template): a
+// turn-scripted model reads a file, applies a patch and answers, each call parsed by llama.cpp's
+// own parser and run by the agent.
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,7 +12,8 @@ import {
   FINAL_ANSWER,
   FIXED_FILE,
   PATCH,
-  ensureQwen3CoderPatchingModel,
+  ensurePatchingModel,
+  patchingFamilies,
 } from "../support/patching-agent-script.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
 import { spark } from "./support/spark-exec.ts";
@@ -21,14 +23,16 @@ const ready = existsSync(defaultAddonPath) && loadChatFormatAddon().addon !== un
 let workspace: AgentWorkspace | undefined;
 afterEach(() => workspace?.remove());
 
-describe.skipIf(!ready)("spark exec on a Qwen3-Coder model (chat format)", () => {
+const families = Object.keys(patchingFamilies) as (keyof typeof patchingFamilies)[];
+
+describe.skipIf(!ready).each(families)("spark exec on a %s model (chat format)", (family) => {
   it(
     "reads the file, applies the patch in the model's own call syntax, and answers",
     { timeout: 240_000 },
     async () => {
       workspace = createAgentWorkspace();
       workspace.write("src/add.ts", BUGGY_FILE);
-      const modelPath = await ensureQwen3CoderPatchingModel();
+      const modelPath = await ensurePatchingModel(family);
       writeFileSync(
         path.join(path.dirname(workspace.sessionsDirectory), "config.toml"),
         `[models.coder]\nengine = "llama-cpp"\npath = ${JSON.stringify(modelPath)}\n` +

@@ -1,11 +1,14 @@
-// A coding agent's three turns as a turn-scripted test model writes them in Qwen3-Coder's own
-// format (per-argument XML calls): read src/add.ts, then apply_patch fixing its bug, then a final
-// answer. Turn 2 starts once the file's text (marker `addNumbers`) is in the context, turn 3 once
-// apply_patch's result (`Patch applied:`) is. The calls are split into several tokens, so their
-// arguments stream in pieces.
+// A coding agent's three turns as a turn-scripted test model writes them in a family's own call
+// format (Qwen3-Coder's per-argument XML, Llama 3.1's JSON): read src/add.ts, then apply_patch
+// fixing its bug, then a final answer. Turn 2 starts once the file's text (marker `addNumbers`) is
+// in the context, turn 3 once apply_patch's result (`Patch applied:`) is. The calls are split into
+// several tokens, so their arguments stream in pieces.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ScriptedTurns } from "../../src/engines/llama-cpp/gguf/scripted-turns.ts";
+import type {
+  ScriptedTurn,
+  ScriptedTurns,
+} from "../../src/engines/llama-cpp/gguf/scripted-turns.ts";
 import { chatFamilies } from "../engines/support/chat-families.ts";
 import { llamaModelsFolder } from "../engines/support/family-vocab-gguf.ts";
 import { ensureTestModel } from "./test-model.ts";
@@ -52,16 +55,49 @@ export const qwen3CoderPatchingTurns: ScriptedTurns = [
   },
 ];
 
-/** The model file: Qwen3-Coder's real template (from the bundled llama.cpp source), the script,
+/** Llama 3.1's calls: a JSON object after the assistant header, no marker around it. */
+export const llama31PatchingTurns: ScriptedTurns = [
+  {
+    tokens: ["\n", '{"name": "read_file", ', '"parameters": {"path": "src/add.ts"}}', "<|im_end|>"],
+  },
+  {
+    marker: "addNumbers",
+    tokens: [
+      "\n",
+      '{"name": "apply_patch", ',
+      '"parameters": {"patch": "',
+      "*** Begin Patch\\n",
+      "*** Update File: src/add.ts\\n@@\\n",
+      "-export const addNumbers = (a, b) => a - b;\\n",
+      "+export const addNumbers = (a, b) => a + b;\\n",
+      "*** End Patch",
+      '"}}',
+      "<|im_end|>",
+    ],
+  },
+  qwen3CoderPatchingTurns[2] as ScriptedTurn,
+];
+
+export const patchingFamilies = {
+  "Qwen3-Coder": qwen3CoderPatchingTurns,
+  "Llama 3.1": llama31PatchingTurns,
+} as const;
+
+/** The model file: the family's real template (from the bundled llama.cpp source), its script,
  * and a trained context long enough for the agent's byte-tokenized system prompt and tools. */
-export async function ensureQwen3CoderPatchingModel(): Promise<string> {
-  const family = chatFamilies.find((candidate) => candidate.name === "Qwen3-Coder");
-  if (family === undefined) throw new Error("chat-families.ts lost Qwen3-Coder");
+export async function ensurePatchingModel(
+  name: keyof typeof patchingFamilies = "Qwen3-Coder",
+): Promise<string> {
+  const family = chatFamilies.find((candidate) => candidate.name === name);
+  if (family === undefined) throw new Error(`chat-families.ts lost ${name}`);
   const folder = await llamaModelsFolder([family.vocab]);
   const template = await readFile(join(folder, "templates", family.template), "utf8");
   return ensureTestModel({
-    turns: qwen3CoderPatchingTurns,
+    turns: patchingFamilies[name],
     chatTemplate: template,
     contextLength: 32768,
   });
 }
+
+export const ensureQwen3CoderPatchingModel = (): Promise<string> =>
+  ensurePatchingModel("Qwen3-Coder");
