@@ -59,6 +59,7 @@ export class ApprovalBroker {
         ...(turnId === undefined ? {} : { turnId }),
         command: request.command,
         cwd: request.cwd,
+        ...(request.mcpTool === undefined ? {} : { mcpTool: request.mcpTool }),
       });
       if (this.pending.size === 1) this.options.onWaitingChange(true);
     });

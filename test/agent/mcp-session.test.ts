@@ -160,6 +160,11 @@ describe("MCP servers in an agent session", () => {
       ['crashy__alive {"note":1}', "mcp:crashy__alive"],
       ['crashy__alive {"note":2}', "mcp:crashy__alive"],
     ]);
+    // Surfaces word the question as a call of this tool, not as a shell command.
+    expect(asked.map((request) => request.mcpTool)).toEqual([
+      { server: "crashy", tool: "alive" },
+      { server: "crashy", tool: "alive" },
+    ]);
     const results = eventsOfType(events, "tool-result");
     expect(results[0]?.output).toContain("the user declined it");
     expect(results[1]?.output).toMatch(/^alive as pid \d+$/);

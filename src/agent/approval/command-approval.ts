@@ -2,6 +2,7 @@
 // asked the user about the whole command and got a yes (or "always" for that exact command), the
 // command is on the read-only list, or the user asked for exactly that plain command to be run.
 // A read-only git command runs with the repository's code-running config neutralised.
+import type { McpToolName } from "../../protocol/agent/session-events.ts";
 import { neutralGitCommand } from "./neutral-git-command.ts";
 import { parseShellCommand, quoteShellWords } from "./parse-shell-command.ts";
 import { readOnlyCommandProblem } from "./read-only-commands.ts";
@@ -16,6 +17,8 @@ export interface CommandApprovalRequest {
   /** What an "always" answer approves from then on: this exact command when absent; an MCP
    * tool's name (`mcp:<server>__<tool>`) so every later call of that tool runs unasked. */
   alwaysKey?: string;
+  /** Set for an MCP tool call, so a surface words the question as a call, not a command. */
+  mcpTool?: McpToolName;
 }
 
 export interface CommandApproval {

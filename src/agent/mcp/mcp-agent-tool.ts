@@ -49,6 +49,7 @@ export function createMcpAgentTool(connection: McpServerConnection, tool: Tool):
                 command: `${name} ${argumentsText}`,
                 cwd: context.workspaceRoot,
                 alwaysKey: `mcp:${name}`,
+                mcpTool: { server: connection.name, tool: tool.name },
                 reason: `calls to MCP tools need approval (auto_approve_tools = ["${tool.name}"] under [mcp_servers.${connection.name}] in the user's own config approves this one)`,
               },
               context.signal,

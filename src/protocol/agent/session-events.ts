@@ -10,15 +10,24 @@ export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 export const approvalDecisionSchema = z.enum(["approve", "deny", "always"]);
 export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
 
+/** An MCP tool as the model calls it: `<server>__<tool>`. */
+export interface McpToolName {
+  server: string;
+  tool: string;
+}
+
 /** Events the app server adds to a session's stream (the agent core never emits these). */
 export type ServerSessionEvent =
   | {
       type: "approval-requested";
       approvalId: string;
       turnId?: string;
-      /** The whole command, exactly as it would run. */
+      /** The whole command, exactly as it would run; for an MCP call, the tool and its arguments. */
       command: string;
       cwd: string;
+      /** Set when the approval is for an MCP tool call rather than a command: "always" then
+       * approves every later call of this tool in the session, whatever its arguments. */
+      mcpTool?: McpToolName;
     }
   | {
       type: "approval-resolved";
