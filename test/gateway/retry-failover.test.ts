@@ -107,6 +107,52 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
     expect(await metricsOf(two)).not.toContain("spark_gateway_retried_requests_total{");
   }, 60_000);
 
+  it("a retry of a response cut while it streamed a tool call is generated again, not ended failed", async () => {
+    const argumentsText = { text: "x".repeat(400) };
+    const toolFleet = createReplicaFleet(
+      `[serve]\napi_keys = ["${KEY}"]\nreplica_lease_ms = 1000\n`,
+    );
+    try {
+      const script = toolFleet.script("call", [
+        { toolCalls: [{ name: "save", arguments: argumentsText }], delayMs: 60 },
+      ]);
+      const toolArgs = ["--store", redis.url, "--model", `script:${script}`];
+      const [generating, survivor] = await Promise.all([
+        toolFleet.start(toolArgs),
+        toolFleet.start(toolArgs),
+      ]);
+      const body = {
+        model: "script",
+        input: "Save it.",
+        stream: true,
+        tools: [{ type: "function", name: "save", parameters: { type: "object" } }],
+      };
+      const first = readSse(await post(generating.url, body));
+      await first.waitFor(
+        (event) =>
+          event.type === "response.function_call_arguments.delta" &&
+          first.events.filter((seen) => seen.type === event.type).length > 3,
+      );
+      await generating.kill("SIGKILL");
+      const responseId = (first.events[0]?.response as { id: string }).id;
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+
+      const retry = readSse(await post(survivor.url, body));
+      const ended = await retry.waitFor((event) =>
+        ["response.completed", "response.failed", "response.incomplete"].includes(event.type),
+      );
+      expect(ended.type).toBe("response.completed");
+      const response = ended.response as {
+        id: string;
+        output: Array<{ type: string; arguments?: string }>;
+      };
+      expect(response.id).not.toBe(responseId);
+      expect(JSON.parse(response.output[0]?.arguments ?? "null")).toEqual(argumentsText);
+    } finally {
+      await toolFleet.stopAll();
+    }
+  }, 60_000);
+
   describe.skipIf(haproxyMissing !== undefined)("through haproxy", () => {
     let balancer: LoadBalancer;
     let replicas: ServeReplica[];

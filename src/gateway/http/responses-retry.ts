@@ -7,6 +7,8 @@ import { tenantOf } from "../access/tenant.ts";
 import type { GatewayContext } from "../gateway-context.ts";
 import type { EventSink, LiveResponse } from "../turn/live-response.ts";
 import { resumeFromStore } from "../turn/resume-from-store.ts";
+import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
+import { isContinuable, writerResumeState } from "../turn/writer-resume-state.ts";
 import type { HttpResponseSink } from "./http-response-sink.ts";
 
 export interface RetryHost {
@@ -47,6 +49,9 @@ export async function serveRetry(
   // that is alive: its client had the answer, so the same request again asks for a new one.
   if (snapshot === undefined || snapshot.replica === context.store.replicaId) return false;
   if (snapshot.done && snapshot.replicaAlive) return false;
+  // Cut while it streamed a tool call: that is not continued (only text is), so rather than a
+  // replay that ends failed, the retry is generated again, as it was before retries were served.
+  if (!snapshot.done && !isContinuable(writerResumeState(parsed(snapshot.events)))) return false;
   const outcome = snapshot.done ? "replayed" : snapshot.replicaAlive ? "relayed" : "continued";
   context.log.store(`${id} answers a retried request (${outcome})`);
   let live: LiveResponse | undefined;
@@ -93,4 +98,8 @@ async function attachLocal(host: RetryHost, live: LiveResponse): Promise<boolean
   host.adopt(live, sink);
   await live.finished;
   return true;
+}
+
+function parsed(events: readonly string[]): ResponseServerEvent[] {
+  return events.map((json) => JSON.parse(json) as ResponseServerEvent);
 }

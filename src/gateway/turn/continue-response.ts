@@ -16,7 +16,12 @@ import type { ResponseRunResult } from "./response-runner.ts";
 import type { ContinuableTurn, LiveSnapshot } from "../store/gateway-store.ts";
 import { executeTurn } from "./turn-executor.ts";
 import { describeWireError } from "../wire/wire-error.ts";
-import { textSoFar, writerResumeState, type WriterResumeState } from "./writer-resume-state.ts";
+import {
+  isContinuable,
+  textSoFar,
+  writerResumeState,
+  type WriterResumeState,
+} from "./writer-resume-state.ts";
 
 export interface ContinueHost {
   context: GatewayContext;
@@ -83,7 +88,7 @@ async function run(
   const { context } = host;
   const clock = new GatewayClock();
   try {
-    if (state.openCalls.length > 0 || state.output.some((item) => item.type !== "message")) {
+    if (!isContinuable(state)) {
       throw new SparkError(
         "internal_error",
         "The replica generating this response stopped while it was producing tool calls, which " +

@@ -32,6 +32,12 @@ export interface WriterResumeState {
   finished: boolean;
 }
 
+/** Whether another replica can continue from here: only text is continued, so not once a tool
+ * call (or any item but a message) was under way. */
+export function isContinuable(state: WriterResumeState): boolean {
+  return state.openCalls.length === 0 && state.output.every((item) => item.type === "message");
+}
+
 export function writerResumeState(events: readonly ResponseServerEvent[]): WriterResumeState {
   const output: ResponseOutputItem[] = [];
   let openMessage: OpenMessage | undefined;
