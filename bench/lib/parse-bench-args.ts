@@ -16,8 +16,8 @@ export interface BenchArgs {
 export const benchUsage = `usage: npm run bench -- [--quick] [--scenario N[,N…]]… [--model file.gguf] [--threads N] [--gpu]
 
   --quick          small sizes: the whole suite in under 3 minutes on 2 cores (CI may run it)
-  --scenario N     run only these scenarios (1-8; repeat the flag or give a comma list)
-  --model FILE     a real GGUF instead of the self-written test model (scenarios 1, 3, 4, 5, 6, 8)
+  --scenario N     run only these scenarios (1-9; repeat the flag or give a comma list)
+  --model FILE     a real GGUF instead of the self-written test model (scenarios 1, 3, 4, 5, 6, 8, 9)
   --threads N      CPU threads for every engine, Spark's and llama-server's (default 1)
   --gpu            run scenario 6 (GPU decode); alone unless --scenario names others too, which
                    then run on the GPU where they can (scenario 4)
@@ -47,8 +47,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   const scenarios = values.scenario
     ?.flatMap((value) => value.split(","))
     .map((value) => Number(value.trim()));
-  if (scenarios?.some((value) => !Number.isInteger(value) || value < 1 || value > 8)) {
-    throw new SparkError("invalid_request", `--scenario takes numbers 1 to 8.\n${benchUsage}`);
+  if (scenarios?.some((value) => !Number.isInteger(value) || value < 1 || value > 9)) {
+    throw new SparkError("invalid_request", `--scenario takes numbers 1 to 9.\n${benchUsage}`);
   }
   const threads = Number(values.threads);
   if (!Number.isInteger(threads) || threads < 1) {

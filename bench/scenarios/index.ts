@@ -4,6 +4,7 @@ import { fimTyping } from "./fim-typing.ts";
 import { gpuDecode } from "./gpu-decode.ts";
 import { interrupt } from "./interrupt.ts";
 import { peerLlamaServer } from "./peer-llama-server.ts";
+import { prefixCacheDisk } from "./prefix-cache-disk.ts";
 import { servingPathCost } from "./serving-path-cost.ts";
 import { sessionVsStateless } from "./session-vs-stateless.ts";
 import { speculativeEdits } from "./speculative-edits.ts";
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   gpuDecode,
   tuiRender,
   fimTyping,
+  prefixCacheDisk,
 ];

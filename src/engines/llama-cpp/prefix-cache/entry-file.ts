@@ -8,6 +8,8 @@ import type { Token } from "node-llama-cpp";
 import { SparkError } from "../../../protocol/spark-error.ts";
 
 const MAGIC = Buffer.from("SPARKKV1", "latin1");
+/** The CRC runs a slice at a time between event-loop turns: a 7B's state must not stall streams. */
+const CRC_SLICE_BYTES = 4 * 1024 * 1024;
 const PREFIX_BYTES = MAGIC.length + 4;
 /** Headers are a few dozen bytes; anything larger is not one of ours. */
 const MAX_HEADER_BYTES = 4096;
@@ -41,7 +43,7 @@ export async function writeEntryFile(
       kind,
       tokenCount: tokens.length,
       stateBytes: state.length,
-      stateCrc32: crc32(state),
+      stateCrc32: await checksum(state),
     }),
   );
   const lengths = Buffer.alloc(4);
@@ -107,7 +109,8 @@ export async function readEntryState(path: string, header: EntryHeader): Promise
     const state = Buffer.allocUnsafe(header.stateBytes);
     const { bytesRead } = await file.read(state, 0, header.stateBytes, header.stateOffset);
     if (bytesRead !== header.stateBytes) throw invalid(path, "truncated state");
-    if (crc32(state) !== header.stateCrc32) throw invalid(path, "its state fails its checksum");
+    if ((await checksum(state)) !== header.stateCrc32)
+      throw invalid(path, "its state fails its checksum");
     return state;
   } finally {
     await file.close();
@@ -139,4 +142,14 @@ function parseHeader(
     stateBytes: count("stateBytes"),
     stateCrc32: count("stateCrc32"),
   };
+}
+
+/** CRC-32 of the bytes, yielding to the event loop between slices. */
+async function checksum(bytes: Buffer): Promise<number> {
+  let value = 0;
+  for (let offset = 0; offset < bytes.length; offset += CRC_SLICE_BYTES) {
+    if (offset > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    value = crc32(bytes.subarray(offset, offset + CRC_SLICE_BYTES), value);
+  }
+  return value;
 }

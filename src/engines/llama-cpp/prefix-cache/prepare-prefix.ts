@@ -35,6 +35,9 @@ export async function preparePrefix(
   if (request.completion !== undefined) return prepared;
   const scope = request.cacheScope;
   prepared.fromDisk = await prefixCache.cache.restore(sequence, prompt, scope);
+  // A prompt found on disk came after one that saved its system prefix: no second rendering of
+  // the system prompt and tools on the way to this one's first token.
+  if (prepared.fromDisk > 0) return prepared;
   const system = prefixCache.systemPrefix.for(request);
   if (system === undefined || isAborted(signal)) return prepared;
   const stable = sharedPrefixLength(system, prompt);
