@@ -54,13 +54,6 @@ const KNOWN_CIRCLES: readonly (readonly string[])[] = [
     "engines/openai-compatible/responses-websocket/responses-socket-pool.ts",
     "engines/openai-compatible/responses-websocket/responses-socket.ts",
   ],
-  [
-    "tui/state/answer-lines.ts",
-    "tui/state/session-view-state.ts",
-    "tui/state/tool-call-items.ts",
-    "tui/state/transcript-draft.ts",
-    "tui/views/status-line.tsx",
-  ],
   ["tui/commands/slash-command.ts", "tui/commands/status-command.ts"],
 ];
 

@@ -2,7 +2,7 @@
 // newline) becomes a finished item, and only the line being written stays live. Lines are never
 // cut at the terminal's width: the terminal wraps them, so they reflow when it is resized and
 // copy out whole.
-import type { SessionViewState } from "./session-view-state.ts";
+import type { SessionViewState } from "./session-view.ts";
 import { finishLive, holdTableLine, settleAnswerLine, takeId } from "./transcript-draft.ts";
 import type { AssistantLine } from "./transcript-item.ts";
 

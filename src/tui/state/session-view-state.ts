@@ -4,61 +4,26 @@
 // actions into that copy, so a frame of 200 deltas copies the rows once, not 200 times.
 import type { HistoryItem, SessionSummary } from "../../protocol/agent/agent-methods.ts";
 import type { SessionEvent, SessionStatus } from "../../protocol/agent/session-events.ts";
-import {
-  emptyTranscript,
-  foldSessionEventWithChanges,
-  type TranscriptState,
-} from "../../protocol/transcript/index.ts";
-import type { TranscriptItem } from "./transcript-item.ts";
+import { emptyTranscript, foldSessionEventWithChanges } from "../../protocol/transcript/index.ts";
+import type { SessionViewState } from "./session-view.ts";
 import {
   addLastAnswerToContext,
   countDelta,
   finishRate,
   recordBudget,
   startTurnMetrics,
-  type StreamMetrics,
 } from "./stream-metrics.ts";
 import { showTranscriptChange } from "./show-transcript-change.ts";
 import { showLastCommandOutput } from "./tool-call-items.ts";
 import { append, finishLive } from "./transcript-draft.ts";
 import { terminalSafeData, terminalSafeText } from "./terminal-text.ts";
 
-export interface PendingApproval {
-  approvalId: string;
-  command: string;
-  cwd: string;
-}
-
-export interface EditRecord {
-  path: string;
-  editKind: "add" | "delete" | "update" | "move";
-  unifiedDiff: string;
-  linesAdded: number;
-  linesRemoved: number;
-  undoEntryId: string;
-}
-
-export type { StreamMetrics } from "./stream-metrics.ts";
-
-export interface SessionViewState {
-  sessionId: string;
-  model: string | undefined;
-  status: SessionStatus;
-  finished: TranscriptItem[];
-  live: TranscriptItem | undefined;
-  pendingApproval: PendingApproval | undefined;
-  /** Edits applied and not undone, oldest first (what /diff shows). */
-  edits: EditRecord[];
-  metrics: StreamMetrics;
-  /** Queued messages an interrupt dropped: the input box takes them back. */
-  returnedInput: string | undefined;
-  nextItemId: number;
-  /** turn-started events seen: the message queue waits for its turn to have begun. */
-  turnsStarted: number;
-  /** The session's events folded by the fold every surface shares; the rows above show it. */
-  transcript: TranscriptState;
-  eventsFolded: number;
-}
+export type {
+  EditRecord,
+  PendingApproval,
+  SessionViewState,
+  StreamMetrics,
+} from "./session-view.ts";
 
 export type SessionViewAction =
   | { type: "session-event"; event: SessionEvent; at: number }

@@ -9,7 +9,7 @@ import {
   type TranscriptItem,
 } from "../../protocol/transcript/index.ts";
 import { appendAnswerText } from "./answer-lines.ts";
-import type { SessionViewState } from "./session-view-state.ts";
+import type { SessionViewState } from "./session-view.ts";
 import { finishToolCall } from "./tool-call-items.ts";
 import { append, finishLive, takeId } from "./transcript-draft.ts";
 

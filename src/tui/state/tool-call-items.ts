@@ -1,6 +1,6 @@
 // A tool call's line in the transcript: closed when its result (or its edit) arrives, with its
 // duration, and for run_command the exit status and last lines of output.
-import type { SessionViewState } from "./session-view-state.ts";
+import type { SessionViewState } from "./session-view.ts";
 import { append } from "./transcript-draft.ts";
 
 /** Ctrl+T, /output: the latest command's whole output, below everything, as one item. */

@@ -2,7 +2,7 @@
 // items, and moving the live item into them.
 import { closesFence, readFence } from "../../protocol/transcript/index.ts";
 import { isTableLine } from "./answer-table.ts";
-import type { SessionViewState } from "./session-view-state.ts";
+import type { SessionViewState } from "./session-view.ts";
 import type { AssistantLine, NewTranscriptItem } from "./transcript-item.ts";
 
 export function takeId(draft: SessionViewState): number {
