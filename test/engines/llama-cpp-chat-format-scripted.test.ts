@@ -4,7 +4,9 @@
 // <tool_call> jobs leave one, instead of a finished call whose arguments do not parse. And on
 // Qwen3's format, whose lazy trigger is the text `<tool_call>\n`: a token that completes the
 // trigger and goes on with text the grammar refuses ends that request with an error, where
-// llama.cpp's throw from the grammar's replay ended the whole process.
+// llama.cpp's throw from the grammar's replay ended the whole process; and a call written inside
+// <think> stays reasoning (llama-server's lazy grammar sleeps between the thinking tags), so only
+// the call after </think> is one.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -116,9 +118,18 @@ describe.skipIf(!ready)(
           chatTemplate: template,
           turns: [
             {
-              // `\nhere` completes the trigger `<tool_call>\n` and goes on where the grammar
-              // wants the call's JSON.
-              tokens: ["\n", "<think>", "\nI could write ", "<tool_call>", "\nhere.", "<|im_end|>"],
+              // `\nhere` completes the trigger `<tool_call>\n` (after the reasoning, where the
+              // lazy grammar reads the output) and goes on where the grammar wants the call's JSON.
+              tokens: [
+                "\n",
+                "<think>",
+                "\nHm.\n",
+                "</think>",
+                "\n\nI could write ",
+                "<tool_call>",
+                "\nhere.",
+                "<|im_end|>",
+              ],
             },
           ],
         }),
@@ -143,6 +154,62 @@ describe.skipIf(!ready)(
         );
         expect(next.error).toBeUndefined();
         expect(next.usage?.outputTokens).toBeGreaterThan(0);
+      } finally {
+        await engine.dispose();
+      }
+    }, 120_000);
+  },
+);
+
+describe.skipIf(!ready)(
+  "llama-cpp engine on a Qwen3 model that writes a call inside its reasoning",
+  () => {
+    it("keeps the call written while thinking as reasoning and parses the call after </think>", async () => {
+      const folder = await llamaModelsFolder(["qwen2"]);
+      const template = await readFile(join(folder, "templates", "Qwen-Qwen3-0.6B.jinja"), "utf8");
+      const engine = await createLlamaCppEngine({
+        modelPath: await ensureTestModel({
+          chatTemplate: template,
+          turns: [
+            {
+              // The trigger's text `<tool_call>\n` inside <think>: llama-server's lazy grammar does
+              // not read reasoning, so only the call after </think> is one.
+              tokens: [
+                "\n",
+                "<think>",
+                "\nMaybe <tool_call>\n" + '{"name": "read_file", "arguments": {"path": "a.ts"}}',
+                "\n</tool_call>",
+                "\nNo, b.ts.\n",
+                "</think>",
+                "\n\n",
+                "<tool_call>",
+                '\n{"name": "read_file", "arguments": {"path": "b.ts"}}\n',
+                "</tool_call>",
+                "<|im_end|>",
+              ],
+            },
+          ],
+        }),
+        threads: 1,
+        sequences: 1,
+        contextSize: 2048,
+      });
+      try {
+        const result = await collectStream(
+          engine.stream({
+            messages: [{ role: "user", content: "Read the file." }],
+            tools: tools.slice(0, 1),
+            sampling: { temperature: 0, maxOutputTokens: 40 },
+          }),
+        );
+        expect(result.error).toBeUndefined();
+        expect(result.reasoning).toContain('Maybe <tool_call>\n{"name": "read_file"');
+        expect(result.reasoning).toContain("No, b.ts.");
+        expect(
+          result.toolCalls.map((call) => [call.name, JSON.parse(call.arguments) as unknown]),
+        ).toEqual([["read_file", { path: "b.ts" }]]);
+        expect(result.text).toBe("");
+        expect(result.finishReason).toBe("tool_calls");
       } finally {
         await engine.dispose();
       }

@@ -67,6 +67,30 @@ float float_option(const Napi::Object & options, const char * name, float fallba
     return value.IsNumber() ? value.As<Napi::Number>().FloatValue() : fallback;
 }
 
+std::vector<llama_token> tokens_option(const Napi::Value & value) {
+    if (!value.IsTypedArray()) return {};
+    Napi::Uint32Array array = value.As<Napi::Uint32Array>();
+    return std::vector<llama_token>(array.Data(), array.Data() + array.ElementLength());
+}
+
+/**
+ * A lazy grammar's reasoning tags (thinkingStart, thinkingEnds: token ids, as llama-server
+ * tokenizes reasoning_budget_start_tag and _end_tags) and the generation prompt the gate reads
+ * first (thinkingPrefill: a prompt ending `<think>\n` opens the block, as common_sampler_init).
+ */
+void read_thinking_gate(const Napi::Object & options, ThinkingGate & gate) {
+    std::vector<llama_token> start = tokens_option(options.Get("thinkingStart"));
+    if (start.empty() || !options.Get("thinkingEnds").IsArray()) return;
+    Napi::Array ends = options.Get("thinkingEnds").As<Napi::Array>();
+    for (uint32_t index = 0; index < ends.Length(); index++) {
+        std::vector<llama_token> end = tokens_option(ends.Get(index));
+        if (!end.empty()) gate.ends.push_back(std::move(end));
+    }
+    if (gate.ends.empty()) return;
+    gate.starts.push_back(std::move(start));
+    for (const llama_token token : tokens_option(options.Get("thinkingPrefill"))) gate.advance(token);
+}
+
 class LoadWorker : public Napi::AsyncWorker {
   public:
     LoadWorker(Napi::Env env, std::shared_ptr<GenerationContext> context, ContextOptions options)
@@ -195,6 +219,7 @@ class GenerationContextWrap : public Napi::ObjectWrap<GenerationContextWrap> {
                     trigger_tokens.assign(values.Data(), values.Data() + values.ElementLength());
                 }
                 job->grammar = context_->compile_lazy_grammar(text, root_name, patterns, trigger_tokens, error);
+                read_thinking_gate(options, job->thinking);
             } else {
                 job->grammar = context_->compile_grammar(text, root_name, error);
             }

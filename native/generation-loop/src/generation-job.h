@@ -12,6 +12,7 @@
 #include <napi.h>
 
 #include "llama.h"
+#include "thinking-gate.h"
 #include "top-k-selection.h"
 
 /**
@@ -58,6 +59,8 @@ struct GenerationJob {
     GrammarSearch grammar_search = GrammarSearch::token_prefixes;
     /** No token references (`<...>`, matched by id) in the grammar: it reads characters only. */
     bool grammar_reads_characters = false;
+    /** A lazy grammar sleeps inside the reasoning block (llama-server's reasoning-budget gate). */
+    ThinkingGate thinking;
     Napi::ThreadSafeFunction deliver;
 
     // Decode thread only.

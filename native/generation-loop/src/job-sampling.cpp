@@ -176,6 +176,20 @@ bool sample_among_prefixes(GenerationJob & job, const llama_vocab * vocab, const
     return true;
 }
 
+/** The grammar accepts `tokens`; false (the job's error set) when it throws. */
+bool feed_grammar(GenerationJob & job, const std::vector<llama_token> & tokens) {
+    try {
+        for (const llama_token token : tokens) llama_sampler_accept(job.grammar, token);
+    } catch (const std::exception & exception) {
+        // A lazy grammar's trigger pattern can match inside a token whose rest the grammar
+        // refuses (`<tool_call>\n` then `here` in one token): llama.cpp throws from its
+        // replay. The job ends with the reason instead of the process.
+        job.error = std::string("the tool-call grammar refused the output at its trigger: ") + exception.what();
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 void GenerationContext::prepare_sampling(GenerationJob & job) const {
@@ -200,6 +214,14 @@ llama_token GenerationContext::sample_host(GenerationJob & job, const float * lo
     const llama_token token = job.sampling.temperature > 0.0f ? sample_distribution(job, logits) : greedy(job, logits);
     if (job.grammar == nullptr) return token;
     const std::chrono::nanoseconds grammar_start = thread_cpu_time();
+    if (job.thinking.inside) {
+        // llama.cpp's grammar_should_apply: the lazy grammar neither constrains nor reads reasoning;
+        // the end tag that closes it is fed to it then (it may be the call's trigger).
+        const std::vector<llama_token> * end = job.thinking.advance(token);
+        const bool fed = end == nullptr || feed_grammar(job, *end);
+        job.grammar_time += thread_cpu_time() - grammar_start;
+        return fed ? token : LLAMA_TOKEN_NULL;
+    }
     // As llama.cpp's common sampler: check the unconstrained sample against the grammar (one
     // candidate), and pay for the whole vocabulary only when the grammar refuses it.
     llama_token_data single{token, 1.0f, 0.0f};
@@ -208,17 +230,12 @@ llama_token GenerationContext::sample_host(GenerationJob & job, const float * lo
     const llama_token chosen = std::isinf(single.logit) ? sample_within_grammar(job, logits) : token;
     // A complete grammar allows only end of generation, which ends the job instead.
     if (chosen != LLAMA_TOKEN_NULL && !llama_vocab_is_eog(vocab_, chosen)) {
-        try {
-            llama_sampler_accept(job.grammar, chosen);
-        } catch (const std::exception & exception) {
-            // A lazy grammar's trigger pattern can match inside a token whose rest the grammar
-            // refuses (`<tool_call>\n` then `here` in one token): llama.cpp throws from its
-            // replay. The job ends with the reason instead of the process.
-            job.error = std::string("the tool-call grammar refused the output at its trigger: ") + exception.what();
+        if (!feed_grammar(job, {chosen})) {
             job.grammar_time += thread_cpu_time() - grammar_start;
             return LLAMA_TOKEN_NULL;
         }
         job.grammar_pending_utf8 = pending_utf8_after(vocab_, chosen, job.grammar_pending_utf8);
+        if (job.thinking.enabled()) job.thinking.advance(chosen);
     }
     job.grammar_time += thread_cpu_time() - grammar_start;
     return chosen;

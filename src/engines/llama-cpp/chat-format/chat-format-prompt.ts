@@ -100,6 +100,7 @@ function formatGrammar(
       text: grammar,
       root: "root",
       lazy: lazyTriggers(model, rendered.grammarTriggers, preservedTokens),
+      thinking: thinkingTags(model, rendered),
     };
   }
   // A forced call's grammar opens with the generation prompt, which the prompt already holds.
@@ -178,6 +179,22 @@ function lazyTriggers(
     }
   }
   return { patterns, tokens };
+}
+
+/**
+ * llama-server's reasoning_budget_start_tag and _end_tags, tokenized as its server-schema does
+ * (special tokens parsed), with the generation prompt the gate reads first; none without both.
+ */
+function thinkingTags(model: LlamaModel, rendered: RenderedChat): NativeGrammar["thinking"] {
+  const ends = rendered.thinkingEndTags
+    .filter((tag) => tag !== "")
+    .map((tag) => model.tokenize(tag, true));
+  if (rendered.thinkingStartTag === "" || ends.length === 0) return undefined;
+  return {
+    start: model.tokenize(rendered.thinkingStartTag, true),
+    ends,
+    prefill: generationPromptTokens(model, rendered),
+  };
 }
 
 /** common_sampler_init's prefill: the generation prompt's tokens, less a leading space token. */

@@ -47,6 +47,13 @@ const predecessorValue = 4; // a scripted predecessor's embedding along its own 
 const gateGain = 40; // an FFN unit's gate: ≈ +14 in its turn, ≈ -14 (shut) in any other
 const successorLogit = 30;
 
+/**
+ * Qwen3's reasoning tags are user-defined tokens in its vocabulary (one token each, also where the
+ * tokenizer reads them from text, as llama-server's reasoning tags are tokenized); any other piece
+ * is a normal token, which text tokenizes to bytes.
+ */
+const userDefinedPieces = new Set(["<think>", "</think>"]);
+
 /** Which tokens the scripts need that the byte vocabulary lacks: markers, then multi-byte pieces. */
 export function scriptedTurnTokens(turns: ScriptedTurns, base: ByteTokenizer): ExtraToken[] {
   checkTurns(turns);
@@ -61,10 +68,11 @@ export function scriptedTurnTokens(turns: ScriptedTurns, base: ByteTokenizer): E
   for (const turn of turns) {
     for (const piece of turn.tokens) {
       if (isSpecial(base, piece) || Buffer.byteLength(piece) === 1) continue;
-      const text = vocabularyText(piece);
+      const reasoningTag = userDefinedPieces.has(piece);
+      const text = reasoningTag ? piece : vocabularyText(piece);
       if (seen.has(text)) continue;
       seen.add(text);
-      extra.push({ text, type: "normal" });
+      extra.push({ text, type: reasoningTag ? "userDefined" : "normal" });
     }
   }
   return extra;

@@ -61,6 +61,14 @@ export interface AddonGenerateOptions {
   /** ECMAScript-compatible std::regex patterns, matched against the whole output so far. */
   grammarTriggerPatterns?: string[];
   grammarTriggerTokens?: Uint32Array;
+  /**
+   * A lazy grammar's reasoning tags (token ids): from the start tag to an end tag the grammar is
+   * neither applied nor fed, then fed the end tag; thinkingPrefill (the generation prompt) is read
+   * first, so a prompt ending with the start tag opens the block.
+   */
+  thinkingStart?: Uint32Array;
+  thinkingEnds?: Uint32Array[];
+  thinkingPrefill?: Uint32Array;
   /** Tokens the grammar accepts before the job samples (what the prompt already holds of it). */
   grammarPrefill?: Uint32Array;
   /** false: this job samples on the host even where the context's backend could. */

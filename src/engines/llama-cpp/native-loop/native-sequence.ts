@@ -44,6 +44,15 @@ export interface NativeGrammar {
   lazy?: { patterns: readonly string[]; tokens: readonly Token[] } | undefined;
   /** Tokens the grammar accepts first: what the prompt already holds of its text. */
   prefill?: readonly Token[] | undefined;
+  /**
+   * A lazy grammar's reasoning tags, as llama-server's reasoning-budget sampler gates it: between
+   * start and an end tag it neither constrains nor reads the output (a trigger written while the
+   * model thinks starts no call), and the end tag is fed to it then. `prefill` (the generation
+   * prompt) is read first: a prompt ending with the start tag opens the block.
+   */
+  thinking?:
+    | { start: readonly Token[]; ends: readonly (readonly Token[])[]; prefill: readonly Token[] }
+    | undefined;
 }
 
 /** Drafting for a speculative job, on the JS thread between its steps. */
@@ -214,6 +223,15 @@ export class NativeSequence {
                     grammarLazy: true,
                     grammarTriggerPatterns: [...options.grammar.lazy.patterns],
                     grammarTriggerTokens: Uint32Array.from(options.grammar.lazy.tokens),
+                    ...(options.grammar.thinking === undefined
+                      ? {}
+                      : {
+                          thinkingStart: Uint32Array.from(options.grammar.thinking.start),
+                          thinkingEnds: options.grammar.thinking.ends.map((end) =>
+                            Uint32Array.from(end),
+                          ),
+                          thinkingPrefill: Uint32Array.from(options.grammar.thinking.prefill),
+                        }),
                   }),
               ...(options.grammar.prefill === undefined || options.grammar.prefill.length === 0
                 ? {}
