@@ -107,7 +107,7 @@ function applyEvent(
     case "text-delta": {
       const last = edit.last();
       if (last?.kind === "assistant" && last.streaming)
-        edit.replaceLast({ ...last, text: last.text + event.text });
+        edit.replaceLast({ ...last, text: last.text + event.text }, event.text);
       else
         edit.append({
           kind: "assistant",

@@ -40,9 +40,10 @@ export class ItemEdit {
     this.changes.push({ type: "added", item });
   }
 
-  replaceLast(item: TranscriptItem): void {
+  /** Replaces the last item; `appended` is the text the change added to the end of an answer. */
+  replaceLast(item: TranscriptItem, appended?: string): void {
     const items = this.items();
-    if (items.length > 0) this.replaceAt(items.length - 1, item);
+    if (items.length > 0) this.replaceAt(items.length - 1, item, appended);
   }
 
   /** Replaces every item `test` picks with what `change` makes of it. */
@@ -55,7 +56,7 @@ export class ItemEdit {
     });
   }
 
-  private replaceAt(index: number, item: TranscriptItem): void {
+  private replaceAt(index: number, item: TranscriptItem, appended?: string): void {
     const items = this.writable();
     const previous = items[index];
     if (previous === undefined) return;
@@ -63,7 +64,13 @@ export class ItemEdit {
     // Two changes of one item in one event are one change, from the item the event found.
     const earlier = this.changes.findIndex((change) => change.item === previous);
     const first = this.changes[earlier];
-    if (first === undefined) this.changes.push({ type: "changed", item, previous });
+    if (first === undefined)
+      this.changes.push({
+        type: "changed",
+        item,
+        previous,
+        ...(appended === undefined ? {} : { appended }),
+      });
     else this.changes[earlier] = { ...first, item };
   }
 

@@ -89,7 +89,16 @@ export const emptyTranscript: TranscriptState = {
 /** One event's effect on the items: a new one, or a new value of one already there. */
 export type TranscriptChange =
   | { type: "added"; item: TranscriptItem }
-  | { type: "changed"; item: TranscriptItem; previous: TranscriptItem };
+  | {
+      type: "changed";
+      item: TranscriptItem;
+      previous: TranscriptItem;
+      /**
+       * Text added to the end of an answer: a surface that draws the answer as it grows takes it
+       * from here rather than slicing the whole text (which copies it, every delta).
+       */
+      appended?: string;
+    };
 
 /** How a sent message splits into its parts: a surface that composes messages reads them back. */
 export type ReadMessage = (message: string) => MessageParts;

@@ -19,7 +19,7 @@ export function showTranscriptChange(
   event: SessionEvent,
 ): void {
   if (change.type === "added") showAdded(draft, change.item, event);
-  else showChanged(draft, change.item, change.previous);
+  else showChanged(draft, change.item, change.previous, change.appended);
 }
 
 function showAdded(draft: SessionViewState, item: TranscriptItem, event: SessionEvent): void {
@@ -117,10 +117,10 @@ function showChanged(
   draft: SessionViewState,
   item: TranscriptItem,
   previous: TranscriptItem,
+  appended: string | undefined,
 ): void {
   if (item.kind === "assistant" && previous.kind === "assistant") {
-    const added = item.text.slice(previous.text.length);
-    if (added !== "") appendAnswerText(draft, added);
+    if (appended !== undefined && appended !== "") appendAnswerText(draft, appended);
     if (item.interrupted && draft.live?.kind === "assistant")
       draft.live = { ...draft.live, interrupted: true };
     if (!item.streaming && draft.live?.kind === "assistant") finishLive(draft);

@@ -59,7 +59,7 @@ function entriesFor(change: TranscriptChange, options: AskFoldOptions): Transcri
   const { item } = change;
   if (change.type === "changed") {
     if (item.kind !== "assistant" || change.previous.kind !== "assistant") return [];
-    const added = item.text.slice(change.previous.text.length);
+    const added = change.appended ?? "";
     if (item.interrupted && !change.previous.interrupted)
       return [{ kind: "status", text: "stopped" }];
     return added === "" ? [] : [{ kind: "assistant-delta", text: added }];
