@@ -7,6 +7,7 @@ import { AskSparkView } from "./glue/ask-spark-view.ts";
 import { EDIT_SCHEME, EditDocuments } from "./glue/edit-documents.ts";
 import { defaultMessage, FailureReporter } from "./glue/failure-reporter.ts";
 import { SparkInlineCompletionProvider } from "./glue/inline-completion-provider.ts";
+import { InlineReview } from "./glue/inline-review.ts";
 import { QuickEdit } from "./glue/quick-edit.ts";
 import { ServerLauncher } from "./glue/server-launcher.ts";
 import { SparkSettings } from "./glue/settings.ts";
@@ -32,7 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   });
   const documents = new EditDocuments();
-  const quickEdit = new QuickEdit(settings, documents, failures);
+  const inlineReview = new InlineReview();
+  const quickEdit = new QuickEdit(settings, documents, failures, inlineReview);
   const askView = new AskSparkView(
     context.extensionUri,
     settings,
@@ -48,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documents,
     askView,
     quickEdit,
+    inlineReview,
     provider,
     { dispose: () => engine.cancel() },
     // New settings, a new key or a started server: the next keystroke asks without waiting out
@@ -64,6 +67,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       webviewOptions: { retainContextWhenHidden: true },
     }),
     vscode.commands.registerCommand("spark.quickEdit", () => quickEdit.run()),
+    vscode.commands.registerCommand("spark.acceptHunk", (id: number) =>
+      inlineReview.acceptHunk(id),
+    ),
+    vscode.commands.registerCommand("spark.rejectHunk", (id: number) =>
+      inlineReview.rejectHunk(id),
+    ),
+    vscode.commands.registerCommand("spark.acceptInlineEdit", () => inlineReview.acceptAll()),
+    vscode.commands.registerCommand("spark.rejectInlineEdit", () => inlineReview.rejectAll()),
     vscode.commands.registerCommand("spark.focusAsk", () => askView.focus()),
     vscode.commands.registerCommand("spark.addSelectionToAsk", () => askView.addSelection()),
     // From a key, these act only on a proposal that is the active editor: the context key that

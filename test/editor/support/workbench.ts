@@ -69,6 +69,9 @@ export async function openWorkbench(
     "files.autoSave": "off",
     // Ghost-text requests would use up the scripted turns meant for other requests.
     "spark.enableCompletions": options.completions ?? false,
+    // The existing quick-edit and Apply tests drive the diff tab; vscode-inline-review tests the
+    // default, inline review, by setting "inline".
+    "spark.editReview": "diff",
     ...options.settings,
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -4,7 +4,8 @@
 // lines rewritten so far). Accept writes into the document at the range the edit started on, moved
 // by the changes made around it meanwhile, or refuses when the selection's own lines changed;
 // saving is left to the user. Reject, or closing the diff, drops the proposal and, with it, the
-// problems language servers reported for it.
+// problems language servers reported for it. With `spark.editReview` "inline" (the default) the
+// finished proposal is reviewed in the file's own editor instead (inline-review.ts).
 import * as vscode from "vscode";
 import { EditAnchor, type TextSpan } from "../core/edit-anchor.ts";
 import { streamQuickEdit } from "../core/quick-edit-client.ts";
@@ -12,6 +13,8 @@ import { decideQuickEditOutcome, type QuickEditEnd } from "../core/quick-edit-ou
 import { proposalWhileStreaming } from "../core/streaming-proposal.ts";
 import { EDIT_SCHEME, editDocumentUri, type EditDocuments } from "./edit-documents.ts";
 import type { FailureReporter } from "./failure-reporter.ts";
+import { placeOf, SELECTION_CHANGED, trackChanges } from "./edit-place.ts";
+import type { InlineReview } from "./inline-review.ts";
 import type { SparkSettings } from "./settings.ts";
 
 interface PendingEdit {
@@ -31,6 +34,8 @@ interface PendingEdit {
   streamed: string;
   /** What Accept writes; set once the edit is offered. */
   proposal: string | undefined;
+  /** Reviewed in the file's editor once offered: no diff tab. */
+  inline: boolean;
   /** Esc was pressed (as opposed to Reject, which also aborts). */
   stopped: boolean;
   /** Takes the "edit is ready" notice away once the edit is accepted or dropped. */
@@ -53,6 +58,7 @@ export class QuickEdit implements vscode.Disposable {
     private readonly settings: SparkSettings,
     private readonly documents: EditDocuments,
     private readonly failures: FailureReporter,
+    private readonly review: InlineReview,
   ) {
     // Closing the proposal's diff is the user dismissing it: a pending edit nobody sees must not
     // wait for a key pressed later for something else.
@@ -105,7 +111,13 @@ export class QuickEdit implements vscode.Disposable {
     }
     await this.reject();
     const pending = await this.open(document, span, anchor, tracking, true);
-    const end = await this.stream(pending, instruction);
+    const end = pending.inline
+      ? await this.review.whileEditing(
+          document.uri,
+          () => this.cancel(),
+          () => this.stream(pending, instruction),
+        )
+      : await this.stream(pending, instruction);
     if (this.pending !== pending) return;
     const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
     if (outcome.kind !== "offer") {
@@ -169,6 +181,7 @@ export class QuickEdit implements vscode.Disposable {
       streamed: "",
       proposal: undefined,
       stopped: false,
+      inline: this.settings.editReview === "inline",
       settled: () => undefined,
       controller: new AbortController(),
     };
@@ -180,6 +193,7 @@ export class QuickEdit implements vscode.Disposable {
     // Streaming before pending: with pending alone the diff showed ✓ until the stream began, and
     // ✓ there accepted nothing (seen under load as a ✓ that left the proposal unanswered).
     await setContext("spark.editStreaming", streaming);
+    if (pending.inline) return pending;
     await setContext("spark.editPending", true);
     // Opened at the selection: the change is on screen while Accept is asked, not at line 1.
     await vscode.commands.executeCommand(
@@ -195,6 +209,7 @@ export class QuickEdit implements vscode.Disposable {
   /** The proposal is whole: Accept may write it; `line` (0-based) is where it goes now. */
   private async offer(pending: PendingEdit, text: string, line: number): Promise<void> {
     pending.proposal = text;
+    if (pending.inline) return this.reviewInline(pending, text);
     this.showProposal(pending, text);
     // Whole now: highlighted as the file is, and its problems reported (they go when answered).
     await this.documents.setLanguage(pending.proposedUri, pending.languageId);
@@ -203,6 +218,21 @@ export class QuickEdit implements vscode.Disposable {
     updateProposalActive();
     if (this.pending !== pending) return;
     this.announce(pending, line + 1);
+  }
+
+  /** The proposal written into the file's editor as hunks to answer, where the edit started. */
+  private async reviewInline(pending: PendingEdit, text: string): Promise<void> {
+    pending.tracking.dispose();
+    await this.discard(pending);
+    const document = await vscode.workspace.openTextDocument(pending.uri);
+    const range = placeOf(pending.anchor, pending.original, document);
+    if (range === undefined) {
+      void vscode.window.showWarningMessage(`${SELECTION_CHANGED} Run the quick edit again.`);
+      return;
+    }
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    if (!(await this.review.start(editor, range, text)))
+      void vscode.window.showErrorMessage("VS Code refused Spark's edit; the file is unchanged.");
   }
 
   /**
@@ -290,7 +320,7 @@ export class QuickEdit implements vscode.Disposable {
     const document = await vscode.workspace.openTextDocument(pending.uri);
     // The document may have changed while the edit streamed: apply at the range the edit started
     // on, moved by those changes; never at another copy of the same text.
-    if (placeOf(pending, document) === undefined) {
+    if (placeOf(pending.anchor, pending.original, document) === undefined) {
       void vscode.window.showWarningMessage(
         `${SELECTION_CHANGED} Reject closes the proposal; run the quick edit again on the new code.`,
       );
@@ -304,7 +334,7 @@ export class QuickEdit implements vscode.Disposable {
       // VS Code refuses an edit when the document changed after the edit's range was read (the
       // user's last keystrokes still arriving): read the anchor again and retry.
       for (let attempt = 1; attempt <= ACCEPT_ATTEMPTS; attempt += 1) {
-        const range = placeOf(pending, editor.document);
+        const range = placeOf(pending.anchor, pending.original, editor.document);
         if (range === undefined) {
           void vscode.window.showWarningMessage(
             `${SELECTION_CHANGED} Run the quick edit again on the new code.`,
@@ -348,9 +378,6 @@ export class QuickEdit implements vscode.Disposable {
   }
 }
 
-const SELECTION_CHANGED =
-  "Spark's edit was not applied: the selected code changed in the file while Spark was editing it.";
-
 /**
  * spark.proposalActive: the active tab is a proposal's diff (or the active editor a proposal).
  * The tab, not only the active editor: a language change reopens the document under the editor.
@@ -368,24 +395,6 @@ function showsProposal(tab: vscode.Tab, pending: PendingEdit): boolean {
     tab.input instanceof vscode.TabInputTextDiff &&
     tab.input.modified.toString() === pending.proposedUri.toString()
   );
-}
-
-/** Feeds the document's changes to the anchor until disposed. */
-function trackChanges(uri: vscode.Uri, anchor: EditAnchor): vscode.Disposable {
-  return vscode.workspace.onDidChangeTextDocument((event) => {
-    if (event.document.uri.toString() === uri.toString()) anchor.apply(event.contentChanges);
-  });
-}
-
-/**
- * Where Accept writes: the anchor's range, if it still holds the selected text (a file reverted
- * from disk changes without change events the anchor could follow).
- */
-function placeOf(pending: PendingEdit, document: vscode.TextDocument): vscode.Range | undefined {
-  const span: TextSpan | undefined = pending.anchor.span;
-  if (span === undefined || span.end > document.getText().length) return undefined;
-  const range = new vscode.Range(document.positionAt(span.start), document.positionAt(span.end));
-  return document.getText(range) === pending.original ? range : undefined;
 }
 
 function setContext(key: string, value: boolean): Thenable<unknown> {

@@ -48,6 +48,11 @@ export class SparkSettings implements vscode.Disposable {
     return configuration().get<string>("editModel") || undefined;
   }
 
+  /** How a finished quick edit is reviewed: in the file's editor, or in a diff tab. */
+  get editReview(): "inline" | "diff" {
+    return configuration().get<string>("editReview", "inline") === "diff" ? "diff" : "inline";
+  }
+
   get agentModel(): string | undefined {
     return configuration().get<string>("agentModel") || undefined;
   }

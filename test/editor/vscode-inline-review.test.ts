@@ -1,0 +1,94 @@
+// Inline review end to end in code-server + chromium against a real `spark serve` (scripted
+// engine): a quick edit's proposal is written into the file's own editor, deleted lines struck
+// through and added ones beside them, each change with ✓ Accept / ✗ Reject code lenses; one change
+// accepted by its lens and the rest rejected with Ctrl+Backspace leave exactly that; a save by
+// hand during review writes the file without the pending proposal.
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { chromiumMissingReason } from "../web/support/chromium.ts";
+import { codeServerMissingReason } from "./support/code-server.ts";
+import { useEditorSuite } from "./support/editor-suite.ts";
+import { quickEdit, selectLines } from "./support/quick-edit-steps.ts";
+import { fileSettles, openFile, saveAll, screenshot, visibleText } from "./support/workbench.ts";
+
+const missing = chromiumMissingReason() ?? codeServerMissingReason();
+if (missing !== undefined) console.warn(`Skipping the inline review tests: ${missing}.`);
+
+const ORIGINAL =
+  "function sum(items) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n";
+/** Two changes (lines 1 and 4) with unchanged lines between them: two hunks. */
+const REWRITTEN =
+  "function sum(items = []) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total | 0;\n}";
+
+const lenses = (page: Page, title: string) =>
+  page.locator(".contentWidgets .codelens-decoration a", { hasText: title });
+const editorText = (page: Page): Promise<string> =>
+  page.locator(".monaco-editor .view-lines").first().innerText().then(visibleText);
+
+/** Whether the rendered line holding `text` is struck through. */
+async function struck(page: Page, text: string): Promise<boolean> {
+  return page
+    .locator(".monaco-editor .view-line", { hasText: text })
+    .first()
+    .evaluate((line: Element) =>
+      [...line.querySelectorAll("span")].some((span: Element) =>
+        getComputedStyle(span).textDecorationLine.includes("line-through"),
+      ),
+    );
+}
+
+describe.skipIf(missing !== undefined)("inline review in code-server", { timeout: 240_000 }, () => {
+  const editor = useEditorSuite();
+
+  async function reviewReady(turnText: string): Promise<{ page: Page; file: string }> {
+    const workbench = await editor.open({
+      turns: [{ text: turnText }],
+      files: { "sum.js": ORIGINAL },
+      settings: { "spark.editReview": "inline" },
+    });
+    const { page } = workbench;
+    await openFile(page, "sum.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await selectLines(page, 1, 4);
+    await quickEdit(page, "default the items and truncate the sum");
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 60_000 }).toBe(2);
+    return { page, file: path.join(workbench.root, "sum.js") };
+  }
+
+  it("shows the proposal in the file: struck deleted lines, lenses per change; one accepted by its lens, the rest rejected by Ctrl+Backspace", async () => {
+    const { page, file } = await reviewReady(REWRITTEN);
+    const shown = await editorText(page);
+    expect(shown).toContain("function sum(items) {");
+    expect(shown).toContain("function sum(items = []) {");
+    expect(shown).toContain("  return total;");
+    expect(shown).toContain("  return total | 0;");
+    expect(await struck(page, "function sum(items) {")).toBe(true);
+    expect(await struck(page, "function sum(items = []) {")).toBe(false);
+    expect(await struck(page, "let total = 0;")).toBe(false);
+    await screenshot(page, "inline-review");
+    // The first change's lens: the default parameter is kept.
+    await lenses(page, "Accept").first().click();
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(1);
+    // The rest rejected with the key, in the file's editor.
+    await page.locator(".monaco-editor .view-line", { hasText: "let total" }).first().click();
+    await page.keyboard.press("Control+Backspace");
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
+    const settled = await editorText(page);
+    expect(settled).not.toContain("function sum(items) {");
+    expect(settled).not.toContain("| 0");
+    // Ctrl+Backspace answered the review: it deleted no word.
+    expect(settled).toContain("  let total = 0;");
+    await saveAll(page);
+    const expected = ORIGINAL.replace("sum(items)", "sum(items = [])");
+    expect(await fileSettles(file, expected)).toBe(expected);
+  });
+
+  it("a save by hand during review writes the file without the pending proposal, and ends the review", async () => {
+    const { page, file } = await reviewReady(REWRITTEN);
+    await saveAll(page);
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
+    expect(await fileSettles(file, ORIGINAL)).toBe(ORIGINAL);
+    expect(await editorText(page)).not.toContain("items = []");
+  });
+});
