@@ -6,7 +6,8 @@
 // trigger and goes on with text the grammar refuses ends that request with an error, where
 // llama.cpp's throw from the grammar's replay ended the whole process; and a call written inside
 // <think> stays reasoning (llama-server's lazy grammar sleeps between the thinking tags), so only
-// the call after </think> is one.
+// the call after </think> is one, also where the prompt opened the block (QwQ, Qwen3.5), and
+// Qwen3.5's <tool_call>, one of llama.cpp's end tags for it, ends the block and starts the call.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -216,3 +217,81 @@ describe.skipIf(!ready)(
     }, 120_000);
   },
 );
+
+/** One request on a model scripted with one turn under one of llama.cpp's templates. */
+async function runOneTurn(templateFile: string, tokens: readonly string[]) {
+  const folder = await llamaModelsFolder(["qwen2"]);
+  const template = await readFile(join(folder, "templates", templateFile), "utf8");
+  const engine = await createLlamaCppEngine({
+    modelPath: await ensureTestModel({ chatTemplate: template, turns: [{ tokens }] }),
+    threads: 1,
+    sequences: 1,
+    contextSize: 2048,
+  });
+  try {
+    return await collectStream(
+      engine.stream({
+        messages: [{ role: "user", content: "Read the file." }],
+        tools: tools.slice(0, 1),
+        sampling: { temperature: 0, maxOutputTokens: 40 },
+      }),
+    );
+  } finally {
+    await engine.dispose();
+  }
+}
+
+describe.skipIf(!ready)("llama-cpp engine on templates whose prompt opens <think>", () => {
+  it("QwQ: a call written in the reasoning the prompt opened stays reasoning", async () => {
+    // The prompt ends `<think>\n`: the block is open before the model writes a token.
+    const result = await runOneTurn("Qwen-QwQ-32B.jinja", [
+      "\n",
+      "Maybe <tool_call>\n" + '{"name": "read_file", "arguments": {"path": "a.ts"}}',
+      "\n</tool_call>",
+      "\nNo, b.ts.\n",
+      "</think>",
+      "\n\n",
+      "<tool_call>",
+      '\n{"name": "read_file", "arguments": {"path": "b.ts"}}\n',
+      "</tool_call>",
+      "<|im_end|>",
+    ]);
+    expect(result.error).toBeUndefined();
+    expect(result.reasoning).toContain("No, b.ts.");
+    expect(
+      result.toolCalls.map((call) => [call.name, JSON.parse(call.arguments) as unknown]),
+    ).toEqual([["read_file", { path: "b.ts" }]]);
+  }, 120_000);
+
+  it("Qwen3.5: <tool_call> ends the reasoning (llama.cpp's end tags) and starts the call", async () => {
+    const result = await runOneTurn("Qwen3.5-4B.jinja", [
+      "\n",
+      "I will read b.ts.",
+      "<tool_call>",
+      "\n<function=read_file>\n<parameter=path>\nb.ts\n</parameter>\n</function>\n",
+      "</tool_call>",
+      "<|im_end|>",
+    ]);
+    expect(result.error).toBeUndefined();
+    expect(result.reasoning).toContain("I will read b.ts.");
+    expect(
+      result.toolCalls.map((call) => [call.name, JSON.parse(call.arguments) as unknown]),
+    ).toEqual([["read_file", { path: "b.ts" }]]);
+    expect(result.text).toBe("");
+  }, 120_000);
+
+  it("Qwen3.5: the <tool_call> that ends the reasoning is fed to the grammar, which then holds the output to a call", async () => {
+    // `\nhere.` and the turn's end are no call: the grammar refuses them, and the output runs to
+    // the token limit. Without the end tag fed to it the grammar never starts and the turn ends.
+    const result = await runOneTurn("Qwen3.5-4B.jinja", [
+      "\n",
+      "Hm.",
+      "<tool_call>",
+      "\nhere.",
+      "<|im_end|>",
+    ]);
+    expect(result.error).toBeUndefined();
+    expect(result.reasoning).toBe("Hm.");
+    expect(result.finishReason).toBe("length");
+  }, 120_000);
+});
