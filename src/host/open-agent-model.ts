@@ -44,7 +44,7 @@ export async function openAgentModel(
 ): Promise<OpenedAgentModel> {
   if (isScriptModel(model)) {
     const file = resolveScriptModel(model, invokedIn).slice(SCRIPT_MODEL_PREFIX.length);
-    const { createScriptEngine } = await import("../engines/script/script-engine.ts");
+    const { createScriptEngine } = await import("../engines/script/index.ts");
     const engine = await createScriptEngine({ path: file });
     return { name: "script", client: new InProcessModelClient(engine), ownedEngine: engine };
   }

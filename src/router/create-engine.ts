@@ -12,7 +12,7 @@ export async function createEngine(
 ): Promise<Engine> {
   switch (model.engine) {
     case "llama-cpp": {
-      const { createLlamaCppEngine } = await import("../engines/llama-cpp/llama-cpp-engine.ts");
+      const { createLlamaCppEngine } = await import("../engines/llama-cpp/index.ts");
       return createLlamaCppEngine({
         modelPath: model.path,
         modelName: name,
@@ -51,7 +51,7 @@ export async function createEngine(
       return createUpstreamPool(model, model.baseUrls, engineAt, apiKey);
     }
     case "script": {
-      const { createScriptEngine } = await import("../engines/script/script-engine.ts");
+      const { createScriptEngine } = await import("../engines/script/index.ts");
       return createScriptEngine({ path: model.path, model: name });
     }
     default:

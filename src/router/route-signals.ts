@@ -1,7 +1,7 @@
 // What the `auto` rules look at in a request: the latest instruction, the files it names or that
 // this turn's tool calls touched, the context size, and whether it is an inline completion.
 import type { EngineRequest } from "../engines/engine.ts";
-import { estimateInputTokens } from "../engines/openai-compatible/estimate-usage.ts";
+import { estimateInputTokens } from "../engines/openai-compatible/inspect.ts";
 
 export interface RouteSignals {
   /** The latest user message: what the person asked for this turn. */

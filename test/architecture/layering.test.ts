@@ -173,3 +173,42 @@ describe("the shared transcript", () => {
     expect(offences).toEqual([]);
   });
 });
+
+describe("the engines' faces", () => {
+  // Each engine folder has a public index.ts (the engine, loaded lazily by the router) and may
+  // have inspect.ts (what others read without loading it); the rest is the engine's own.
+  const engines = path.join(sourceRoot, "engines");
+  const FACES = new Set(["index.ts", "inspect.ts"]);
+
+  it("gives every engine folder an index.ts", () => {
+    const folders = fs
+      .readdirSync(engines, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(
+      folders.filter((folder) => !fs.existsSync(path.join(engines, folder, "index.ts"))),
+    ).toEqual([]);
+  });
+
+  it("is how the rest of src/ reaches an engine", () => {
+    const engineOf = (file: string): string | undefined => {
+      const relative = path.relative(engines, file);
+      const [folder, ...rest] = relative.split(path.sep);
+      return relative.startsWith("..") || rest.length === 0 ? undefined : folder;
+    };
+    const reaches = sourceFiles(sourceRoot).flatMap((file) =>
+      relativeImports(file)
+        .filter(({ target }) => {
+          const engine = engineOf(target);
+          if (engine === undefined || engineOf(file) === engine) return false;
+          return (
+            path.dirname(target) !== path.join(engines, engine) || !FACES.has(path.basename(target))
+          );
+        })
+        .map(
+          ({ file: source, target }) => `${source} imports ${path.relative(sourceRoot, target)}`,
+        ),
+    );
+    expect(reaches).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@
 import type { ResponseServerEvent } from "../../protocol/responses-events.ts";
 import type { ResponseCreateBody } from "../../protocol/responses-requests.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { SseParser } from "../../engines/openai-compatible/sse-parser.ts";
+import { SseParser } from "../../engines/openai-compatible/inspect.ts";
 import { toSparkErrorCode } from "./responses-event-mapper.ts";
 import type { TransportItem } from "./websocket-transport.ts";
 

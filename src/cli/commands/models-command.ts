@@ -8,8 +8,8 @@ import { pullModel } from "../../models/pull-model.ts";
 import { createProgressWriter } from "../../models/progress-writer.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
 import { createHostContext } from "../../host/host-context.ts";
-import { chatFormatNotice } from "../../engines/llama-cpp/chat-format/chat-format-notice.ts";
-import { openModelChatFormat } from "../../engines/llama-cpp/chat-format/open-model-chat-format.ts";
+import { chatFormatNotice } from "../../engines/llama-cpp/inspect.ts";
+import { openModelChatFormat } from "../../engines/llama-cpp/inspect.ts";
 
 /**
  * A llama-cpp model's chat template checked as the engine checks it at load (no weights read):

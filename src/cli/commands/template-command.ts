@@ -3,9 +3,9 @@
 // the Responses output items a raw model output becomes. What a user runs when a model misbehaves.
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { openModelChatFormat } from "../../engines/llama-cpp/chat-format/open-model-chat-format.ts";
-import { parsedOutputItems } from "../../engines/llama-cpp/chat-format/parsed-output-items.ts";
-import type { ChatFormat, RenderedChat } from "../../engines/llama-cpp/chat-format/chat-format.ts";
+import { openModelChatFormat } from "../../engines/llama-cpp/inspect.ts";
+import { parsedOutputItems } from "../../engines/llama-cpp/inspect.ts";
+import type { ChatFormat, RenderedChat } from "../../engines/llama-cpp/inspect.ts";
 import { toEngineChatRequest } from "../../gateway/http/chat-request.ts";
 import { chatCompletionRequestSchema } from "../../protocol/chat-completions.ts";
 import { SparkError } from "../../protocol/spark-error.ts";

@@ -5,12 +5,12 @@
 import type { LlamaCppModelConfig } from "../../config/config-types.ts";
 import { collectStream } from "../../engines/collect-stream.ts";
 import type { Engine, SamplingPlace } from "../../engines/engine.ts";
-import { getSharedLlamaBackend } from "../../engines/llama-cpp/llama-backend.ts";
+import { getSharedLlamaBackend } from "../../engines/llama-cpp/inspect.ts";
 import {
   findNativeLoop,
   requestedDecodeLoop,
   type DecodeLoop,
-} from "../../engines/llama-cpp/native-loop/open-native-loop.ts";
+} from "../../engines/llama-cpp/inspect.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 
 /** Keeps doctor light: the engine is opened as configured but with one short sequence. */
@@ -109,7 +109,7 @@ export async function probeDecodeLoop(
 async function openAsTheEngine(
   target: DecodeLoopTarget,
 ): Promise<Pick<DecodeLoopReport, "loop" | "opened" | "notOpened" | "reason">> {
-  const { createLlamaCppEngine } = await import("../../engines/llama-cpp/llama-cpp-engine.ts");
+  const { createLlamaCppEngine } = await import("../../engines/llama-cpp/index.ts");
   const { model } = target;
   let engine: Awaited<ReturnType<typeof createLlamaCppEngine>>;
   try {

@@ -8,8 +8,8 @@ import type { LoadedConfig } from "../../config/config-types.ts";
 import {
   cudaCodeForDevice,
   smNumber,
-} from "../../engines/llama-cpp/device/cuda-code-for-device.ts";
-import { defaultCpuThreads } from "../../engines/llama-cpp/load-model.ts";
+} from "../../engines/llama-cpp/inspect.ts";
+import { defaultCpuThreads } from "../../engines/llama-cpp/inspect.ts";
 import { buildCommandViewReport, type CommandViewReport } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";

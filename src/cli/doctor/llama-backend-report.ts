@@ -6,13 +6,13 @@ import { basename } from "node:path";
 import {
   readCudaArchitectures,
   type CudaArchitectures,
-} from "../../engines/llama-cpp/device/cuda-fatbin.ts";
-import { queryNvidiaGpus, type NvidiaGpu } from "../../engines/llama-cpp/device/nvidia-gpus.ts";
+} from "../../engines/llama-cpp/inspect.ts";
+import { queryNvidiaGpus, type NvidiaGpu } from "../../engines/llama-cpp/inspect.ts";
 import {
   getSharedLlamaBackend,
   gpuBackendNames,
   type GpuSetting,
-} from "../../engines/llama-cpp/llama-backend.ts";
+} from "../../engines/llama-cpp/inspect.ts";
 
 export type BackendName = "CUDA" | "Vulkan" | "Metal" | "CPU";
 

@@ -2,9 +2,9 @@
 // reads as one, an upstream whose base URL answers (any HTTP status counts: no key is sent).
 import { access, constants } from "node:fs/promises";
 import type { ModelConfig } from "../../config/config-types.ts";
-import { describeModelFile, formatModelFile } from "../../engines/llama-cpp/describe-model-file.ts";
-import { describeTruncation } from "../../engines/llama-cpp/gguf/tensor-data-extent.ts";
-import { checkModelFile } from "../../engines/llama-cpp/load-model.ts";
+import { describeModelFile, formatModelFile } from "../../engines/llama-cpp/inspect.ts";
+import { describeTruncation } from "../../engines/llama-cpp/inspect.ts";
+import { checkModelFile } from "../../engines/llama-cpp/inspect.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 
 export type CheckStatus = "ok" | "warning" | "error" | "skipped";

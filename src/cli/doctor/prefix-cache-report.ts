@@ -5,7 +5,7 @@ import type { LoadedConfig } from "../../config/config-types.ts";
 import {
   summarizePrefixCache,
   type PrefixCacheSummary,
-} from "../../engines/llama-cpp/prefix-cache/prefix-cache-summary.ts";
+} from "../../engines/llama-cpp/inspect.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
 
 export type PrefixCacheReport = CacheSettings & Partial<PrefixCacheSummary>;

@@ -2,7 +2,7 @@
 // `response.completed` / `incomplete` / `failed`, `error`) into engine events. The API has no stop
 // sequences, so they are applied here: text after a stop never reaches the reader.
 import type { EngineEvent, Usage } from "../engine.ts";
-import { StopMatcher } from "../synthetic/stop-matcher.ts";
+import { StopMatcher } from "../stop-matcher.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { MappedFinishReason } from "./map-finish-reason.ts";
 import { mapStreamError, type UpstreamErrorContext } from "./map-http-error.ts";

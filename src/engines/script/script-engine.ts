@@ -13,7 +13,7 @@ import { endStream, noUsage } from "../end-stream.ts";
 import { StreamClock } from "../stream-clock.ts";
 import { rejectStreamRequest } from "../validate-request.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { StopMatcher } from "../synthetic/stop-matcher.ts";
+import { StopMatcher } from "../stop-matcher.ts";
 import { checkExpectation } from "./check-expectation.ts";
 import { estimateScriptInputTokens } from "./estimate-script-input-tokens.ts";
 import { loadScript, parseScript, type ScriptTurn, type ScriptTurnInput } from "./script-turn.ts";

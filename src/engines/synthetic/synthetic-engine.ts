@@ -22,7 +22,7 @@ import {
   splitIntoTokens,
   syntheticToken,
 } from "./synthetic-tokens.ts";
-import { StopMatcher } from "./stop-matcher.ts";
+import { StopMatcher } from "../stop-matcher.ts";
 import { TokenPacer } from "./token-pacer.ts";
 
 export interface SyntheticEngineOptions {

@@ -1,0 +1,2 @@
+// The scripted engine's public face: the factory that replays a JSONL model transcript.
+export { createScriptEngine } from "./script-engine.ts";
