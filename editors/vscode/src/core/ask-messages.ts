@@ -5,7 +5,10 @@ import type { TranscriptEntry } from "./ask-transcript.ts";
 
 export type PageMessage =
   | { type: "ready" }
-  | { type: "ask"; askId: number; text: string }
+  /** `files`: workspace paths chosen with `@`, listed after the question. */
+  | { type: "ask"; askId: number; text: string; files: string[] }
+  /** Workspace files matching an `@` mention being typed; answered with "files". */
+  | { type: "find-files"; requestId: number; query: string }
   | { type: "stop" }
   | { type: "new-chat" }
   | { type: "approve" | "deny"; approvalId: string }
@@ -23,7 +26,9 @@ export type HostMessage =
   /** The active file and selection a question would carry. */
   | { kind: "context"; text: string }
   /** Put the cursor in the question box (the focus-Ask key). */
-  | { kind: "focus-prompt" };
+  | { kind: "focus-prompt" }
+  /** The answer to "find-files". */
+  | { kind: "files"; requestId: number; files: string[] };
 
 export function parsePageMessage(value: unknown): PageMessage | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -36,7 +41,11 @@ export function parsePageMessage(value: unknown): PageMessage | undefined {
       return { type: message.type };
     case "ask":
       return typeof message.askId === "number" && text !== undefined && text.trim() !== ""
-        ? { type: "ask", askId: message.askId, text }
+        ? { type: "ask", askId: message.askId, text, files: stringsOf(message.files) }
+        : undefined;
+    case "find-files":
+      return typeof message.requestId === "number" && typeof message.query === "string"
+        ? { type: "find-files", requestId: message.requestId, query: message.query }
         : undefined;
     case "approve":
     case "deny":
@@ -54,4 +63,11 @@ export function parsePageMessage(value: unknown): PageMessage | undefined {
     default:
       return undefined;
   }
+}
+
+/** The strings of an array from the page (anything else: none). */
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === "string" && item !== "")
+    : [];
 }

@@ -34,6 +34,12 @@ th, td { border: 1px solid var(--vscode-editorWidget-border, #888); padding: 2px
 #context { opacity: 0.7; font-size: 0.9em; margin-top: 8px; }
 form { display: flex; gap: 4px; margin: 4px 0 8px; }
 textarea { flex: 1; min-height: 3em; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); }
+#files { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 6px; }
+.file-chip { font-size: 0.9em; padding: 0 0 0 4px; border: 1px solid var(--vscode-editorWidget-border, #888); }
+.file-chip button { padding: 0 4px; }
+#file-suggestions { border: 1px solid var(--vscode-editorWidget-border, #888); background: var(--vscode-editorSuggestWidget-background, var(--vscode-editorWidget-background)); max-height: 12em; overflow-y: auto; }
+.file-option { padding: 1px 4px; cursor: pointer; font-family: var(--vscode-editor-font-family); }
+.file-option.highlighted { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
 button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 2px 8px; cursor: pointer; }
 button:hover { background: var(--vscode-button-hoverBackground); }
 </style></head>
@@ -41,7 +47,9 @@ button:hover { background: var(--vscode-button-hoverBackground); }
 <div id="toolbar"><button id="new-chat" type="button" title="Start a new session">New chat</button></div>
 <div id="transcript" aria-live="polite"></div>
 <div id="context" hidden></div>
-<form id="ask"><textarea id="prompt" placeholder="Ask Spark about this workspace (Enter sends, Shift+Enter: new line)"></textarea><div><button type="submit">Ask</button><button id="stop" type="button" hidden>Stop</button></div></form>
+<div id="files" hidden></div>
+<div id="file-suggestions" role="listbox" hidden></div>
+<form id="ask"><textarea id="prompt" placeholder="Ask Spark about this workspace (Enter sends, Shift+Enter: new line, @ adds a file)"></textarea><div><button type="submit">Ask</button><button id="stop" type="button" hidden>Stop</button></div></form>
 <script nonce="${nonce}" src="${scriptUri}"></script>
 </body></html>`;
 }

@@ -14,6 +14,7 @@ import {
   questionWithContext,
   type EditorContext,
 } from "../core/ask-context.ts";
+import { questionWithFiles } from "../core/ask-files.ts";
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
 import { foldReplayedEvent, replayHistory } from "../core/ask-replay.ts";
 import { emptyAskTranscript, foldAskEvent, type AskTranscript } from "../core/ask-transcript.ts";
@@ -129,7 +130,9 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
         return;
       }
       case "ask":
-        return this.ask(message.askId, message.text);
+        return this.ask(message.askId, message.text, message.files);
+      case "find-files":
+        return this.findFiles(message.requestId, message.query);
       case "stop":
         if (this.client !== undefined && this.sessionId !== undefined)
           await this.client.request("turn/interrupt", { sessionId: this.sessionId });
@@ -162,14 +165,35 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     }
   }
 
-  private async ask(askId: number, text: string): Promise<void> {
+  /** Workspace files for an `@` mention, from the session's workspace (none when it fails). */
+  private async findFiles(requestId: number, query: string): Promise<void> {
+    let files: string[] = [];
+    try {
+      const { client, sessionId } = await this.session();
+      const result = await withTimeout("workspace/files", (signal) =>
+        client.request("workspace/files", { sessionId, query, limit: 20 }, { signal }),
+      );
+      files = [...result.files];
+    } catch {
+      // The list stays empty: the question can still be sent without a file.
+    }
+    this.post({ kind: "files", requestId, files });
+  }
+
+  private async ask(askId: number, text: string, files: readonly string[]): Promise<void> {
     this.post({ kind: "ask-state", askId, state: "connecting" });
     try {
       const { client, sessionId } = await this.session();
       await withTimeout("turn/start", (signal) =>
         client.request(
           "turn/start",
-          { sessionId, text: questionWithContext(text, this.editorContext(), this.attached) },
+          {
+            sessionId,
+            text: questionWithFiles(
+              questionWithContext(text, this.editorContext(), this.attached),
+              files,
+            ),
+          },
           { signal },
         ),
       );

@@ -4,6 +4,7 @@
 // offers Stop while a turn runs and New chat. Everything shown is built with textContent.
 import type { HostMessage, PageMessage } from "../core/ask-messages.ts";
 import { parseMarkdown } from "../../../../src/protocol/transcript/index.ts";
+import { FileMentions } from "./file-mentions.ts";
 import { renderBlocks, type CodeActions } from "./markdown-dom.ts";
 
 declare function acquireVsCodeApi(): { postMessage(message: PageMessage): void };
@@ -15,6 +16,12 @@ const form = element("ask") as HTMLFormElement;
 const contextLine = element("context");
 const stopButton = element("stop") as HTMLButtonElement;
 const newChatButton = element("new-chat") as HTMLButtonElement;
+const mentions = new FileMentions(
+  prompt,
+  element("files"),
+  element("file-suggestions"),
+  (message) => vscode.postMessage(message),
+);
 
 interface Ask {
   text: string;
@@ -51,11 +58,16 @@ function send(): void {
   const text = prompt.value.trim();
   if (text === "") return;
   const askId = nextAskId++;
+  const files = mentions.take();
   const echo = add("user pending", text);
-  if (contextLine.textContent) {
+  const contexts = [
+    ...(files.length > 0 ? [files.map((file) => `@${file}`).join(" ")] : []),
+    ...(contextLine.textContent ? [contextLine.textContent] : []),
+  ];
+  for (const line of contexts) {
     const context = document.createElement("div");
     context.className = "user-context";
-    context.textContent = contextLine.textContent;
+    context.textContent = line;
     echo.appendChild(context);
   }
   const state = document.createElement("div");
@@ -63,7 +75,7 @@ function send(): void {
   echo.appendChild(state);
   asks.set(askId, { text, echo, state });
   prompt.value = "";
-  vscode.postMessage({ type: "ask", askId, text });
+  vscode.postMessage({ type: "ask", askId, text, files });
 }
 
 function renderLive(): void {
@@ -115,6 +127,9 @@ function receive(message: HostMessage): void {
     case "context":
       contextLine.textContent = message.text;
       contextLine.hidden = message.text === "";
+      return;
+    case "files":
+      mentions.receive(message.requestId, message.files);
       return;
     case "focus-prompt":
       prompt.focus();
