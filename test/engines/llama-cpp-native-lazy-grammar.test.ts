@@ -92,4 +92,13 @@ describeNative("native loop lazy grammars", () => {
     // Not lazy: the grammar has read "O" (the prompt's), so it allows only "xy" from the start.
     expect(await sample({ text: 'root ::= "O" "xy"', root: "root", prefill: [O] })).toEqual([x, y]);
   });
+
+  it("a prefill the grammar refuses fails that job alone, and the sequence serves the next", async () => {
+    // llama.cpp throws from accepting a token the grammar refuses; on the JS thread that is the
+    // job's error, not the process's.
+    await expect(sample({ text: 'root ::= "O" "xy"', root: "root", prefill: [K] })).rejects.toThrow(
+      /refused its prefill/,
+    );
+    expect(await sample({ text: 'root ::= "O" "xy"', root: "root", prefill: [O] })).toEqual([x, y]);
+  });
 });
