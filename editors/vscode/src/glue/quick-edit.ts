@@ -85,7 +85,7 @@ export class QuickEdit implements vscode.Disposable {
 
   async run(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (editor === undefined) return;
+    if (editor === undefined || this.reviewPending()) return;
     const document = editor.document;
     const selected = editor.selection.isEmpty
       ? document.lineAt(editor.selection.active.line).range
@@ -139,6 +139,7 @@ export class QuickEdit implements vscode.Disposable {
    * Ctrl+Backspace, the notice; Accept refuses when the range's own lines changed meanwhile.
    */
   async propose(uri: vscode.Uri, range: vscode.Range, text: string): Promise<void> {
+    if (this.reviewPending()) return;
     const document = await vscode.workspace.openTextDocument(uri);
     if (document.getText(range) === text) {
       void vscode.window.showInformationMessage("The file already has this code.");
@@ -150,6 +151,18 @@ export class QuickEdit implements vscode.Disposable {
     await this.reject();
     const pending = await this.open(document, span, anchor, tracking, false);
     await this.offer(pending, text, range.start.line);
+  }
+
+  /**
+   * Whether changes of an earlier edit still wait in a file: a new edit waits until they are
+   * answered (answering them by itself would rewrite lines the new selection was made on).
+   */
+  private reviewPending(): boolean {
+    if (!this.review.active) return false;
+    void vscode.window.showWarningMessage(
+      "Spark's earlier edit still waits: accept or reject its changes first.",
+    );
+    return true;
   }
 
   /**
