@@ -191,6 +191,10 @@ describe.skipIf(!hasTmux && !inCi)("spark (terminal UI) with MCP servers", () =>
     const asked = await answer("approval", "wants to");
     const prompt = asked.slice(asked.lastIndexOf("wants to"));
     expect(prompt).toContain('everything__echo {"message":"hello from tmux"}');
+    // Asked as a call of the tool, not as a shell command in the workspace.
+    expect(flat(prompt)).toContain("wants to call the tool echo of MCP server everything");
+    expect(flat(prompt)).toContain("every call of echo without asking in this session");
+    expect(prompt).not.toContain("run a command");
     spark.keys(pane, "y");
     // The TUI shows a successful tool's row, not its output: the script's expectation on the next
     // model call is what proves "Echo: hello from tmux" reached the model (else "Script turn …").

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../agent/index.ts";
-import { foldSessionEvent, foldSessionEventWithChanges } from "./fold-session-events.ts";
+import {
+  approvalOutcome,
+  approvalQuestion,
+  foldSessionEvent,
+  foldSessionEventWithChanges,
+} from "./fold-session-events.ts";
 import { emptyTranscript, type TranscriptState } from "./transcript-items.ts";
 import { latestUndoableEdit, undoStepsTo } from "./transcript-queries.ts";
 
@@ -133,6 +138,33 @@ describe("foldSessionEvent: what the transcript shows", () => {
     ]);
     expect(state.items.map((item) => item.kind)).toEqual(["user", "approval", "tool"]);
     expect(state.items[2]).toMatchObject({ output: "ok\n[exit code 0]" });
+  });
+
+  it("words an MCP tool's approval as a call whose 'always' covers the tool, not one command", () => {
+    const state = fold([
+      { type: "turn-started", turnId: "t1", text: "Go" },
+      {
+        type: "approval-requested",
+        approvalId: "ap1",
+        command: 'everything__echo {"message":"hi"}',
+        cwd: "/w",
+        mcpTool: { server: "everything", tool: "echo" },
+      },
+      { type: "approval-resolved", approvalId: "ap1", decision: "always" },
+    ]);
+    const approval = state.items[1];
+    expect(approval).toMatchObject({ kind: "approval", mcpTool: { server: "everything" } });
+    if (approval?.kind !== "approval") throw new Error("no approval item");
+    expect(approvalQuestion(approval)).toBe(
+      'Call echo on MCP server everything: `everything__echo {"message":"hi"}`?',
+    );
+    expect(approvalOutcome("always", approval.mcpTool)).toBe(
+      "Tool call approved, and every call of echo (MCP server everything) from now on in this session.",
+    );
+    expect(approvalOutcome("always")).toBe(
+      "Command approved, and this exact command from now on in this session.",
+    );
+    expect(approvalQuestion({ command: "npm test" })).toBe("Run `npm test`?");
   });
 
   it("marks an interrupt once: on the cut reply, or as a notice when none was streaming", () => {

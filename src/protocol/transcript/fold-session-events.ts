@@ -3,7 +3,7 @@
 // Items are immutable values (a changed item is a new object), so the browser's keyed, memoised
 // rows re-render only when their own item changed; the changes are returned too, for the editor
 // and the terminal, which draw only what is new.
-import type { HistoryItem, SessionEvent } from "../agent/index.ts";
+import type { HistoryItem, McpToolName, SessionEvent } from "../agent/index.ts";
 import { formatTokens } from "./format-tokens.ts";
 import { ItemEdit } from "./item-edit.ts";
 import {
@@ -217,6 +217,7 @@ function applyEvent(
         id: event.approvalId,
         command: event.command,
         cwd: event.cwd,
+        ...(event.mcpTool === undefined ? {} : { mcpTool: event.mcpTool }),
       });
       return state;
     }
@@ -242,9 +243,27 @@ function applyEvent(
   }
 }
 
-/** Words for an approval's outcome, for a surface that says it rather than marking the card. */
-export function approvalOutcome(decision: keyof typeof DECISION_WORDS): string {
-  return `Command ${DECISION_WORDS[decision]}.`;
+/**
+ * Words for an approval's outcome, for a surface that says it rather than marking the card. An
+ * MCP tool's "always" covers every later call of the tool, whatever its arguments.
+ */
+export function approvalOutcome(
+  decision: keyof typeof DECISION_WORDS,
+  mcpTool?: McpToolName,
+): string {
+  if (mcpTool === undefined) return `Command ${DECISION_WORDS[decision]}.`;
+  const words =
+    decision === "always"
+      ? `approved, and every call of ${mcpTool.tool} (MCP server ${mcpTool.server}) from now on in this session`
+      : DECISION_WORDS[decision];
+  return `Tool call ${words}.`;
+}
+
+/** The question an approval asks, in one line: a command to run, or an MCP tool to call. */
+export function approvalQuestion(approval: { command: string; mcpTool?: McpToolName }): string {
+  return approval.mcpTool === undefined
+    ? `Run \`${approval.command}\`?`
+    : `Call ${approval.mcpTool.tool} on MCP server ${approval.mcpTool.server}: \`${approval.command}\`?`;
 }
 
 function closeAnswer(edit: ItemEdit): void {

@@ -1,7 +1,7 @@
 // What a session's transcript holds once its events are folded: items every surface shows (the
 // browser as keyed rows, the editor's webview as entries, the terminal as rows written once), and
 // the changes one event made, for a surface that draws only what is new.
-import type { ApprovalDecision, SessionStatus } from "../agent/index.ts";
+import type { ApprovalDecision, McpToolName, SessionStatus } from "../agent/index.ts";
 
 /** A sent message in its parts: what was typed, the workspace files it names, its uploads. */
 export interface MessageParts {
@@ -54,6 +54,8 @@ export type TranscriptItem =
       id: string;
       command: string;
       cwd: string;
+      /** Set when the question is a call of an MCP tool: "always" covers every call of it. */
+      mcpTool?: McpToolName;
       decision?: ApprovalDecision | "cancelled";
     }
   | {

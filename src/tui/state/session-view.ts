@@ -1,7 +1,7 @@
 // The terminal UI's picture of one session, as a type: what the reducer (session-view-state.ts)
 // folds into and the helpers that edit its draft (answer lines, tool calls, rows) take, in a file
 // of its own so that none of them imports the reducer that imports them.
-import type { SessionStatus } from "../../protocol/agent/session-events.ts";
+import type { McpToolName, SessionStatus } from "../../protocol/agent/session-events.ts";
 import type { TranscriptState } from "../../protocol/transcript/index.ts";
 import type { StreamMetrics } from "./stream-metrics.ts";
 import type { TranscriptItem } from "./transcript-item.ts";
@@ -12,6 +12,8 @@ export interface PendingApproval {
   approvalId: string;
   command: string;
   cwd: string;
+  /** Set for an MCP tool call: the prompt asks about a call, and "a" covers every call of it. */
+  mcpTool?: McpToolName;
 }
 
 export interface EditRecord {

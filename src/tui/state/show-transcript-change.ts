@@ -67,7 +67,12 @@ function showAdded(draft: SessionViewState, item: TranscriptItem, event: Session
     case "approval":
       // The command waiting for the answer stays live, so its result still finds it.
       if (draft.live?.kind !== "tool-call") finishLive(draft);
-      draft.pendingApproval = { approvalId: item.id, command: item.command, cwd: item.cwd };
+      draft.pendingApproval = {
+        approvalId: item.id,
+        command: item.command,
+        cwd: item.cwd,
+        ...(item.mcpTool === undefined ? {} : { mcpTool: item.mcpTool }),
+      };
       return;
     case "notice":
       showNotice(draft, item, event);
@@ -138,6 +143,10 @@ function showChanged(
   if (item.kind === "approval" && item.decision !== undefined && previous.kind === "approval") {
     if (previous.decision !== undefined) return;
     if (draft.pendingApproval?.approvalId === item.id) draft.pendingApproval = undefined;
-    append(draft, { kind: "notice", text: approvalOutcome(item.decision), tone: "info" });
+    append(draft, {
+      kind: "notice",
+      text: approvalOutcome(item.decision, item.mcpTool),
+      tone: "info",
+    });
   }
 }

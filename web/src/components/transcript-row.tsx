@@ -115,9 +115,16 @@ function ApprovalCard({
       data-testid="approval"
       tabIndex={item.decision === undefined ? 0 : -1}
     >
-      <div>
-        Run <code>{item.command}</code> in <code>{item.cwd}</code>?
-      </div>
+      {item.mcpTool === undefined ? (
+        <div>
+          Run <code>{item.command}</code> in <code>{item.cwd}</code>?
+        </div>
+      ) : (
+        <div>
+          Call <code>{item.mcpTool.tool}</code> on MCP server <code>{item.mcpTool.server}</code>:{" "}
+          <code>{item.command}</code>?
+        </div>
+      )}
       {item.decision === undefined ? (
         <div class="approval-buttons">
           <button
@@ -127,8 +134,16 @@ function ApprovalCard({
           >
             Approve
           </button>
-          <button type="button" onClick={() => void store.respondToApproval(item.id, "always")}>
-            Always for this session
+          <button
+            type="button"
+            title={
+              item.mcpTool === undefined
+                ? "This exact command, without asking again in this session"
+                : `Every call of ${item.mcpTool.tool}, whatever its arguments, in this session`
+            }
+            onClick={() => void store.respondToApproval(item.id, "always")}
+          >
+            {item.mcpTool === undefined ? "Always for this session" : "Always this tool"}
           </button>
           <button type="button" onClick={() => void store.respondToApproval(item.id, "deny")}>
             Deny

@@ -5,6 +5,7 @@
 // question is echoed by the page when sent; only a replay shows it from the session's events.
 import type { SessionEvent } from "../../../../src/protocol/agent/index.ts";
 import {
+  approvalQuestion,
   emptyTranscript,
   foldSessionEventWithChanges,
   type TranscriptChange,
@@ -77,7 +78,7 @@ function entriesFor(change: TranscriptChange, options: AskFoldOptions): Transcri
     case "edit":
       return [{ kind: "tool", text: `edited ${item.path}` }];
     case "approval":
-      return [{ kind: "approval", approvalId: item.id, text: `Run \`${item.command}\`?` }];
+      return [{ kind: "approval", approvalId: item.id, text: approvalQuestion(item) }];
     case "notice":
       if (item.about === "interrupted") return [{ kind: "status", text: "stopped" }];
       return [{ kind: item.about === "error" ? "error" : "status", text: item.text }];
