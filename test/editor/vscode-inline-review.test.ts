@@ -26,6 +26,9 @@ const lenses = (page: Page, title: string) =>
 const editorText = (page: Page): Promise<string> =>
   page.locator(".monaco-editor .view-lines").first().innerText().then(visibleText);
 
+const lineCount = (page: Page): Promise<number> =>
+  page.locator(".monaco-editor .line-numbers").count();
+
 /** Whether the rendered line holding `text` is struck through. */
 async function struck(page: Page, text: string): Promise<boolean> {
   return page
@@ -38,21 +41,26 @@ async function struck(page: Page, text: string): Promise<boolean> {
     );
 }
 
+/** Quick edit of the function (lines 1–5) until its review shows `changes` lenses. */
+async function startReview(page: Page, changes: number): Promise<void> {
+  await selectLines(page, 1, 4);
+  await quickEdit(page, "default the items and truncate the sum");
+  await expect.poll(() => lenses(page, "Accept").count(), { timeout: 60_000 }).toBe(changes);
+}
+
 describe.skipIf(missing !== undefined)("inline review in code-server", { timeout: 240_000 }, () => {
   const editor = useEditorSuite();
 
-  async function reviewReady(turnText: string): Promise<{ page: Page; file: string }> {
+  async function reviewReady(...turnTexts: string[]): Promise<{ page: Page; file: string }> {
     const workbench = await editor.open({
-      turns: [{ text: turnText }],
+      turns: turnTexts.map((text) => ({ text })),
       files: { "sum.js": ORIGINAL },
       settings: { "spark.editReview": "inline" },
     });
     const { page } = workbench;
     await openFile(page, "sum.js");
     await page.locator(".monaco-editor .view-line").first().click();
-    await selectLines(page, 1, 4);
-    await quickEdit(page, "default the items and truncate the sum");
-    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 60_000 }).toBe(2);
+    await startReview(page, 2);
     return { page, file: path.join(workbench.root, "sum.js") };
   }
 
@@ -90,5 +98,35 @@ describe.skipIf(missing !== undefined)("inline review in code-server", { timeout
     await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
     expect(await fileSettles(file, ORIGINAL)).toBe(ORIGINAL);
     expect(await editorText(page)).not.toContain("items = []");
+  });
+
+  it("Ctrl+Enter accepts every change and is VS Code's again after; Cancel on the notice rejects", async () => {
+    const truncated = REWRITTEN.replace("total | 0", "Math.trunc(total)");
+    const { page } = await reviewReady(REWRITTEN, truncated);
+    await page.locator(".monaco-editor .view-line", { hasText: "let total" }).first().click();
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
+    const accepted = await editorText(page);
+    expect(accepted).toContain("function sum(items = []) {");
+    expect(accepted).toContain("  return total | 0;");
+    expect(accepted).not.toContain("function sum(items) {");
+    expect(accepted).not.toContain("  return total;");
+    // No review: Ctrl+Enter is Insert Line Below again.
+    const lines = await lineCount(page);
+    await page.locator(".monaco-editor .view-line", { hasText: /^\}$/ }).first().click();
+    await page.keyboard.press("Control+Enter");
+    await expect.poll(() => lineCount(page), { timeout: 10_000 }).toBe(lines + 1);
+    await page.locator(".monaco-editor .view-line").first().click();
+    await startReview(page, 1);
+    expect(await editorText(page)).toContain("Math.trunc(total)");
+    await page
+      .locator(".notification-toast", { hasText: /Spark's edit to sum\.js .* is ready/ })
+      .getByRole("button", { name: "Cancel" })
+      .click();
+    await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
+    const rejected = await editorText(page);
+    expect(rejected).not.toContain("Math.trunc");
+    expect(rejected).toContain("  return total | 0;");
+    expect(await lineCount(page)).toBe(lines + 1);
   });
 });
