@@ -35,7 +35,7 @@ async function struck(page: Page, text: string): Promise<boolean> {
     .locator(".monaco-editor .view-line", { hasText: text })
     .first()
     .evaluate((line: Element) =>
-      [...line.querySelectorAll("span")].some((span: Element) =>
+      Array.from(line.querySelectorAll("span")).some((span: Element) =>
         getComputedStyle(span).textDecorationLine.includes("line-through"),
       ),
     );
