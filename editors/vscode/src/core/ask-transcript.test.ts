@@ -94,7 +94,11 @@ describe("parsePageMessage", () => {
       type: "ask",
       askId: 1,
       text: "hi",
+      files: [],
     });
+    expect(parsePageMessage({ type: "ask", askId: 2, text: "hi", files: ["src/a.ts", 3] })).toEqual(
+      { type: "ask", askId: 2, text: "hi", files: ["src/a.ts"] },
+    );
     expect(parsePageMessage({ type: "ask", askId: 1, text: "  " })).toBeUndefined();
     expect(parsePageMessage({ type: "insert", text: "code" })).toEqual({
       type: "insert",
