@@ -35,7 +35,7 @@ describe("parseBenchArgs", () => {
   });
 
   it("refuses unknown scenarios, bad thread counts and unknown flags", () => {
-    expect(() => parseBenchArgs(["--scenario", "9"])).toThrow(/1 to 8/);
+    expect(() => parseBenchArgs(["--scenario", "10"])).toThrow(/1 to 9/);
     expect(() => parseBenchArgs(["--threads", "0"])).toThrow(/positive integer/);
     expect(() => parseBenchArgs(["--fast"])).toThrow(/usage/);
   });
