@@ -23,6 +23,7 @@ describe("/status", () => {
           servers: [
             { name: "everything", state: "ready", tools: ["echo", "get-sum"], failures: 0 },
             { name: "broken", state: "failed", tools: [], error: "spawn ENOENT", failures: 3 },
+            { name: "repo", state: "needs-consent", tools: [], failures: 0 },
           ],
         }),
       },
@@ -46,7 +47,7 @@ describe("/status", () => {
         "Sandbox    bubblewrap (writes: workspace only, network: off)",
         "Approval   asks before a command it cannot judge safe (y once, a this exact command, n deny)",
         "Context    1.5k of 8.2k tokens (19%)",
-        "MCP        everything ready (2 tools), broken failed (spawn ENOENT)",
+        "MCP        everything ready (2 tools), broken failed (spawn ENOENT), repo not started (declared by this project; see /mcp)",
       ].join("\n"),
     ]);
   });

@@ -2,6 +2,7 @@
 // network, the approval policy, the context in use against the window, and the MCP servers' state.
 import { errorAction } from "../hooks/use-agent-session.ts";
 import { formatTokens } from "../../protocol/transcript/index.ts";
+import { describeMcpServerBriefly } from "./mcp-server-words.ts";
 import { notice, type SlashCommand, type SlashCommandContext } from "./slash-command.ts";
 
 /** What the UI knows of how its agent runs: in process all of it, on a server only the route. */
@@ -36,11 +37,7 @@ export const statusCommand: SlashCommand = {
         ["Context", contextText(metrics.contextTokens, metrics.windowTokens)],
       ];
       if (servers.length > 0) {
-        const states = servers.map((server) =>
-          server.state === "ready"
-            ? `${server.name} ready (${server.tools.length} tool${server.tools.length === 1 ? "" : "s"})`
-            : `${server.name} ${server.state}${server.error === undefined ? "" : ` (${server.error})`}`,
-        );
+        const states = servers.map(describeMcpServerBriefly);
         rows.push(["MCP", states.join(", ")]);
       }
       const width = Math.max(...rows.map(([label]) => label.length));
