@@ -51,7 +51,6 @@ import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
 import { chooseContextSize, type ContextSizeChoice } from "./choose-context-size.ts";
 import { openPrefixCache } from "./prefix-cache/open-prefix-cache.ts";
-import type { EnginePrefixCache } from "./prefix-cache/prepare-prefix.ts";
 
 export type { LlamaCppEngineOptions };
 
@@ -93,8 +92,6 @@ export class LlamaCppEngine implements Engine {
   private readonly trainContextSize: number;
   private readonly chatFormatParts: ChatFormatRequestParts;
   private readonly generationParts: GenerationEngineParts;
-  /** The prefix cache on disk, when configured and the native loop runs (prefix-cache/). */
-  private prefixCache: EnginePrefixCache | undefined;
 
   private constructor(
     parts: EngineParts,
@@ -184,10 +181,10 @@ export class LlamaCppEngine implements Engine {
     const activity = { streams: 0 };
     const parts = await openEngineParts(options, activity);
     const engine = new LlamaCppEngine(parts, options, activity);
-    engine.prefixCache = await openPrefixCache(options, parts, (request) =>
+    // The prefix cache on disk, when configured and the native loop runs (prefix-cache/).
+    engine.generationParts.prefixCache = await openPrefixCache(options, parts, (request) =>
       engine.renderTokens(request),
     );
-    engine.generationParts.prefixCache = engine.prefixCache;
     return engine;
   }
 
@@ -372,7 +369,7 @@ export class LlamaCppEngine implements Engine {
     if (this.disposed) return;
     this.disposed = true;
     // Before the native context goes: a turn's state being copied or written finishes first.
-    await this.prefixCache?.cache.flush();
+    await this.generationParts.prefixCache?.cache.flush();
     await this.grammars.dispose();
     const disposed = disposedError();
     this.nodeLlamaCpp?.pool.rejectWaiters(disposed);
@@ -398,8 +395,5 @@ function disposedError(cause?: unknown): SparkError {
   return new SparkError("engine_disposed", "The llama-cpp engine was disposed.", { cause });
 }
 
-export async function createLlamaCppEngine(
-  options: LlamaCppEngineOptions,
-): Promise<LlamaCppEngine> {
-  return LlamaCppEngine.create(options);
-}
+export const createLlamaCppEngine = (options: LlamaCppEngineOptions): Promise<LlamaCppEngine> =>
+  LlamaCppEngine.create(options);
