@@ -2,33 +2,61 @@
 // `spark serve` over a scripted model: messages.create and messages.stream (Anthropic's exact
 // event sequence), a tool round trip with a multi-block is_error result, count_tokens, the error
 // shape for a bad request and a wrong key, and a client that hangs up cancelling its turn.
+// One server for the file: each case plays its own script, a model of its own, so the cases share
+// no turns and may run in any order; the default model (what a claude-* name reaches) is the first
+// case's.
 import Anthropic from "@anthropic-ai/sdk";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/engines/script/script-turn.ts";
 import { startSparkServe, type SparkServeProcess } from "./support/spark-serve-process.ts";
 
 const KEY = "anthropic-test-key";
-let server: SparkServeProcess | undefined;
+const slowWords = Array.from({ length: 400 }, (_, index) => `word${index}`).join(" ");
 
-afterEach(async () => {
-  await server?.stop();
-  server = undefined;
+/** Each case's model and the lines its script plays; `scripted` is the default model. */
+const scripts: Record<string, ScriptTurnInput[]> = {
+  scripted: [{ text: "Hello from Spark.", expect: { lastMessageIncludes: "Say hello" } }],
+  "stream-turns": [{ reasoning: "The user wants a greeting.", text: "Hi there, friend." }],
+  "raw-turns": [{ reasoning: "Hidden thoughts.", text: "Visible." }],
+  "tool-turns": [
+    {
+      text: "Checking.",
+      toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" }, id: "toolu_1" }],
+    },
+    {
+      text: "The lookup failed: the station is down.",
+      expect: { lastMessageRole: "tool", lastMessageIncludes: "Error: station down" },
+    },
+    { text: "Both parts arrived.", expect: { anyMessageIncludes: "first part\n\nsecond part" } },
+  ],
+  "failing-turns": [
+    { text: "Par", error: { code: "rate_limited", message: "The upstream is rate limited." } },
+  ],
+  "keyed-turns": [{ text: "One." }, { text: "Two." }],
+  "slow-turns": [{ text: slowWords, delayMs: 25 }],
+};
+
+let server: SparkServeProcess;
+let url: string;
+
+beforeAll(async () => {
+  const directory = await mkdtemp(path.join(os.tmpdir(), "spark-anthropic-script-"));
+  let models = "";
+  for (const [name, turns] of Object.entries(scripts)) {
+    const script = path.join(directory, `${name}.jsonl`);
+    await writeFile(script, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
+    models += `[models.${name}]\nengine = "script"\npath = "${script}"\n`;
+  }
+  server = await startSparkServe(
+    `default_model = "scripted"\n[serve]\napi_keys = ["${KEY}"]\n${models}`,
+  );
+  url = server.url;
 });
 
-/** `spark serve` over a script as its default model, with one API key. */
-async function serveScript(turns: ScriptTurnInput[]): Promise<SparkServeProcess> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), "spark-anthropic-script-"));
-  const script = path.join(directory, "turns.jsonl");
-  await writeFile(script, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
-  const config =
-    `default_model = "scripted"\n[serve]\napi_keys = ["${KEY}"]\n` +
-    `[models.scripted]\nengine = "script"\npath = "${script}"\n`;
-  server = await startSparkServe(config);
-  return server;
-}
+afterAll(async () => server?.stop());
 
 function client(url: string, apiKey = KEY): Anthropic {
   return new Anthropic({ baseURL: url, apiKey, maxRetries: 0 });
@@ -46,9 +74,7 @@ const weatherTool = {
 
 describe("Anthropic SDK against spark serve", () => {
   it("messages.create answers with a message, any claude-* name reaching the default model", async () => {
-    const { url, log } = await serveScript([
-      { text: "Hello from Spark.", expect: { lastMessageIncludes: "Say hello" } },
-    ]);
+    const logBefore = server.log().length;
     const message = await client(url).messages.create({
       model: "claude-sonnet-4-6",
       max_tokens: 256,
@@ -65,15 +91,12 @@ describe("Anthropic SDK against spark serve", () => {
     expect(message.usage.output_tokens).toBeGreaterThan(0);
     expect(message.usage.cache_read_input_tokens).toBe(0);
     // The request log names the Spark model that served it.
-    expect(log()).toMatch(/scripted/);
+    expect(server.log().slice(logBefore)).toMatch(/scripted/);
   });
 
   it("messages.stream sends Anthropic's event sequence, thinking included", async () => {
-    const { url } = await serveScript([
-      { reasoning: "The user wants a greeting.", text: "Hi there, friend." },
-    ]);
     const stream = client(url).messages.stream({
-      model: "claude-haiku-4-5",
+      model: "stream-turns",
       max_tokens: 256,
       thinking: { type: "enabled", budget_tokens: 1024 },
       messages: [{ role: "user", content: "Greet me" }],
@@ -107,7 +130,6 @@ describe("Anthropic SDK against spark serve", () => {
   });
 
   it("the raw stream has a ping after message_start, and no thinking unless asked for", async () => {
-    const { url } = await serveScript([{ reasoning: "Hidden thoughts.", text: "Visible." }]);
     const response = await fetch(`${url}/v1/messages`, {
       method: "POST",
       headers: {
@@ -116,7 +138,7 @@ describe("Anthropic SDK against spark serve", () => {
         "anthropic-version": "2023-06-01",
       },
       body: JSON.stringify({
-        model: "claude-sonnet-4-6",
+        model: "raw-turns",
         max_tokens: 64,
         stream: true,
         messages: [{ role: "user", content: "Go" }],
@@ -135,23 +157,9 @@ describe("Anthropic SDK against spark serve", () => {
   });
 
   it("runs a tool round trip: tool_use, then a tool_result of several blocks marked is_error", async () => {
-    const { url } = await serveScript([
-      {
-        text: "Checking.",
-        toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" }, id: "toolu_1" }],
-      },
-      {
-        text: "The lookup failed: the station is down.",
-        expect: { lastMessageRole: "tool", lastMessageIncludes: "Error: station down" },
-      },
-      {
-        text: "Both parts arrived.",
-        expect: { anyMessageIncludes: "first part\n\nsecond part" },
-      },
-    ]);
     const anthropic = client(url);
     const stream = anthropic.messages.stream({
-      model: "claude-sonnet-4-6",
+      model: "tool-turns",
       max_tokens: 256,
       tools: [weatherTool],
       tool_choice: { type: "auto" },
@@ -171,7 +179,7 @@ describe("Anthropic SDK against spark serve", () => {
     expect(deltas.join("")).toBe('{"city":"Oslo"}');
 
     const second = await anthropic.messages.create({
-      model: "claude-sonnet-4-6",
+      model: "tool-turns",
       max_tokens: 256,
       tools: [weatherTool],
       messages: [
@@ -195,7 +203,7 @@ describe("Anthropic SDK against spark serve", () => {
     ]);
 
     const third = await anthropic.messages.create({
-      model: "claude-sonnet-4-6",
+      model: "tool-turns",
       max_tokens: 256,
       tools: [weatherTool],
       tool_choice: { type: "any" },
@@ -221,7 +229,6 @@ describe("Anthropic SDK against spark serve", () => {
   });
 
   it("counts tokens, more for a longer input, and lists the models", async () => {
-    const { url } = await serveScript([]);
     const anthropic = client(url);
     const listed: string[] = [];
     for await (const model of anthropic.models.list()) listed.push(model.id);
@@ -242,9 +249,6 @@ describe("Anthropic SDK against spark serve", () => {
 
   it("answers a bad request, an image, an unknown model and a failed stream in Anthropic's error shape", async () => {
     // Only the stream at the end gets as far as the engine.
-    const { url } = await serveScript([
-      { text: "Par", error: { code: "rate_limited", message: "The upstream is rate limited." } },
-    ]);
     const anthropic = client(url);
     const missingMaxTokens = await anthropic.messages
       .create({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "x" }] } as never)
@@ -287,7 +291,7 @@ describe("Anthropic SDK against spark serve", () => {
     // A failure after the stream started arrives as an `error` event, which the SDK throws.
     const failed = await anthropic.messages
       .stream({
-        model: "claude-sonnet-4-6",
+        model: "failing-turns",
         max_tokens: 16,
         messages: [{ role: "user", content: "x" }],
       })
@@ -301,7 +305,6 @@ describe("Anthropic SDK against spark serve", () => {
   });
 
   it("takes the key as x-api-key or as a bearer token, and refuses a wrong one with 401", async () => {
-    const { url } = await serveScript([{ text: "One." }, { text: "Two." }]);
     const wrong = await client(url, "not-the-key")
       .messages.create({
         model: "claude-sonnet-4-6",
@@ -315,7 +318,7 @@ describe("Anthropic SDK against spark serve", () => {
       error: { type: "authentication_error" },
     });
     const request = {
-      model: "claude-sonnet-4-6",
+      model: "keyed-turns",
       max_tokens: 16,
       messages: [{ role: "user" as const, content: "x" }],
     };
@@ -329,14 +332,18 @@ describe("Anthropic SDK against spark serve", () => {
   });
 
   it("cancels the turn when the client hangs up mid-stream", async () => {
-    const words = Array.from({ length: 400 }, (_, index) => `word${index}`).join(" ");
-    const { url } = await serveScript([{ text: words, delayMs: 25 }]);
-    const metrics = async (): Promise<string> =>
-      (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })).text();
+    const metrics = async (): Promise<Map<string, number>> =>
+      responseCounts(
+        await (
+          await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${KEY}` } })
+        ).text(),
+      );
+    // The server is the file's: what this case adds is counted from what the others left.
+    const before = await metrics();
     const controller = new AbortController();
     const stream = client(url).messages.stream(
       {
-        model: "claude-sonnet-4-6",
+        model: "slow-turns",
         max_tokens: 4096,
         messages: [{ role: "user", content: "Talk" }],
       },
@@ -347,16 +354,31 @@ describe("Anthropic SDK against spark serve", () => {
     }
     controller.abort();
     // The script would take ten seconds to finish; a cancelled turn ends at once, incomplete.
-    let text = "";
+    let after = before;
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      text = await metrics();
-      if (/spark_gateway_responses_total\{[^}]*\} [1-9]/.test(text)) break;
+      after = await metrics();
+      if (total(after) > total(before)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(text).toMatch(/spark_gateway_responses_total\{transport="http",status="incomplete"\} 1/);
-    expect(text).not.toMatch(/status="completed"\} [1-9]/);
+    const added = (labels: string): number => (after.get(labels) ?? 0) - (before.get(labels) ?? 0);
+    expect(added('transport="http",status="incomplete"')).toBe(1);
+    expect(total(after) - total(before)).toBe(1);
   });
 });
+
+/** spark_gateway_responses_total by its labels. */
+function responseCounts(metricsText: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const [, labels, value] of metricsText.matchAll(
+    /^spark_gateway_responses_total\{([^}]*)\} (\d+)$/gm,
+  ))
+    counts.set(labels ?? "", Number(value));
+  return counts;
+}
+
+function total(counts: Map<string, number>): number {
+  return [...counts.values()].reduce((sum, count) => sum + count, 0);
+}
 
 /** Consecutive repeats as one: the text arrives in as many deltas as the engine's ticks. */
 function collapseRepeats(values: string[]): string[] {
