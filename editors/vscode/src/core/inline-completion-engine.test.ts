@@ -119,6 +119,20 @@ describe("InlineCompletionEngine", () => {
     expect(received).toHaveLength(1);
   });
 
+  it("reuses it through an auto-closed opener, the rest replacing the closer", async () => {
+    script = { chunks: ["add(1, 2);"] };
+    const completions = engine();
+    await completions.complete(context("const sum = "), new AbortController().signal);
+    // The user typed "add(" and the editor put ")" after the cursor.
+    const text = "const sum = add()";
+    const rest = await completions.suggest(
+      { ...context(text), offset: text.length - 1 },
+      new AbortController().signal,
+    );
+    expect(rest).toEqual({ text: "1, 2);", replaceLength: 1 });
+    expect(received).toHaveLength(1);
+  });
+
   it("aborts the request in flight when the next keystroke departs from it", async () => {
     script = { chunks: ["partial"], hold: true };
     const completions = engine();

@@ -40,6 +40,13 @@ export interface InlineCompletionEngineOptions {
   onError?: (error: unknown) => void;
 }
 
+/** What to show: `text` replaces the `replaceLength` characters after the cursor. */
+export interface GhostText {
+  text: string;
+  /** Closers the editor auto-inserted after the cursor that `text` holds itself. */
+  replaceLength: number;
+}
+
 interface Flight {
   request: CompletionRequest;
   text: string;
@@ -66,16 +73,24 @@ export class InlineCompletionEngine {
     this.now = options.now ?? (() => performance.now());
   }
 
-  /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
+  /** The ghost text's text alone (see `suggest`). */
   async complete(context: CompletionContext, signal: AbortSignal): Promise<string | undefined> {
+    return (await this.suggest(context, signal))?.text;
+  }
+
+  /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
+  async suggest(context: CompletionContext, signal: AbortSignal): Promise<GhostText | undefined> {
     if (!completionAllowedAt(context)) return undefined;
     const request = buildCompletionRequest(context, this.options.window);
     const key = cacheKey(request);
     const cached = this.cache.get(key);
-    if (cached !== undefined) return this.report({ text: cached, source: "cache" });
+    if (cached !== undefined) return atCursor(this.report({ text: cached, source: "cache" }));
 
     const reused = await this.reuseFlight(request, signal);
-    if (reused !== undefined) return this.report({ text: reused, source: "reuse" });
+    if (reused !== undefined) {
+      const text = this.report({ text: reused.remaining, source: "reuse" });
+      return text === undefined ? undefined : { text, replaceLength: reused.replaceLength };
+    }
     if (signal.aborted) return undefined;
 
     // While the server fails, keystrokes do not each repeat the failing request.
@@ -87,7 +102,7 @@ export class InlineCompletionEngine {
     if (signal.aborted || !flight.finished) return undefined;
     if (flight.text === "") return undefined;
     this.cache.set(key, flight.text);
-    return flight.text;
+    return { text: flight.text, replaceLength: 0 };
   }
 
   /** Aborts whatever is in flight (the extension calls this on dispose). */
@@ -103,7 +118,7 @@ export class InlineCompletionEngine {
   private async reuseFlight(
     request: CompletionRequest,
     signal: AbortSignal,
-  ): Promise<string | undefined> {
+  ): Promise<{ remaining: string; replaceLength: number } | undefined> {
     for (;;) {
       const flight = this.flight;
       if (flight === undefined) return undefined;
@@ -116,7 +131,7 @@ export class InlineCompletionEngine {
         request,
         flight.finished,
       );
-      if (verdict.kind === "reuse") return verdict.remaining;
+      if (verdict.kind === "reuse") return verdict;
       if (verdict.kind === "unrelated") {
         this.abortFlight();
         return undefined;
@@ -199,6 +214,10 @@ export class InlineCompletionEngine {
     this.options.onOutcome?.(outcome);
     return outcome.text === "" ? undefined : outcome.text;
   }
+}
+
+function atCursor(text: string | undefined): GhostText | undefined {
+  return text === undefined ? undefined : { text, replaceLength: 0 };
 }
 
 function cacheKey(request: CompletionRequest): string {

@@ -43,7 +43,7 @@ export class SparkInlineCompletionProvider
     const documentId = document.uri.toString();
     const change = this.changes.get(documentId);
     try {
-      const text = await this.engine.complete(
+      const ghost = await this.engine.suggest(
         {
           text: document.getText(),
           offset: document.offsetAt(position),
@@ -54,8 +54,10 @@ export class SparkInlineCompletionProvider
         },
         controller.signal,
       );
-      if (text === undefined || token.isCancellationRequested) return [];
-      return [new vscode.InlineCompletionItem(text, new vscode.Range(position, position))];
+      if (ghost === undefined || token.isCancellationRequested) return [];
+      // A range over the closers auto-close put after the cursor: accepting replaces them.
+      const end = position.translate(0, ghost.replaceLength);
+      return [new vscode.InlineCompletionItem(ghost.text, new vscode.Range(position, end))];
     } finally {
       subscription.dispose();
     }
