@@ -11,7 +11,7 @@ import {
   MODEL_ENGINES,
   PROVIDER_PRESETS,
   SANDBOX_MODES,
-} from "./config-types.ts";
+} from "./config-choices.ts";
 import { mcpLayerSchema, mcpMergedSchema, mcpServersLayerSchema } from "./mcp-server-config.ts";
 
 const positiveInteger = z.int().positive();

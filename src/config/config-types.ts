@@ -1,36 +1,17 @@
 // The validated, camelCased configuration every other layer reads. The TOML file's snake_case
 // shape lives in config-schema.ts; this is what loadConfig hands out.
 import type { ServeConfig as GatewayServeConfig } from "../gateway/serve-config.ts";
+import type {
+  DECODE_LOOPS,
+  DEVICE_SAMPLING_MODES,
+  FIM_ORDERS,
+  FIM_SPLITS,
+  GpuSetting,
+  ProviderPreset,
+  SANDBOX_MODES,
+} from "./config-choices.ts";
 import type { ConfigLayer } from "./config-layer.ts";
 import type { McpServerConfig } from "./mcp-server-config.ts";
-
-export const MODEL_ENGINES = ["llama-cpp", "openai-compatible", "script"] as const;
-/** Which loop decodes the embedded engine's plain text (see the llama-cpp engine's decodeLoop). */
-export const DECODE_LOOPS = ["native", "node-llama-cpp"] as const;
-/** Where the native loop samples (see the llama-cpp engine's deviceSampling). */
-export const DEVICE_SAMPLING_MODES = ["auto", "on", "off"] as const;
-export type ModelEngine = (typeof MODEL_ENGINES)[number];
-/** Where a FIM prompt puts the suffix (see the llama-cpp engine's FimOrder). */
-export const FIM_ORDERS = ["psm", "spm"] as const;
-/** Where a FIM prompt's prefix ends (see the llama-cpp engine's FimSplit). */
-export const FIM_SPLITS = ["line", "cursor"] as const;
-
-export const PROVIDER_PRESETS = [
-  "cerebras",
-  "groq",
-  "openai",
-  "openrouter",
-  "vllm",
-  "sglang",
-  "llama-server",
-  "ollama",
-  "custom",
-] as const;
-export type ProviderPreset = (typeof PROVIDER_PRESETS)[number];
-
-export const GPU_BACKENDS = ["auto", "cuda", "vulkan", "metal"] as const;
-/** `false` forces CPU; "auto" lets node-llama-cpp pick the best backend present. */
-export type GpuSetting = (typeof GPU_BACKENDS)[number] | false;
 
 export interface LlamaCppModelConfig {
   engine: "llama-cpp";
@@ -125,8 +106,6 @@ export interface AgentConfig {
   /** Absolute directories sessions may work in; empty: the directory spark serve started in. */
   workspaceRoots: string[];
 }
-
-export const SANDBOX_MODES = ["auto", "off"] as const;
 
 /** The [sandbox] settings: how run_command's children are confined (src/agent/sandbox/). */
 export interface SandboxConfig {

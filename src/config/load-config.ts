@@ -62,7 +62,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const config = toSparkConfig(result.data);
   markProjectMcpServers(
     config.mcpServers ?? {},
-    projectLayer,
+    Object.keys(projectLayer?.values.mcp_servers ?? {}),
     result.data.mcp.trusted_project_servers,
   );
   const keyVariables: string[] = [];

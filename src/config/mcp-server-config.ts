@@ -1,7 +1,6 @@
 // `[mcp_servers.<name>]` (Codex's key names, so a Codex config block copies over) and `[mcp]`:
 // the TOML schemas, the camelCase config the agent reads, and which servers a project declared.
 import { z } from "zod";
-import type { ConfigLayer } from "./config-layer.ts";
 
 const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
@@ -152,15 +151,15 @@ export function toMcpServerConfigs(
 }
 
 /**
- * Marks the servers the project's file declared (its entry replaced any of the user's with the
- * same name, so the user's trust in a name is what lets the project's command run).
+ * Marks the servers the project's file declared, by name (its entry replaced any of the user's
+ * with the same name, so the user's trust in a name is what lets the project's command run).
  */
 export function markProjectMcpServers(
   servers: Record<string, McpServerConfig>,
-  projectLayer: ConfigLayer | undefined,
+  projectServerNames: readonly string[],
   trustedProjectServers: readonly string[],
 ): void {
-  for (const name of Object.keys(projectLayer?.values.mcp_servers ?? {})) {
+  for (const name of projectServerNames) {
     const server = servers[name];
     if (server === undefined) continue;
     server.origin = trustedProjectServers.includes(name) ? "trusted-project" : "untrusted-project";

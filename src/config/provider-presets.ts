@@ -1,7 +1,7 @@
 // Where each OpenAI-compatible preset lives and which variable holds its key, so a config entry
 // can say `preset = "groq"` and nothing else. The engine's preset table is the one source.
 import { openAICompatiblePresets } from "../engines/openai-compatible/inspect.ts";
-import type { ProviderPreset } from "./config-types.ts";
+import type { ProviderPreset } from "./config-choices.ts";
 
 export interface ProviderPresetDefaults {
   /** Undefined for "custom": base_url is then required. */
