@@ -4,12 +4,11 @@ export {
   type OpenAICompatibleEngine,
 } from "./openai-compatible-engine.ts";
 export {
-  defaultTimeouts,
   resolveOpenAICompatibleOptions,
   type OpenAICompatibleEngineOptions,
-  type OpenAICompatibleTimeouts,
   type ResolvedOpenAICompatibleOptions,
 } from "./openai-compatible-options.ts";
+export { defaultTimeouts, type OpenAICompatibleTimeouts } from "./upstream-timeouts.ts";
 export {
   isPresetName,
   openAICompatiblePresets,

@@ -2,7 +2,7 @@
 // decided from the status alone: 408, 409, 429, >= 500), transport errors, and errors that arrive
 // inside the stream. Messages name the URL and model so a user can act on them.
 import { SparkError, type SparkErrorCode } from "../../protocol/spark-error.ts";
-import type { OpenAICompatibleTimeouts } from "./openai-compatible-options.ts";
+import type { OpenAICompatibleTimeouts } from "./upstream-timeouts.ts";
 
 export interface UpstreamErrorContext {
   baseUrl: string;

@@ -6,15 +6,7 @@ import {
   type SocketPoolLimits,
 } from "./responses-websocket/responses-socket-pool.ts";
 import { isPresetName, openAICompatiblePresets, type PresetName } from "./presets.ts";
-
-export interface OpenAICompatibleTimeouts {
-  /** TCP (and TLS) connection establishment. */
-  connectMs: number;
-  /** Request sent to response headers received. */
-  firstByteMs: number;
-  /** Longest silence between two body chunks once the response streams. */
-  idleMs: number;
-}
+import { defaultTimeouts, type OpenAICompatibleTimeouts } from "./upstream-timeouts.ts";
 
 export interface OpenAICompatibleEngineOptions {
   /** Defaults to "custom", which needs `baseUrl`. */
@@ -88,13 +80,6 @@ export const defaultMaxEventBytes = 8 * 1024 * 1024;
 export const defaultWebSocketOptions: WebSocketTransportOptions = {
   ...defaultSocketPoolLimits,
   cancelDrainMs: 5_000,
-};
-
-export const defaultTimeouts: OpenAICompatibleTimeouts = {
-  connectMs: 5_000,
-  // Some servers hold the headers until prefill is done, so a long prompt needs room here.
-  firstByteMs: 120_000,
-  idleMs: 60_000,
 };
 
 export function resolveOpenAICompatibleOptions(
