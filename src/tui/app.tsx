@@ -8,7 +8,7 @@ import type { SessionViewAction } from "./state/session-view-state.ts";
 import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
 import { useResizeReflow } from "./hooks/use-resize-reflow.ts";
-import type { AgentEnvironment } from "./commands/status-command.ts";
+import type { AgentEnvironment } from "./commands/agent-environment.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
 import { PickerView } from "./views/picker-view.tsx";

@@ -13,7 +13,7 @@ import { projectConfigAnnouncements } from "../config/project-config-announcemen
 import type { AgentProtocolClient } from "../protocol/agent/agent-protocol-client.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { App } from "./app.tsx";
-import type { AgentEnvironment } from "./commands/status-command.ts";
+import type { AgentEnvironment } from "./commands/agent-environment.ts";
 import { connectInProcess, connectRemote, type AgentConnection } from "./connect-agent.ts";
 import type { TypeAhead } from "./type-ahead.ts";
 

@@ -3,7 +3,7 @@
 import type { AgentProtocolClient } from "../../protocol/agent/agent-protocol-client.ts";
 import type { SessionViewAction, SessionViewState } from "../state/session-view-state.ts";
 import type { Suggestion } from "../views/suggestion-list.tsx";
-import type { AgentEnvironment } from "./status-command.ts";
+import type { AgentEnvironment } from "./agent-environment.ts";
 
 export interface PickRequest {
   title: string;

@@ -5,16 +5,6 @@ import { formatTokens } from "../../protocol/transcript/index.ts";
 import { describeMcpServerBriefly } from "./mcp-server-words.ts";
 import { notice, type SlashCommand, type SlashCommandContext } from "./slash-command.ts";
 
-/** What the UI knows of how its agent runs: in process all of it, on a server only the route. */
-export interface AgentEnvironment {
-  /** "in-process" or the server's URL. */
-  route: string;
-  /** In process: the sandbox the session's commands get. On a server it is the server's. */
-  sandbox?: { kind: string; description: string; network: boolean };
-  /** In process: --allow-commands runs every command without asking. */
-  allowCommands?: boolean;
-}
-
 export const statusCommand: SlashCommand = {
   name: "status",
   description: "session, model, sandbox, approvals, context and MCP servers",

@@ -10,7 +10,7 @@ import type { PickRequest, SlashCommandContext } from "../commands/slash-command
 import { parseSlashCommand } from "../commands/slash-command.ts";
 import { findSlashCommand, slashCommands } from "../commands/slash-commands.ts";
 import type { SlashCommand } from "../commands/slash-command.ts";
-import type { AgentEnvironment } from "../commands/status-command.ts";
+import type { AgentEnvironment } from "../commands/agent-environment.ts";
 import { InputHistory } from "../state/input-history.ts";
 import type { KeyPress } from "../state/key-press.ts";
 import { editForKey, type LineState } from "../state/line-editor.ts";
