@@ -67,12 +67,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       webviewOptions: { retainContextWhenHidden: true },
     }),
     vscode.commands.registerCommand("spark.quickEdit", () => quickEdit.run()),
-    vscode.commands.registerCommand("spark.acceptHunk", (id: number) =>
-      inlineReview.acceptHunk(id),
+    // A code lens names its hunk; a key (no argument) means the hunk under the cursor.
+    vscode.commands.registerCommand("spark.acceptHunk", (id?: number) =>
+      typeof id === "number" ? inlineReview.acceptHunk(id) : inlineReview.answerHunkAtCursor(true),
     ),
-    vscode.commands.registerCommand("spark.rejectHunk", (id: number) =>
-      inlineReview.rejectHunk(id),
+    vscode.commands.registerCommand("spark.rejectHunk", (id?: number) =>
+      typeof id === "number" ? inlineReview.rejectHunk(id) : inlineReview.answerHunkAtCursor(false),
     ),
+    vscode.commands.registerCommand("spark.nextHunk", () => inlineReview.goToHunk(true)),
+    vscode.commands.registerCommand("spark.previousHunk", () => inlineReview.goToHunk(false)),
     vscode.commands.registerCommand("spark.acceptInlineEdit", () => inlineReview.acceptAll()),
     vscode.commands.registerCommand("spark.rejectInlineEdit", () => inlineReview.rejectAll()),
     vscode.commands.registerCommand("spark.focusAsk", () => askView.focus()),

@@ -128,4 +128,29 @@ describe("inline review", () => {
     expect(text.slice(second.removedEnd, second.end)).toBe("// done\n");
     expect(pending.take(first.id)).toBeUndefined();
   });
+
+  it("finds the hunk under the cursor and the next and previous ones, wrapping around", () => {
+    const layout = layoutReview(ORIGINAL, PROPOSAL);
+    const pending = new PendingHunks(layout, 0);
+    const [first, second] = pending.hunks;
+    const length = layout.text.length;
+    // On the first hunk's deleted line, on its added line, and on the unchanged line after it.
+    expect(pending.at(first!.start, length)?.id).toBe(first!.id);
+    expect(pending.at(first!.removedEnd + 3, length)?.id).toBe(first!.id);
+    expect(pending.at(first!.end, length)).toBeUndefined();
+    expect(pending.at(0, length)).toBeUndefined();
+    // The second hunk is the file's last line: the end of the document is in it.
+    expect(second!.end).toBe(length);
+    expect(pending.at(length, length)?.id).toBe(second!.id);
+
+    expect(pending.next(0)?.id).toBe(first!.id);
+    expect(pending.next(first!.removedEnd)?.id).toBe(second!.id);
+    expect(pending.next(second!.start)?.id).toBe(first!.id);
+    expect(pending.previous(second!.removedEnd, length)?.id).toBe(first!.id);
+    expect(pending.previous(first!.removedEnd, length)?.id).toBe(second!.id);
+    expect(pending.previous(0, length)?.id).toBe(second!.id);
+    pending.takeAll();
+    expect(pending.next(0)).toBeUndefined();
+    expect(pending.at(0, length)).toBeUndefined();
+  });
 });

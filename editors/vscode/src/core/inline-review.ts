@@ -138,6 +138,31 @@ export class PendingHunks {
     return this.list.length;
   }
 
+  /**
+   * The hunk a cursor at `offset` is in: on its deleted or added lines (a cursor at the end of a
+   * document whose last line the hunk ends is in it too).
+   */
+  at(offset: number, documentLength: number): ReviewHunk | undefined {
+    return this.list.find(
+      (hunk) =>
+        hunk.start <= offset &&
+        (offset < hunk.end || (offset === hunk.end && offset === documentLength)),
+    );
+  }
+
+  /** The first hunk after the one the cursor is in (or after the cursor), wrapping to the first. */
+  next(offset: number): ReviewHunk | undefined {
+    const ordered = this.ordered();
+    return ordered.find((hunk) => hunk.start > offset) ?? ordered[0];
+  }
+
+  /** The last hunk before the one the cursor is in (or before the cursor), wrapping to the last. */
+  previous(offset: number, documentLength: number): ReviewHunk | undefined {
+    const from = this.at(offset, documentLength)?.start ?? offset;
+    const ordered = this.ordered();
+    return ordered.findLast((hunk) => hunk.start < from) ?? ordered.at(-1);
+  }
+
   /** Takes a hunk out (before Accept or Reject writes it), undefined if it is not pending. */
   take(id: number): ReviewHunk | undefined {
     const hunk = this.list.find((candidate) => candidate.id === id);
@@ -150,6 +175,10 @@ export class PendingHunks {
     const all = [...this.list].sort((first, second) => second.start - first.start);
     this.list = [];
     return all;
+  }
+
+  private ordered(): ReviewHunk[] {
+    return [...this.list].sort((first, second) => first.start - second.start);
   }
 
   /** Applies one document change event's changes, in the order VS Code lists them. */

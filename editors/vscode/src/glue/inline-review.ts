@@ -1,7 +1,8 @@
 // The proposal reviewed in the file's own editor: its changed lines are written next to the lines
 // they replace, deleted ones struck through on red, added ones on green, each hunk with Accept and
-// Reject code lenses; Ctrl+Enter / Ctrl+Backspace answer every hunk while that editor has the
-// focus. Dismissing the notice, closing the file or saving it by hand rejects what is pending: the
+// Reject code lenses; Ctrl+Y / Ctrl+N answer the hunk under the cursor and Alt+F5 / Shift+Alt+F5
+// move between hunks (VS Code's own keys for a chat edit's changes), Ctrl+Enter / Ctrl+Backspace
+// answer every hunk, all only while that editor has the focus. Dismissing the notice, closing the file or saving it by hand rejects what is pending: the
 // file on disk never holds both versions. One review at a time.
 import * as vscode from "vscode";
 import {
@@ -21,6 +22,8 @@ interface Review {
 }
 
 const REVIEW_CONTEXT = "spark.inlineReview";
+/** The cursor is on a pending hunk's lines: the keys for that one hunk apply. */
+const HUNK_CONTEXT = "spark.inlineReviewHunk";
 
 export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider {
   private review: Review | undefined;
@@ -40,6 +43,7 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
     overviewRulerLane: vscode.OverviewRulerLane.Left,
   });
   private readonly subscriptions: vscode.Disposable[];
+  private cursorInHunk = false;
 
   constructor() {
     this.subscriptions = [
@@ -54,6 +58,7 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
         this.refresh();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      vscode.window.onDidChangeTextEditorSelection(() => this.updateHunkContext()),
       vscode.window.onDidChangeVisibleTextEditors(() => this.refresh()),
       // A save by hand writes the file without the pending hunks' added lines.
       vscode.workspace.onWillSaveTextDocument((event) => {
@@ -85,6 +90,7 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
   dispose(): void {
     this.review?.settled();
     void vscode.commands.executeCommand("setContext", REVIEW_CONTEXT, false);
+    void vscode.commands.executeCommand("setContext", HUNK_CONTEXT, false);
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 
@@ -161,13 +167,14 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
       return [
         new vscode.CodeLens(range, {
           title: "✓ Accept",
-          tooltip: "Keep the green lines (Ctrl+Enter accepts every change)",
+          tooltip: "Keep the green lines (Ctrl+Y on the change; Ctrl+Enter accepts every change)",
           command: "spark.acceptHunk",
           arguments: [hunk.id],
         }),
         new vscode.CodeLens(range, {
           title: "✗ Reject",
-          tooltip: "Keep the struck lines (Ctrl+Backspace rejects every change)",
+          tooltip:
+            "Keep the struck lines (Ctrl+N on the change; Ctrl+Backspace rejects every change)",
           command: "spark.rejectHunk",
           arguments: [hunk.id],
         }),
@@ -181,6 +188,23 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
 
   rejectHunk(id: number): Promise<void> {
     return this.settle([id], rejectDeletion);
+  }
+
+  /** Accept or Reject from a key: the hunk under the cursor, then the cursor goes to the next. */
+  async answerHunkAtCursor(accept: boolean): Promise<void> {
+    const located = this.cursorHunk();
+    if (located === undefined) return;
+    await this.settle([located.hunk.id], accept ? acceptDeletion : rejectDeletion);
+    this.reveal(located.editor, (hunks, offset) => hunks.next(offset));
+  }
+
+  /** Moves the cursor to the next (or previous) pending hunk, wrapping around. */
+  goToHunk(forward: boolean): void {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined) return;
+    this.reveal(editor, (hunks, offset, length) =>
+      forward ? hunks.next(offset) : hunks.previous(offset, length),
+    );
   }
 
   acceptAll(): Promise<void> {
@@ -222,6 +246,47 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
     this.refresh();
   }
 
+  /** The pending hunk under the active editor's cursor, with that editor. */
+  private cursorHunk(): { editor: vscode.TextEditor; hunk: ReviewHunk } | undefined {
+    const review = this.review;
+    const editor = vscode.window.activeTextEditor;
+    if (review === undefined || editor === undefined) return undefined;
+    if (!sameUri(editor.document.uri, review.uri)) return undefined;
+    const document = editor.document;
+    const hunk = review.hunks.at(
+      document.offsetAt(editor.selection.active),
+      document.getText().length,
+    );
+    return hunk === undefined ? undefined : { editor, hunk };
+  }
+
+  private reveal(
+    editor: vscode.TextEditor,
+    choose: (hunks: PendingHunks, offset: number, length: number) => ReviewHunk | undefined,
+  ): void {
+    const review = this.review;
+    if (review === undefined || !sameUri(editor.document.uri, review.uri)) return;
+    const document = editor.document;
+    const offset = document.offsetAt(editor.selection.active);
+    const hunk = choose(review.hunks, offset, document.getText().length);
+    if (hunk === undefined) return;
+    const position = document.positionAt(hunk.start);
+    editor.selection = new vscode.Selection(position, position);
+    editor.revealRange(
+      new vscode.Range(position, position),
+      vscode.TextEditorRevealType.InCenterIfOutsideViewport,
+    );
+    this.updateHunkContext();
+  }
+
+  /** Sets the hunk context key when the cursor enters or leaves a pending hunk. */
+  private updateHunkContext(): void {
+    const inHunk = this.cursorHunk() !== undefined;
+    if (inHunk === this.cursorInHunk) return;
+    this.cursorInHunk = inHunk;
+    void vscode.commands.executeCommand("setContext", HUNK_CONTEXT, inHunk);
+  }
+
   private announce(review: Review, document: vscode.TextDocument, line: number): void {
     const name = document.uri.path.split("/").pop() ?? document.uri.path;
     void vscode.window.withProgress(
@@ -233,7 +298,8 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
       (progress, token) =>
         new Promise<void>((resolve) => {
           progress.report({
-            message: "Accept or Reject each change above it, or all: Ctrl+Enter / Ctrl+Backspace.",
+            message:
+              "Accept or Reject each change above it (on it: Ctrl+Y / Ctrl+N), or all: Ctrl+Enter / Ctrl+Backspace.",
           });
           review.settled = resolve;
           if (this.review !== review) resolve();
@@ -268,6 +334,7 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
     const focused = vscode.window.activeTextEditor?.document.uri;
     const active = review !== undefined && focused !== undefined && sameUri(focused, review.uri);
     void vscode.commands.executeCommand("setContext", REVIEW_CONTEXT, active);
+    this.updateHunkContext();
     this.lensesChanged.fire();
   }
 
