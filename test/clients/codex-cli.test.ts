@@ -10,7 +10,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/engines/script/script-turn.ts";
 import { runCodexExec } from "./support/codex-cli.ts";
-import { startSparkServe, type SparkServeProcess } from "./support/spark-serve-process.ts";
+import {
+  completedResponses,
+  startSparkServe,
+  type SparkServeProcess,
+} from "./support/spark-serve-process.ts";
 
 /** `spark serve` over one script per model, each under the model name Codex will ask for. */
 async function serveScripts(
@@ -24,15 +28,6 @@ async function serveScripts(
     config += `[models."${model}"]\nengine = "script"\npath = "${script}"\n`;
   }
   return startSparkServe(config);
-}
-
-/** spark_gateway_responses_total for one transport and status. */
-function completedResponses(metricsText: string, transport: string): number {
-  const pattern = new RegExp(
-    `^spark_gateway_responses_total\\{transport="${transport}",status="completed"\\} (\\d+)$`,
-    "m",
-  );
-  return Number(pattern.exec(metricsText)?.[1] ?? 0);
 }
 
 const verdict = '{"verdict":"pass","files":2}';

@@ -56,6 +56,16 @@ export async function startSparkServe(
   };
 }
 
+/** spark_gateway_responses_total{transport, status="completed"} in GET /metrics' text: a case on a
+ * server other cases share checks what it added. */
+export function completedResponses(metricsText: string, transport: "http" | "ws"): number {
+  const pattern = new RegExp(
+    `^spark_gateway_responses_total\\{transport="${transport}",status="completed"\\} (\\d+)$`,
+    "m",
+  );
+  return Number(pattern.exec(metricsText)?.[1] ?? 0);
+}
+
 function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
