@@ -44,7 +44,7 @@ async function serveMicroModel(): Promise<SparkServeProcess> {
 describe.each([
   { transport: "http", websockets: false },
   { transport: "ws", websockets: true },
-])("Codex CLI on the embedded engine over $transport", ({ transport, websockets }) => {
+] as const)("Codex CLI on the embedded engine over $transport", ({ transport, websockets }) => {
   it("completes a turn", { timeout: 180_000 }, async () => {
     const { url, log, metrics } = server;
     const logBefore = log().length;
