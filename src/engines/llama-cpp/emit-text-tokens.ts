@@ -3,7 +3,7 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { EngineEvent, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
-import type { GenerationResult } from "./generate-text.ts";
+import type { GenerationResult } from "./generation-result.ts";
 import { TextStreamDecoder } from "./text-stream-decoder.ts";
 
 export interface EmitInput {

@@ -7,11 +7,8 @@ import { LlamaGrammarEvaluationState, type LlamaGrammar } from "node-llama-cpp";
 import type { EngineEvent, ToolDefinition } from "../engine.ts";
 import { streamToolCall } from "./tool-calls/stream-tool-call.ts";
 import { toolCallSchema } from "./tool-calls/tool-call-schema.ts";
-import {
-  alignSequenceToPrompt,
-  type GenerationInput,
-  type GenerationResult,
-} from "./generate-text.ts";
+import { alignSequenceToPrompt, type GenerationInput } from "./generate-text.ts";
+import type { GenerationResult } from "./generation-result.ts";
 
 export interface ForcedToolCallInput extends GenerationInput {
   /** Compiles (or returns the cached) grammar for a tool-call JSON schema. */

@@ -9,11 +9,12 @@ import {
   type LlamaModel,
   type Token,
 } from "node-llama-cpp";
-import type { EngineEvent, FinishReason, SamplingOptions } from "../engine.ts";
+import type { EngineEvent, SamplingOptions } from "../engine.ts";
 import type { StreamClock } from "../stream-clock.ts";
 import type { PromptLookup } from "./prompt-lookup/prompt-lookup.ts";
 import { speculativeTokens } from "./speculative-decode.ts";
 import { emitTextTokens } from "./emit-text-tokens.ts";
+import type { GenerationResult } from "./generation-result.ts";
 
 /** What every generation path gets: the sequence to run on, the rendered prompt and the limits. */
 export interface GenerationInput {
@@ -30,13 +31,6 @@ export interface GenerationInput {
   lookup?: { drafts: PromptLookup; history: Token[] };
   /** Structured output: every token follows it, and its completion ends the answer. */
   grammar?: LlamaGrammar | undefined;
-}
-
-/** Filled in by a generation path as it runs; read by the engine for usage and the finish. */
-export interface GenerationResult {
-  finishReason: FinishReason;
-  outputTokens: number;
-  cachedInputTokens: number;
 }
 
 export const DEFAULT_TEMPERATURE = 0.7;

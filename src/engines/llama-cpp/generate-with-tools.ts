@@ -9,7 +9,8 @@ import {
 } from "node-llama-cpp";
 import type { EngineEvent, FinishReason, ToolDefinition } from "../engine.ts";
 import { AsyncEventQueue } from "./async-event-queue.ts";
-import type { GenerationInput, GenerationResult } from "./generate-text.ts";
+import type { GenerationInput } from "./generate-text.ts";
+import type { GenerationResult } from "./generation-result.ts";
 
 export interface GenerateWithToolsInput extends GenerationInput {
   chatWrapper: ChatWrapper;

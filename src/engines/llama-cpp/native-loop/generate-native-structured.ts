@@ -3,7 +3,8 @@
 // without a grammar decides: `<tool_call>` and the turn goes on as calls; anything else is
 // dropped and the answer is sampled again, under the format's grammar from its first token.
 import type { EngineEvent } from "../../engine.ts";
-import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
+import { DEFAULT_TEMPERATURE } from "../generate-text.ts";
+import type { GenerationResult } from "../generation-result.ts";
 import { generateNativeText } from "./generate-native-text.ts";
 import { generateNativeWithTools, type NativeToolsInput } from "./generate-native-tools.ts";
 import type { NativeGrammar } from "./native-sequence.ts";

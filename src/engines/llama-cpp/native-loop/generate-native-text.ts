@@ -3,7 +3,8 @@
 // JS drafts after each step and the native thread verifies the draft in the next.
 import type { EngineEvent } from "../../engine.ts";
 import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
-import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
+import { DEFAULT_TEMPERATURE } from "../generate-text.ts";
+import type { GenerationResult } from "../generation-result.ts";
 import type { Token } from "node-llama-cpp";
 import type { PromptLookup } from "../prompt-lookup/prompt-lookup.ts";
 import type { NativeGrammar, NativeSequence, NativeSpeculation } from "./native-sequence.ts";

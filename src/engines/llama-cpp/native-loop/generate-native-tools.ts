@@ -7,7 +7,8 @@
 import type { Token } from "node-llama-cpp";
 import type { EngineEvent } from "../../engine.ts";
 import { emitTextTokens, type EmitInput } from "../emit-text-tokens.ts";
-import { DEFAULT_TEMPERATURE, type GenerationResult } from "../generate-text.ts";
+import { DEFAULT_TEMPERATURE } from "../generate-text.ts";
+import type { GenerationResult } from "../generation-result.ts";
 import { streamToolCall } from "../tool-calls/stream-tool-call.ts";
 import type { ToolCallSyntax } from "../tool-calls/tool-call-syntax.ts";
 import type { ToolTurnLookup } from "../prompt-lookup/request-lookup.ts";

@@ -5,7 +5,7 @@
 import type { Token } from "node-llama-cpp";
 import type { EngineEvent } from "../../engine.ts";
 import type { EmitInput } from "../emit-text-tokens.ts";
-import type { GenerationResult } from "../generate-text.ts";
+import type { GenerationResult } from "../generation-result.ts";
 import { TextStreamDecoder } from "../text-stream-decoder.ts";
 import { ToolCallText } from "./tool-call-text.ts";
 
