@@ -32,7 +32,9 @@ describe.skipIf(!ready).each(families)("spark exec on a %s model (chat format)",
     async () => {
       workspace = createAgentWorkspace();
       workspace.write("src/add.ts", BUGGY_FILE);
-      const modelPath = await ensurePatchingModel(family);
+      // micro: the script lives in block 0 at any shape, and one narrow layer prefills the
+      // agent's byte-tokenized system prompt and tools in a fraction of tiny's time.
+      const modelPath = await ensurePatchingModel(family, "micro");
       writeFileSync(
         path.join(path.dirname(workspace.sessionsDirectory), "config.toml"),
         `[models.coder]\nengine = "llama-cpp"\npath = ${JSON.stringify(modelPath)}\n` +

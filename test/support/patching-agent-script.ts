@@ -11,6 +11,7 @@ import type {
 } from "../../src/engines/llama-cpp/gguf/scripted-turns.ts";
 import { chatFamilies } from "../engines/support/chat-families.ts";
 import { llamaModelsFolder } from "../engines/support/family-vocab-gguf.ts";
+import type { TestModelShapeName } from "../../src/engines/llama-cpp/gguf/test-model-shapes.ts";
 import { ensureTestModel } from "./test-model.ts";
 
 export const BUGGY_FILE = "export const addNumbers = (a, b) => a - b;\n";
@@ -84,15 +85,18 @@ export const patchingFamilies = {
 } as const;
 
 /** The model file: the family's real template (from the bundled llama.cpp source), its script,
- * and a trained context long enough for the agent's byte-tokenized system prompt and tools. */
+ * and a trained context long enough for the agent's byte-tokenized system prompt and tools.
+ * `shape`: the script works on any untied one; micro prefills a long prompt fastest. */
 export async function ensurePatchingModel(
   name: keyof typeof patchingFamilies = "Qwen3-Coder",
+  shape: TestModelShapeName = "tiny",
 ): Promise<string> {
   const family = chatFamilies.find((candidate) => candidate.name === name);
   if (family === undefined) throw new Error(`chat-families.ts lost ${name}`);
   const folder = await llamaModelsFolder([family.vocab]);
   const template = await readFile(join(folder, "templates", family.template), "utf8");
   return ensureTestModel({
+    shape,
     turns: patchingFamilies[name],
     chatTemplate: template,
     contextLength: 32768,
