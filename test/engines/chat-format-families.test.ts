@@ -20,8 +20,8 @@ import {
   type ChatFamilyCheck,
 } from "./support/chat-families.ts";
 import { llamaModelsFolder, writeFamilyVocabGguf } from "./support/family-vocab-gguf.ts";
+import { startJinja2Renderer, type Jinja2Renderer } from "./support/jinja2-renderer.ts";
 
-const jinja2Script = join(import.meta.dirname, "support", "render-with-jinja2.py");
 const now = Date.UTC(2026, 10, 28, 9, 30);
 
 /** The first Python that imports jinja2: PATH's (pyenv, venv), else Debian's python3-jinja2. */
@@ -132,18 +132,19 @@ function huggingFaceMessages(family: ChatFamily, messages: ChatMessage[]): objec
 }
 
 /**
- * Renders, or answers from an earlier identical request: a family's tests render the same history
- * several times, and each Python start costs 1–2 s on a loaded machine.
+ * Renders in the file's one Python process, or answers from an earlier identical request: a
+ * family's tests render the same history several times.
  */
-const jinja2Renders = new Map<string, string>();
+const jinja2Renders = new Map<string, Promise<string>>();
+let jinja2: Jinja2Renderer | undefined;
 
 function renderWithJinja2(
   family: ChatFamily,
   template: string,
   messages: ChatMessage[],
   addGenerationPrompt: boolean,
-): string {
-  const input = JSON.stringify({
+): Promise<string> {
+  const request = {
     template,
     messages: huggingFaceMessages(family, messages),
     tools: tools.map((tool) => ({ type: "function", function: tool })),
@@ -151,14 +152,15 @@ function renderWithJinja2(
     bos_token: family.bosToken ?? "",
     eos_token: family.eosToken,
     now,
-  });
-  const rendered = jinja2Renders.get(input);
-  if (rendered !== undefined) return rendered;
-  const result = spawnSync(python ?? "python3", [jinja2Script], { input, encoding: "utf8" });
-  const output = JSON.parse(result.stdout) as { prompt?: string; error?: string };
-  if (output.prompt === undefined) throw new Error(`jinja2: ${output.error ?? result.stderr}`);
-  jinja2Renders.set(input, output.prompt);
-  return output.prompt;
+  };
+  const input = JSON.stringify(request);
+  let rendered = jinja2Renders.get(input);
+  if (rendered === undefined) {
+    jinja2 ??= startJinja2Renderer(python ?? "python3");
+    rendered = jinja2.render(request);
+    jinja2Renders.set(input, rendered);
+  }
+  return rendered;
 }
 
 /** Whitespace and dates aside (llama.cpp passes today's date where Hugging Face passes none). */
@@ -193,16 +195,18 @@ function commonPrefixLength(left: string, right: string): number {
  * model writes first: the reasoning and the end tag the engine names are put back in front.
  * Prefixes are compared by special token, not by character (`<SPECIAL_11>` after `<SPECIAL_12>`).
  */
-function generatedTurn(
+async function generatedTurn(
   family: ChatFamily,
   template: string,
   turn: Extract<ChatMessage, { role: "assistant" }>,
   history: ChatMessage[],
   thinkingEndTag: string,
-): string {
-  const withPrompt = renderWithJinja2(family, template, history, true);
-  const withoutPrompt = renderWithJinja2(family, template, history, false);
-  const after = renderWithJinja2(family, template, [...history, turn], false);
+): Promise<string> {
+  const [withPrompt, withoutPrompt, after] = await Promise.all([
+    renderWithJinja2(family, template, history, true),
+    renderWithJinja2(family, template, history, false),
+    renderWithJinja2(family, template, [...history, turn], false),
+  ]);
   const generationPrompt = withPrompt.slice(commonPrefixLength(withoutPrompt, withPrompt));
   // The first occurrence past the history: gpt-oss repeats `<|start|>assistant` within a turn.
   const turnStart = after.indexOf(generationPrompt, commonPrefixLength(withoutPrompt, after));
@@ -257,6 +261,7 @@ describe.skipIf(skipReason !== undefined)(
       models = await llamaModelsFolder(chatFamilies.map((family) => family.vocab));
     }, 120_000);
     afterAll(async () => {
+      jinja2?.close();
       await rm(directory, { recursive: true, force: true });
     });
 
@@ -292,9 +297,9 @@ describe.skipIf(skipReason !== undefined)(
       it("renders the tool conversation as the template does", async () => {
         const { format, template } = await open(family);
         const messages = conversation(family);
-        await check(family, "render", () => {
+        await check(family, "render", async () => {
           const rendered = format.render({ messages, tools, now: new Date(now) });
-          const expected = renderWithJinja2(family, template, messages, true);
+          const expected = await renderWithJinja2(family, template, messages, true);
           expect(normalized(rendered.prompt)).toBe(normalized(expected));
           // The tool's text reaches the model as it is, unless the template itself encodes it.
           if (expected.includes('// "quoted" \\ text'))
@@ -322,7 +327,7 @@ describe.skipIf(skipReason !== undefined)(
             },
           ],
         };
-        const output = generatedTurn(
+        const output = await generatedTurn(
           family,
           template,
           turn,
@@ -346,7 +351,7 @@ describe.skipIf(skipReason !== undefined)(
         const rendered = format.render({ messages: history, tools, now: new Date(now) });
         const reasoning = "The add function subtracts.";
         const answer = "The bug is the minus sign.";
-        let output = generatedTurn(
+        let output = await generatedTurn(
           family,
           template,
           { role: "assistant", content: answer, reasoning },

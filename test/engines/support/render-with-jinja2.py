@@ -1,7 +1,8 @@
 # Renders a chat template the way Hugging Face's apply_chat_template does (transformers'
 # _compile_jinja_template: ImmutableSandboxedEnvironment, trim_blocks, lstrip_blocks, loopcontrols,
 # raise_exception, tojson, strftime_now), as the independent Jinja implementation the chat-format
-# tests compare Spark's llama.cpp rendering against. Input and output: JSON on stdin/stdout.
+# tests compare Spark's llama.cpp rendering against. One JSON request a line on stdin, one JSON
+# answer a line on stdout, in order: a test file starts Python once, not once per render.
 import json
 import sys
 from datetime import datetime, timezone
@@ -9,9 +10,6 @@ from datetime import datetime, timezone
 import jinja2
 from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEnvironment
-
-request = json.load(sys.stdin)
-now = datetime.fromtimestamp(request["now"] / 1000, tz=timezone.utc)
 
 
 def raise_exception(message):
@@ -22,36 +20,39 @@ def tojson(value, ensure_ascii=False, indent=None, separators=None, sort_keys=Fa
     return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
-def strftime_now(format):
-    return now.strftime(format)
-
-
-
-
-def render(environment_class):
+def render(request, environment_class):
+    now = datetime.fromtimestamp(request["now"] / 1000, tz=timezone.utc)
     environment = environment_class(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
     environment.filters["tojson"] = tojson
     environment.globals["raise_exception"] = raise_exception
-    environment.globals["strftime_now"] = strftime_now
+    environment.globals["strftime_now"] = lambda format: now.strftime(format)
+    arguments = {
+        "messages": request["messages"],
+        "add_generation_prompt": request.get("add_generation_prompt", True),
+        "bos_token": request.get("bos_token", ""),
+        "eos_token": request.get("eos_token", ""),
+        # llama-server's default (and Spark's): templates with a thinking switch render it on.
+        "enable_thinking": True,
+    }
+    if request.get("tools"):
+        arguments["tools"] = request["tools"]
     return environment.from_string(request["template"]).render(**arguments)
 
-arguments = {
-    "messages": request["messages"],
-    "add_generation_prompt": request.get("add_generation_prompt", True),
-    "bos_token": request.get("bos_token", ""),
-    "eos_token": request.get("eos_token", ""),
-    # llama-server's default (and Spark's): templates with a thinking switch render it on.
-    "enable_thinking": True,
-}
-if request.get("tools"):
-    arguments["tools"] = request["tools"]
-try:
+
+def answer(request):
     try:
-        prompt = render(ImmutableSandboxedEnvironment)
-    except jinja2.exceptions.SecurityError:
-        # Templates that mutate lists (Kimi-K2's `.append`) fail in transformers' immutable sandbox;
-        # vLLM and llama.cpp render them, so compare against the mutable sandbox.
-        prompt = render(SandboxedEnvironment)
-    json.dump({"prompt": prompt}, sys.stdout)
-except Exception as error:
-    json.dump({"error": f"{type(error).__name__}: {error}"}, sys.stdout)
+        try:
+            return {"prompt": render(request, ImmutableSandboxedEnvironment)}
+        except jinja2.exceptions.SecurityError:
+            # Templates that mutate lists (Kimi-K2's `.append`) fail in transformers' immutable
+            # sandbox; vLLM and llama.cpp render them, so compare against the mutable sandbox.
+            return {"prompt": render(request, SandboxedEnvironment)}
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {error}"}
+
+
+for line in sys.stdin:
+    if line.strip() == "":
+        continue
+    sys.stdout.write(json.dumps(answer(json.loads(line))) + "\n")
+    sys.stdout.flush()
