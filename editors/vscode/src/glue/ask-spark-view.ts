@@ -18,9 +18,8 @@ import { questionWithFiles } from "../core/ask-files.ts";
 import { parsePageMessage, type HostMessage, type PageMessage } from "../core/ask-messages.ts";
 import { foldReplayedEvent, replayHistory } from "../core/ask-replay.ts";
 import { emptyAskTranscript, foldAskEvent, type AskTranscript } from "../core/ask-transcript.ts";
-import { findBlockTarget } from "../core/block-target.ts";
-import { insertText } from "../core/insert-text.ts";
 import { SparkClientError } from "../core/spark-client-error.ts";
+import { applyCode, editorContextOf, insertCode, type ProposeEdit } from "./ask-editor-actions.ts";
 import { askSparkHtml } from "./ask-spark-html.ts";
 import type { FailureReporter } from "./failure-reporter.ts";
 import type { SparkSettings } from "./settings.ts";
@@ -55,7 +54,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     private readonly failures: FailureReporter,
     private readonly workspaceState: vscode.Memento,
     /** Offers code as a pending edit (the quick edit's diff, ✓/✗ and keys). */
-    private readonly propose: (uri: vscode.Uri, range: vscode.Range, text: string) => Promise<void>,
+    private readonly propose: ProposeEdit,
   ) {
     const active = vscode.window.activeTextEditor;
     if (active !== undefined && CONTEXT_SCHEMES.has(active.document.uri.scheme))
@@ -100,7 +99,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
 
   /** Pins the editor's selection to the next question, whatever is selected when it is sent. */
   async addSelection(): Promise<void> {
-    const context = this.editorContext();
+    const context = editorContextOf(this.editor);
     if (context?.selection !== undefined) {
       this.attached.push(context);
       this.postContext();
@@ -153,9 +152,9 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
         await vscode.env.clipboard.writeText(message.text);
         return;
       case "insert":
-        return this.insert(message.text);
+        return insertCode(this.editor, message.text);
       case "apply":
-        return this.apply(message.text);
+        return applyCode(this.editor, message.text, this.propose);
       case "open-link":
         if (/^https?:\/\//i.test(message.href))
           await vscode.env.openExternal(vscode.Uri.parse(message.href));
@@ -190,7 +189,7 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
           {
             sessionId,
             text: questionWithFiles(
-              questionWithContext(text, this.editorContext(), this.attached),
+              questionWithContext(text, editorContextOf(this.editor), this.attached),
               files,
             ),
           },
@@ -293,73 +292,8 @@ export class AskSparkView implements vscode.WebviewViewProvider, vscode.Disposab
     client?.close();
   }
 
-  private async insert(text: string): Promise<void> {
-    const editor = this.editor;
-    if (editor === undefined || editor.document.isClosed) {
-      void vscode.window.showInformationMessage("Open a file to insert Spark's code into.");
-      return;
-    }
-    const shown = await vscode.window.showTextDocument(editor.document, editor.viewColumn);
-    const atLineStart = shown.selection.start.character === 0;
-    await shown.edit((builder) => builder.replace(shown.selection, insertText(text, atLineStart)));
-  }
-
-  /**
-   * Apply: the block proposed as a diff, never written at once. Over the selection when there is
-   * one; else over the lines it rewrites (the copy nearest the cursor); else inserted at the cursor.
-   */
-  private async apply(text: string): Promise<void> {
-    const editor = this.editor;
-    if (editor === undefined || editor.document.isClosed) {
-      void vscode.window.showInformationMessage("Open a file to apply Spark's code to.");
-      return;
-    }
-    const document = editor.document;
-    const selection = editor.selection;
-    if (!selection.isEmpty) {
-      // A selection of whole lines ends at the next line's start: the block ends its last line.
-      const wholeLines = selection.end.character === 0;
-      return this.propose(document.uri, selection, insertText(text, wholeLines));
-    }
-    const target = findBlockTarget(document.getText(), text, selection.active.line);
-    if (target === undefined)
-      return this.propose(
-        document.uri,
-        new vscode.Range(selection.active, selection.active),
-        insertText(text, selection.active.character === 0),
-      );
-    // The lines without their last newline: the one after them stays the document's.
-    const lastLine = document.lineAt(target.endLine - 1);
-    const range = new vscode.Range(target.startLine, 0, lastLine.lineNumber, lastLine.text.length);
-    return this.propose(document.uri, range, text.replace(/\r?\n$/, ""));
-  }
-
-  private editorContext(): EditorContext | undefined {
-    const editor = this.editor;
-    if (editor === undefined || editor.document.isClosed) return undefined;
-    const document = editor.document;
-    const context: EditorContext = {
-      path: vscode.workspace.asRelativePath(document.uri),
-      languageId: document.languageId,
-    };
-    const selection = editor.selection;
-    if (selection.isEmpty) return context;
-    return {
-      ...context,
-      selection: {
-        startLine: selection.start.line + 1,
-        // A selection that ends at a line's start does not include that line.
-        endLine:
-          selection.end.character === 0 && selection.end.line > selection.start.line
-            ? selection.end.line
-            : selection.end.line + 1,
-        text: document.getText(selection),
-      },
-    };
-  }
-
   private postContext(): void {
-    const description = describeContext(this.editorContext());
+    const description = describeContext(editorContextOf(this.editor));
     const attached = describeAttached(this.attached);
     const parts = [
       ...(description === "" ? [] : [`Context: ${description}`]),
