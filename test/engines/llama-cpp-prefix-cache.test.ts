@@ -1,8 +1,9 @@
 // The prefix cache on disk, across real processes on the embedded engine's native loop: a second
 // process loads the first one's system prompt and turn instead of computing them and writes the
-// same tokens; a corrupt or truncated entry is removed with one line and the prompt computed; a
-// model file replaced on disk never matches; the cap evicts the least recently used; one tenant's
-// entries are never loaded for another; and a cache turned off in config.toml writes nothing.
+// same tokens, and a process loads what it wrote itself; a corrupt or truncated entry is removed
+// with one line and the prompt computed; a model file replaced on disk never matches; the cap
+// evicts the least recently used; one tenant's entries are never loaded for another; and a cache
+// turned off in config.toml writes nothing.
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { readFile, truncate, writeFile } from "node:fs/promises";
@@ -107,6 +108,22 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     expect(stats).toMatchObject({ hits: 2, entriesWritten: 3, entriesInvalid: 0 });
   });
 
+  it("a second conversation in the same process loads the entries that process wrote", async () => {
+    newDirectory();
+    // The second takes a sequence of its own (never used): its prefix is on disk, not in it.
+    const { answers, notices } = await inProcess({
+      modelPath,
+      directory,
+      requests: [
+        { messages: conversation("Is this loop correct?") },
+        { messages: conversation("What does it return?") },
+      ],
+    });
+    expect(notices).toEqual([]);
+    expect(answers[1]?.usage.diskCachedInputTokens).toBeGreaterThan(SYSTEM.length * 0.9);
+    expect(computed(answers[1]!.usage)).toBeLessThan(80);
+  });
+
   it("a truncated or corrupt entry is removed with one line each and the prompt is computed", async () => {
     newDirectory();
     const requests = [{ messages: conversation("Is this loop correct?") }];
@@ -163,15 +180,10 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
       number
     >;
     expect(stats.entriesEvicted).toBeGreaterThanOrEqual(2);
-    // The newest conversation's turn is the one kept; the first one's is gone.
-    const again = await inProcess({
-      modelPath,
-      directory,
-      maxBytes,
-      requests: [requests[2]!, requests[0]!],
-    });
+    // The newest conversation's turn is kept. (Which other entry is depends on which of them the
+    // later conversations loaded, each touching it: the unit test holds the order.)
+    const again = await inProcess({ modelPath, directory, maxBytes, requests: [requests[2]!] });
     expect(computed(again.answers[0]!.usage)).toBe(1);
-    expect(computed(again.answers[1]!.usage)).toBeGreaterThan(1);
   });
 
   it("never loads one tenant's entries for another", async () => {

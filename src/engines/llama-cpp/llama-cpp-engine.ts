@@ -51,6 +51,7 @@ import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
 import { chooseContextSize, type ContextSizeChoice } from "./choose-context-size.ts";
 import { openPrefixCache } from "./prefix-cache/open-prefix-cache.ts";
+import { prefetchPrefixes } from "./prefix-cache/prepare-prefix.ts";
 
 export type { LlamaCppEngineOptions };
 
@@ -313,6 +314,8 @@ export class LlamaCppEngine implements Engine {
     if (invalid !== undefined) return yield* finish("error", invalid);
 
     const tools = requestTools(request);
+    // The cached prefixes' headers are read while the prompt renders.
+    prefetchPrefixes(this.generationParts.prefixCache, request);
     let prompt: RenderedPrompt;
     let chat: ChatFormatPrompt | undefined;
     const renderStartedAt = performance.now();

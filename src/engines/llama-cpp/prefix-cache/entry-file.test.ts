@@ -24,7 +24,18 @@ describe("prefix cache entry files", () => {
     await writeEntryFile(path, "prefix", tokens, state);
     const header = await readEntryHeader(path);
     expect(header).toMatchObject({ kind: "prefix", tokens, stateBytes: state.length });
-    expect((await readEntryState(path, header)).equals(state)).toBe(true);
+    const read = await readEntryState(path, header);
+    await read.verified;
+    expect(read.state.equals(state)).toBe(true);
+  });
+
+  it("returns from a write the header a read gives back (the writer's own lookups use it)", async () => {
+    const path = join(directory, "a.kv");
+    const written = await writeEntryFile(path, "turn", tokens, state);
+    expect(written).toEqual(await readEntryHeader(path));
+    const read = await readEntryState(path, written);
+    await read.verified;
+    expect(read.state.equals(state)).toBe(true);
   });
 
   it("refuses a truncated file and a changed byte", async () => {
@@ -34,7 +45,7 @@ describe("prefix cache entry files", () => {
     bytes[bytes.length - 10] = (bytes[bytes.length - 10]! + 1) % 256;
     await writeFile(path, bytes);
     const header = await readEntryHeader(path);
-    await expect(readEntryState(path, header)).rejects.toMatchObject({
+    await expect((await readEntryState(path, header)).verified).rejects.toMatchObject({
       code: "checksum_mismatch",
     });
     await truncate(path, bytes.length - 1);
@@ -56,7 +67,7 @@ describe("prefix cache entry files", () => {
     expect(removed).toEqual([join(folder, "old.kv")]);
   });
 
-  it("prefers the smallest of the entries sharing nearly the longest prefix", () => {
+  it("prefers the entry leaving the fewest prompt tokens to compute, unless it holds far more", () => {
     const entry = (name: string, list: number[]): CachedEntry => ({
       name,
       path: name,
@@ -68,12 +79,16 @@ describe("prefix cache entry files", () => {
         stateOffset: 0,
       },
     });
-    const prompt = Array.from({ length: 100 }, (_, index) => index) as Token[];
-    const system = entry("system", prompt.slice(0, 90));
-    const turn = entry("turn", [...prompt.slice(0, 95), 7, 7, 7]);
+    const prompt = Array.from({ length: 1000 }, (_, index) => index) as Token[];
+    // The system prompt's entry, and another conversation's turn sharing its first words too (a
+    // warm session reuses those: so does a fresh process).
+    const system = entry("system", prompt.slice(0, 900));
+    const turn = entry("turn", [...prompt.slice(0, 913), ...Array<number>(20).fill(7)]);
     const other = entry("other", [5, 5]);
-    expect(longestCachedPrefix([turn, system, other], prompt, 10)?.entry.name).toBe("system");
-    expect(longestCachedPrefix([turn, system], prompt, 10, 2)?.entry.name).toBe("turn");
+    expect(longestCachedPrefix([system, turn, other], prompt, 10)?.entry.name).toBe("turn");
+    // A long conversation sharing 13 more tokens costs more to read than they cost to compute.
+    const long = entry("long", [...prompt.slice(0, 913), ...Array<number>(1000).fill(7)]);
+    expect(longestCachedPrefix([long, system], prompt, 10)?.entry.name).toBe("system");
     expect(longestCachedPrefix([other], prompt, 1)).toBeUndefined();
   });
 });

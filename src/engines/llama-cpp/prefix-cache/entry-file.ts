@@ -11,6 +11,8 @@ const MAGIC = Buffer.from("SPARKKV1", "latin1");
 /** The CRC runs a slice at a time between event-loop turns: a 7B's state must not stall streams. */
 const CRC_SLICE_BYTES = 4 * 1024 * 1024;
 const PREFIX_BYTES = MAGIC.length + 4;
+/** The first read of an entry: its header and up to ~32k tokens. */
+const HEAD_READ_BYTES = 128 * 1024;
 /** Headers are a few dozen bytes; anything larger is not one of ours. */
 const MAX_HEADER_BYTES = 4096;
 
@@ -30,20 +32,24 @@ function invalid(path: string, reason: string): SparkError {
   return new SparkError("checksum_mismatch", `${path}: ${reason}`);
 }
 
-/** Writes the entry atomically (temporary file, then rename into place). */
+/**
+ * Writes the entry atomically (temporary file, then rename into place); returns its header as
+ * readEntryHeader would read it back (this process looks the entry up without reading it again).
+ */
 export async function writeEntryFile(
   path: string,
   kind: EntryKind,
   tokens: readonly Token[],
   state: Buffer,
-): Promise<number> {
+): Promise<EntryHeader> {
+  const stateCrc32 = await checksum(state);
   const header = Buffer.from(
     JSON.stringify({
       version: 1,
       kind,
       tokenCount: tokens.length,
       stateBytes: state.length,
-      stateCrc32: await checksum(state),
+      stateCrc32,
     }),
   );
   const lengths = Buffer.alloc(4);
@@ -61,23 +67,32 @@ export async function writeEntryFile(
   }
   await file.close();
   await rename(temporary, path);
-  return PREFIX_BYTES + header.length + tokenBytes.length + state.length;
+  return {
+    kind,
+    tokens: [...tokens],
+    stateBytes: state.length,
+    stateCrc32,
+    stateOffset: PREFIX_BYTES + header.length + tokenBytes.length,
+  };
 }
 
-/** The header and tokens; throws (checksum_mismatch) when the file is not a whole entry. */
+/**
+ * The header and tokens; throws (checksum_mismatch) when the file is not a whole entry. One read
+ * covers the header and a conversation's tokens (each round trip to the thread pool counts when a
+ * fresh process lists the folder on the way to its first token).
+ */
 export async function readEntryHeader(path: string): Promise<EntryHeader> {
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
-    const prefix = Buffer.alloc(PREFIX_BYTES);
-    await file.read(prefix, 0, PREFIX_BYTES, 0);
-    if (!prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw invalid(path, "not a cache entry");
-    const headerBytes = prefix.readUInt32LE(MAGIC.length);
-    if (headerBytes > MAX_HEADER_BYTES || PREFIX_BYTES + headerBytes > size)
+    let head = Buffer.allocUnsafe(Math.min(size, HEAD_READ_BYTES));
+    head = head.subarray(0, (await file.read(head, 0, head.length, 0)).bytesRead);
+    if (head.length < PREFIX_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC))
+      throw invalid(path, "not a cache entry");
+    const headerBytes = head.readUInt32LE(MAGIC.length);
+    if (headerBytes > MAX_HEADER_BYTES || PREFIX_BYTES + headerBytes > head.length)
       throw invalid(path, "truncated header");
-    const headerBuffer = Buffer.alloc(headerBytes);
-    await file.read(headerBuffer, 0, headerBytes, PREFIX_BYTES);
-    const header = parseHeader(path, headerBuffer);
+    const header = parseHeader(path, head.subarray(PREFIX_BYTES, PREFIX_BYTES + headerBytes));
     const tokensOffset = PREFIX_BYTES + headerBytes;
     const stateOffset = tokensOffset + header.tokenCount * 4;
     if (stateOffset + header.stateBytes !== size)
@@ -85,11 +100,15 @@ export async function readEntryHeader(path: string): Promise<EntryHeader> {
         path,
         `${size} bytes where its header promises ${stateOffset + header.stateBytes}`,
       );
-    const tokenBuffer = Buffer.alloc(header.tokenCount * 4);
-    await file.read(tokenBuffer, 0, tokenBuffer.length, tokensOffset);
-    const tokens: Token[] = [];
-    for (let offset = 0; offset < tokenBuffer.length; offset += 4)
-      tokens.push(tokenBuffer.readUInt32LE(offset) as Token);
+    let tokenBuffer: Buffer;
+    if (stateOffset <= head.length) tokenBuffer = head.subarray(tokensOffset, stateOffset);
+    else {
+      tokenBuffer = Buffer.allocUnsafe(header.tokenCount * 4);
+      await file.read(tokenBuffer, 0, tokenBuffer.length, tokensOffset);
+    }
+    const tokens: Token[] = new Array<Token>(header.tokenCount);
+    for (let index = 0; index < header.tokenCount; index += 1)
+      tokens[index] = tokenBuffer.readUInt32LE(index * 4) as Token;
     return {
       kind: header.kind,
       tokens,
@@ -102,19 +121,32 @@ export async function readEntryHeader(path: string): Promise<EntryHeader> {
   }
 }
 
-/** The state bytes, checked against the header's CRC-32. */
-export async function readEntryState(path: string, header: EntryHeader): Promise<Buffer> {
+export interface EntryState {
+  state: Buffer;
+  /**
+   * The check of the bytes against the header's CRC-32 (checksum_mismatch): it runs while llama.cpp
+   * copies them into the sequence, and the caller awaits both before the sequence is used.
+   */
+  verified: Promise<void>;
+}
+
+/** The state bytes, read whole; their checksum is checked in `verified`. */
+export async function readEntryState(path: string, header: EntryHeader): Promise<EntryState> {
   const file = await open(path, "r");
+  let state: Buffer;
   try {
-    const state = Buffer.allocUnsafe(header.stateBytes);
+    state = Buffer.allocUnsafe(header.stateBytes);
     const { bytesRead } = await file.read(state, 0, header.stateBytes, header.stateOffset);
     if (bytesRead !== header.stateBytes) throw invalid(path, "truncated state");
-    if ((await checksum(state)) !== header.stateCrc32)
-      throw invalid(path, "its state fails its checksum");
-    return state;
   } finally {
     await file.close();
   }
+  const verified = checksum(state).then((value) => {
+    if (value !== header.stateCrc32) throw invalid(path, "its state fails its checksum");
+  });
+  // Awaited by the caller; never an unhandled rejection if the restore fails first.
+  verified.catch(() => {});
+  return { state, verified };
 }
 
 function parseHeader(

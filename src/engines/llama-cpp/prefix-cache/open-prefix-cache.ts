@@ -33,5 +33,7 @@ export async function openPrefixCache(
     sequences: parts.native.options.sequences,
     kvType: "f16",
   });
+  // A fresh process's first request finds the entries' headers read.
+  cache.prefetch(undefined);
   return { cache, systemPrefix: new SystemPrefixTokens(render) };
 }

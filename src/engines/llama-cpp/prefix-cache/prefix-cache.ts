@@ -98,8 +98,18 @@ export class PrefixCache {
     if (match === undefined) return 0;
     const { entry } = match;
     try {
-      const state = await readEntryState(entry.path, entry.header);
-      await sequence.restoreState(entry.header.tokens, state);
+      const { state, verified } = await readEntryState(entry.path, entry.header);
+      // llama.cpp copies the state in on the decode thread while this thread checks its checksum.
+      const [restored, checked] = await Promise.allSettled([
+        sequence.restoreState(entry.header.tokens, state),
+        verified,
+      ]);
+      if (restored.status === "rejected") throw restored.reason;
+      if (checked.status === "rejected") {
+        // What was copied in is not the state that was saved: the job computes the prompt.
+        sequence.forget();
+        throw checked.reason;
+      }
     } catch (error) {
       await directory.discard(entry.path, error);
       return 0;
@@ -111,6 +121,16 @@ export class PrefixCache {
     this.counters.hits += 1;
     this.counters.tokensLoaded += loaded;
     return loaded;
+  }
+
+  /**
+   * Starts reading the scope's entries (their headers and tokens) so that the lookup after a
+   * prompt renders finds them read: the engine calls it as it opens and as a request arrives.
+   */
+  prefetch(scope: string | undefined): void {
+    this.directoryFor(scope)
+      .list()
+      .catch(() => {});
   }
 
   /** Whether an entry holding exactly these tokens exists (then saving them again is pointless). */
@@ -157,14 +177,7 @@ export class PrefixCache {
     if (entries.some((entry) => entry.name === name)) return;
     await mkdir(directory.path, { recursive: true });
     const path = join(directory.path, name);
-    await writeEntryFile(path, kind, tokens, state);
-    directory.add(name, {
-      kind,
-      tokens,
-      stateBytes: state.length,
-      stateCrc32: 0,
-      stateOffset: 0,
-    });
+    directory.add(name, await writeEntryFile(path, kind, tokens, state));
     this.counters.entriesWritten += 1;
     // A turn's entry holds every earlier turn of its conversation: those are superseded.
     if (kind === "turn") {

@@ -52,6 +52,15 @@ export async function preparePrefix(
   return prepared;
 }
 
+/** Starts reading the request's cached prefixes (before its prompt renders: the lookup needs both). */
+export function prefetchPrefixes(
+  prefixCache: EnginePrefixCache | undefined,
+  request: EngineRequest,
+): void {
+  if (prefixCache !== undefined && request.completion === undefined)
+    prefixCache.cache.prefetch(request.cacheScope);
+}
+
 /** Read through a call: the signal changes across the awaits above. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
