@@ -1,19 +1,12 @@
 // One MCP server over its whole life: connect (stdio or streamable HTTP) within its startup
 // timeout, list its tools, call them under the per-call timeout, and after a failed start or an
 // exit, reconnect with exponential backoff until it has failed `maxFailures` times in a row.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "../../config/mcp-server-config.ts";
 import { SparkError } from "../../protocol/spark-error.ts";
+import { isMcpErrorCode, loadMcpSdk, type McpSdk } from "./load-mcp-sdk.ts";
 
 export type McpServerState =
   "disabled" | "needs-consent" | "starting" | "ready" | "restarting" | "failed" | "closed";
@@ -45,6 +38,8 @@ const CLIENT_INFO = { name: "spark", version: "0.1.0" };
 export class McpServerConnection {
   private state: McpServerState = "starting";
   private client: Client | undefined;
+  /** Loaded by the first attempt to connect (set whenever `client` is). */
+  private sdk: McpSdk | undefined;
   /** The client of the attempt under way, so close() can end a server that is still starting. */
   private connecting: Client | undefined;
   private tools: Tool[] = [];
@@ -106,8 +101,8 @@ export class McpServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    const client = this.client;
-    if (this.state !== "ready" || client === undefined) {
+    const { client, sdk } = this;
+    if (this.state !== "ready" || client === undefined || sdk === undefined) {
       throw new SparkError(
         "upstream_error",
         `The MCP server "${this.name}" is ${this.state}${this.error === undefined ? "" : ` (${this.error})`}.`,
@@ -122,14 +117,14 @@ export class McpServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
-      if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
+      if (isMcpErrorCode(sdk, error, "RequestTimeout")) {
         throw new SparkError(
           "upstream_timeout",
           `The MCP server "${this.name}" did not answer ${toolName} within ${timeoutMs} ms (tool_timeout_ms); the call was cancelled.`,
           { cause: error },
         );
       }
-      if (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number)) {
+      if (isMcpErrorCode(sdk, error, "ConnectionClosed")) {
         throw new SparkError(
           "upstream_error",
           `The MCP server "${this.name}" exited during the call${this.lastStderr()}; it may or may not have done the work. Spark restarts the server; check before calling again.`,
@@ -157,9 +152,18 @@ export class McpServerConnection {
   private async connect(): Promise<void> {
     const attempt = ++this.attempt;
     this.stderrLines = [];
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    let sdk: McpSdk;
+    try {
+      sdk = await loadMcpSdk();
+    } catch (error) {
+      if (attempt === this.attempt) this.fail(message(error));
+      return;
+    }
+    if (attempt !== this.attempt) return;
+    this.sdk = sdk;
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
     this.connecting = client;
-    const transport = this.createTransport();
+    const transport = this.createTransport(sdk);
     const timeoutMs = this.config.startupTimeoutMs;
     try {
       await client.connect(transport, { timeout: timeoutMs });
@@ -175,7 +179,7 @@ export class McpServerConnection {
       this.error = undefined;
       this.retryInMs = undefined;
       client.onclose = () => this.onExit(attempt);
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () =>
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () =>
         this.refreshTools(client, attempt),
       );
       this.setState("ready");
@@ -183,8 +187,7 @@ export class McpServerConnection {
       await client.close().catch(() => undefined);
       if (attempt !== this.attempt) return;
       this.connecting = undefined;
-      const timedOut =
-        error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
+      const timedOut = isMcpErrorCode(sdk, error, "RequestTimeout");
       this.fail(
         timedOut
           ? `did not start within ${timeoutMs} ms (startup_timeout_ms)${this.lastStderr()}`
@@ -235,7 +238,7 @@ export class McpServerConnection {
     this.onChange(this);
   }
 
-  private createTransport(): Transport {
+  private createTransport(sdk: McpSdk): Transport {
     const transport = this.config.transport;
     if (transport.kind === "http") {
       const headers = { ...transport.headers };
@@ -244,11 +247,11 @@ export class McpServerConnection {
           ? undefined
           : process.env[transport.bearerTokenEnvVar];
       if (token !== undefined && token !== "") headers.Authorization = `Bearer ${token}`;
-      return new StreamableHTTPClientTransport(new URL(transport.url), {
+      return new sdk.StreamableHTTPClientTransport(new URL(transport.url), {
         requestInit: { headers },
       });
     }
-    const stdio = new StdioClientTransport({
+    const stdio = new sdk.StdioClientTransport({
       command: transport.command,
       args: transport.args,
       // The SDK adds these to its safe defaults (HOME, PATH, USER, …); nothing else is passed.
