@@ -2,7 +2,7 @@
 // APIs, /metrics by loop, and `spark prompt --stats`. On a machine where the native loop quietly
 // fell back (issue 23, finding 1), nothing said so.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatStats } from "../../src/cli/commands/prompt-command.ts";
+import { formatStats } from "../../src/cli/actions/prompt-action.ts";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DecodeLoop } from "../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 import { ensureTestModel } from "../support/test-model.ts";

@@ -2,7 +2,7 @@
 // /quit or Ctrl+C twice, 1 error, 2 usage (including "not a terminal").
 import type { Command } from "commander";
 import { holdTypeAhead } from "../../tui/type-ahead.ts";
-import { exitWithUsageCodes } from "./exec-command.ts";
+import { exitWithUsageCodes } from "../exit-codes.ts";
 
 interface TuiCommandFlags {
   model?: string;

@@ -1,18 +1,8 @@
 // `spark undo [--session id|last]`: puts back the files of a session's last edit, from the undo
 // entries in its log, and records the undo there so it is not undone twice.
+// Only the command line is here; the undo is actions/undo-action.ts, loaded when it runs.
 import type { Command } from "commander";
-import { UndoStack } from "../../agent/edits/index.ts";
-import { readSession } from "../../agent/session-store/read-session.ts";
-import { findSession, sessionsDirectory } from "../../agent/session-store/session-directory.ts";
-import { SessionLog } from "../../agent/session-store/session-log.ts";
-import { loadConfig } from "../../config/load-config.ts";
-import { SparkError } from "../../protocol/spark-error.ts";
-
-interface UndoFlags {
-  session: string;
-  force?: boolean;
-  json?: boolean;
-}
+import type { UndoFlags } from "../actions/undo-action.ts";
 
 export function registerUndoCommand(program: Command): void {
   program
@@ -22,51 +12,7 @@ export function registerUndoCommand(program: Command): void {
     .option("--force", "undo even if the file changed since the edit (those changes are lost)")
     .option("--json", "print the result as JSON")
     .action(async (flags: UndoFlags) => {
+      const { runUndo } = await import("../actions/undo-action.ts");
       process.exitCode = await runUndo(flags);
     });
-}
-
-async function runUndo(flags: UndoFlags): Promise<number> {
-  const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
-  let summary;
-  try {
-    summary = await findSession(sessionsDirectory(config.sparkHome), flags.session);
-  } catch (error) {
-    process.stderr.write(`spark undo: ${(error as Error).message}\n`);
-    return 2;
-  }
-  const loaded = await readSession(summary.path);
-  const stack = new UndoStack({ entries: loaded.undoEntries });
-  const log = SessionLog.open(summary);
-  try {
-    const result = await stack.undo({
-      workspaceRoot: summary.cwd,
-      ...(flags.force === true ? { force: true } : {}),
-    });
-    const files = result.files.map((file) => ({
-      path: file.path,
-      action: file.action,
-      unifiedDiff: file.diff,
-    }));
-    log.append({ type: "edit-undone", undoEntryId: result.entry.id, files });
-    if (flags.json === true) {
-      process.stdout.write(
-        `${JSON.stringify({ sessionId: summary.id, undoEntryId: result.entry.id, files })}\n`,
-      );
-    } else {
-      for (const file of files) {
-        process.stdout.write(`${file.action} ${file.path}\n${file.unifiedDiff}`);
-      }
-      process.stdout.write(
-        `Undid the last edit of session ${summary.id} (${files.length} file${files.length === 1 ? "" : "s"}).\n`,
-      );
-    }
-    return 0;
-  } catch (error) {
-    const sparkError = SparkError.from(error);
-    process.stderr.write(`spark undo: ${sparkError.message}\n`);
-    return 1;
-  } finally {
-    log.close();
-  }
 }

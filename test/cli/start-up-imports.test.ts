@@ -1,0 +1,105 @@
+// What each command loads at start-up, read from the ESM loader of the real `spark` process: help
+// and --version load only the command line, and an agent turn with a scripted model loads neither
+// node-llama-cpp (an embedded engine's) nor the MCP SDK (a configured server's). Every spawn of the
+// CLI (users, and the test suite hundreds of times) paid ~1 s for them before.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSpark } from "./support/run-spark-cli.ts";
+
+/**
+ * Loader hooks, given to the child with `node --import` (NODE_OPTIONS) before tsx and the CLI:
+ * every module the ESM loader loads (Spark's files, each package's entry and its ESM files) is
+ * appended to the file SPARK_TEST_LOADED_MODULES names. Inline data: modules, so no JavaScript file
+ * outside the typed project.
+ */
+const RECORDER_HOOKS = `import { appendFileSync } from "node:fs";
+export async function load(url, context, nextLoad) {
+  const loaded = await nextLoad(url, context);
+  appendFileSync(process.env.SPARK_TEST_LOADED_MODULES, url + "\\n");
+  return loaded;
+}`;
+const RECORDER = `import { register } from "node:module";
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(RECORDER_HOOKS)}`)});`;
+const RECORDER_OPTION = `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`;
+const SOURCE = fileURLToPath(new URL("../../src/", import.meta.url));
+
+/** Spark's own files (relative to src/) and the packages the command loaded, in load order. */
+interface Loaded {
+  code: number;
+  stderr: string;
+  sparkFiles: string[];
+  packages: Set<string>;
+}
+
+describe("start-up imports", () => {
+  let home: string;
+  beforeAll(async () => {
+    home = await mkdtemp(path.join(tmpdir(), "spark-start-up-"));
+  });
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function loadedBy(args: string[]): Promise<Loaded> {
+    const record = path.join(home, `loaded-${args.join("-").replace(/\W+/g, "_")}.txt`);
+    const result = await runSpark(
+      args,
+      {
+        SPARK_HOME: home,
+        SPARK_TEST_LOADED_MODULES: record,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${RECORDER_OPTION}`.trim(),
+      },
+      home,
+    );
+    const urls = (await readFile(record, "utf8")).split("\n").filter((url) => url !== "");
+    const files = urls.flatMap((url) => (url.startsWith("file:") ? [fileURLToPath(url)] : []));
+    const packages = files.flatMap((file) => {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+      return match === null ? [] : [match[1] as string];
+    });
+    return {
+      code: result.code,
+      stderr: result.stderr,
+      sparkFiles: files
+        .filter((file) => file.startsWith(SOURCE))
+        .map((file) => path.relative(SOURCE, file)),
+      packages: new Set(packages),
+    };
+  }
+
+  it.each(["--version", "--help", "exec --help", "serve --help"])(
+    "spark %s loads the command line and nothing a command runs with",
+    async (command) => {
+      const loaded = await loadedBy(command.split(" "));
+      expect(loaded.code, loaded.stderr).toBe(0);
+      // The recorder saw the CLI load at all.
+      expect(loaded.sparkFiles).toContain("cli/main.ts");
+      const outsideTheCommandLine = loaded.sparkFiles.filter(
+        (file) =>
+          !file.startsWith("cli/commands/") &&
+          ![
+            "cli/main.ts",
+            "cli/exit-codes.ts",
+            "protocol/spark-error.ts",
+            "tui/type-ahead.ts",
+          ].includes(file),
+      );
+      expect(outsideTheCommandLine).toEqual([]);
+      expect([...loaded.packages].sort()).toEqual(["commander", "esbuild", "tsx"]);
+    },
+  );
+
+  it("spark exec with a scripted model loads the agent but no llama.cpp and no MCP SDK", async () => {
+    const script = path.join(home, "done.jsonl");
+    await writeFile(script, `${JSON.stringify({ text: "Done." })}\n`);
+    const loaded = await loadedBy(["exec", "--json", "--model", `script:${script}`, "Say hi"]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.sparkFiles).toContain("agent/agent-session.ts");
+    expect(loaded.packages.has("node-llama-cpp")).toBe(false);
+    expect(loaded.packages.has("@modelcontextprotocol/sdk")).toBe(false);
+    expect(loaded.packages.has("ink")).toBe(false);
+  });
+});
