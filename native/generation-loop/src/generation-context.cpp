@@ -83,33 +83,6 @@ void GenerationContext::enqueue_state(std::shared_ptr<SequenceStateOperation> op
     refuse_sequence_state_operation(operation, "the native generation loop was disposed");
 }
 
-llama_sampler * GenerationContext::compile_grammar(const std::string & text, const std::string & root, std::string & error) const {
-    if (vocab_ == nullptr) {
-        error = "the native generation loop has no model loaded";
-        return nullptr;
-    }
-    llama_sampler * grammar = llama_sampler_init_grammar(vocab_, text.c_str(), root.c_str());
-    if (grammar == nullptr) error = "llama.cpp could not parse the tool-call grammar (root \"" + root + "\")";
-    return grammar;
-}
-
-llama_sampler * GenerationContext::compile_lazy_grammar(const std::string & text, const std::string & root,
-                                                        const std::vector<std::string> & trigger_patterns,
-                                                        const std::vector<llama_token> & trigger_tokens,
-                                                        std::string & error) const {
-    if (vocab_ == nullptr) {
-        error = "the native generation loop has no model loaded";
-        return nullptr;
-    }
-    std::vector<const char *> patterns;
-    patterns.reserve(trigger_patterns.size());
-    for (const auto & pattern : trigger_patterns) patterns.push_back(pattern.c_str());
-    llama_sampler * grammar = llama_sampler_init_grammar_lazy_patterns(
-        vocab_, text.c_str(), root.c_str(), patterns.data(), patterns.size(), trigger_tokens.data(), trigger_tokens.size());
-    if (grammar == nullptr) error = "llama.cpp could not parse the lazy tool-call grammar (root \"" + root + "\")";
-    return grammar;
-}
-
 void GenerationContext::post_draft(const std::shared_ptr<GenerationJob> & job, std::vector<llama_token> draft, int32_t at) {
     bool was_waiting = false;
     {
