@@ -30,16 +30,17 @@ export class AdaptiveDebounce {
   private readonly recentMs: number[] = [];
 
   constructor(options: AdaptiveDebounceOptions = {}) {
-    // Cody waits 75-125 ms and Continue 350 ms whatever the model does; 25 ms is about the gap
-    // between keystrokes of a fast typist, so waiting less would request on every key.
-    this.minimumMs = options.minimumMs ?? 25;
+    // Cody waits 75-125 ms and Continue 350 ms whatever the model does. Outside a burst (below)
+    // no floor: a key after a pause waits only its share of the server's latency (half of a
+    // 15 ms first token), where a 25 ms floor was the largest wait of ours before the request.
+    this.minimumMs = options.minimumMs ?? 0;
     this.maximumMs = options.maximumMs ?? 350;
     this.latencyShare = options.latencyShare ?? 0.5;
     this.windowSize = options.windowSize ?? 5;
     // 250 ms between keys is 48 words a minute: slower than that, the user is not in a burst.
     this.burstGapMs = options.burstGapMs ?? 250;
-    // VS Code's own 50 ms debounce plus the 25 ms minimum: in a burst, keys are let through no
-    // faster than before keystroke-relative pauses, so typing costs no more requests.
+    // VS Code's own 50 ms debounce plus 25 ms: in a burst, keys are let through no faster than
+    // when requests waited for VS Code's question, so typing costs no more requests.
     this.burstPauseMs = options.burstPauseMs ?? 75;
   }
 

@@ -133,6 +133,33 @@ describe("InlineCompletionEngine", () => {
     expect(received).toHaveLength(1);
   });
 
+  it("starts at the keystroke and the editor's question joins it: one request", async () => {
+    script = { chunks: ["add(", "1, 2);"] };
+    const outcomes: CompletionOutcome[] = [];
+    const completions = engine(outcomes);
+    completions.prefetch(context("const sum = "));
+    const text = await completions.complete(context("const sum = "), new AbortController().signal);
+    expect(text).toBe("add(1, 2);");
+    expect(received).toHaveLength(1);
+    expect(outcomes.map((outcome) => outcome.source)).toEqual(["network"]);
+  });
+
+  it("offers a completion still streaming only whole", async () => {
+    script = { chunks: ["add(1", ", 2);"], hold: true };
+    const completions = engine();
+    const first = completions.complete(context("const sum = "), new AbortController().signal);
+    await expect.poll(() => received.length).toBe(1);
+    // Typed through while it streams: the answer waits for the rest, not "(1" alone.
+    const typed = new AbortController();
+    const rest = completions.complete(context("const sum = add"), typed.signal);
+    const settledEarly = await Promise.race([rest.then(() => true), pause(100).then(() => false)]);
+    expect(settledEarly).toBe(false);
+    typed.abort();
+    await expect(rest).resolves.toBeUndefined();
+    server.closeAllConnections();
+    await first;
+  });
+
   it("aborts the request in flight when the next keystroke departs from it", async () => {
     script = { chunks: ["partial"], hold: true };
     const completions = engine();
@@ -223,4 +250,8 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let attempt = 0; attempt < 500 && !condition(); attempt++)
     await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
+}
+
+function pause(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }

@@ -1,7 +1,8 @@
 // The inline-completion pipeline without VS Code: cache, reuse of the completion in flight,
 // adaptive debounce, one request at a time (a new keystroke aborts an unrelated one), stream
-// filters, latency measurement, backoff while the server fails. The extension's provider only
-// converts positions and items.
+// filters, latency measurement, backoff while the server fails, and a start at the keystroke
+// (`prefetch`) that the editor's later question joins. The extension's provider only converts
+// positions and items.
 import { AdaptiveDebounce } from "./adaptive-debounce.ts";
 import { FailureBackoff } from "./failure-backoff.ts";
 import {
@@ -63,6 +64,10 @@ export class InlineCompletionEngine {
   private readonly backoff: FailureBackoff;
   private readonly now: () => number;
   private flight: Flight | undefined;
+  /** The pipeline started at a keystroke for its cursor, which the editor's question joins. */
+  private started:
+    | { key: string; controller: AbortController; result: Promise<GhostText | undefined> }
+    | undefined;
   requestsSent = 0;
   requestsCancelled = 0;
 
@@ -78,10 +83,44 @@ export class InlineCompletionEngine {
     return (await this.suggest(context, signal))?.text;
   }
 
+  /**
+   * Starts the pipeline for the cursor a keystroke left, before the editor asks: VS Code asks
+   * about 50 ms after the change reaches the extension (its own debounce, which an extension
+   * cannot shorten), and by then the request is under way. `suggest` for the same cursor joins it.
+   */
+  prefetch(context: CompletionContext): void {
+    if (!completionAllowedAt(context)) return;
+    const request = buildCompletionRequest(context, this.options.window);
+    const key = cacheKey(request);
+    if (this.started?.key === key) return;
+    this.started?.controller.abort();
+    const controller = new AbortController();
+    // Its failures reach onError inside; whoever joins it gets no answer.
+    const result = this.run(request, context, controller.signal).catch(() => undefined);
+    this.started = { key, controller, result };
+  }
+
   /** The ghost text for the cursor, or undefined (nothing to show, or the signal aborted). */
   async suggest(context: CompletionContext, signal: AbortSignal): Promise<GhostText | undefined> {
     if (!completionAllowedAt(context)) return undefined;
     const request = buildCompletionRequest(context, this.options.window);
+    const key = cacheKey(request);
+    const started = this.started;
+    if (started?.key === key && !started.controller.signal.aborted) {
+      const result = await Promise.race([started.result, abortedPromise(signal)]);
+      return signal.aborted ? undefined : (result ?? undefined);
+    }
+    // The cursor moved on since that keystroke: what it started waits no longer.
+    started?.controller.abort();
+    this.started = undefined;
+    return this.run(request, context, signal);
+  }
+
+  private async run(
+    request: CompletionRequest,
+    context: CompletionContext,
+    signal: AbortSignal,
+  ): Promise<GhostText | undefined> {
     const key = cacheKey(request);
     const cached = this.cache.get(key);
     if (cached !== undefined) return atCursor(this.report({ text: cached, source: "cache" }));
@@ -107,6 +146,8 @@ export class InlineCompletionEngine {
 
   /** Aborts whatever is in flight (the extension calls this on dispose). */
   cancel(): void {
+    this.started?.controller.abort();
+    this.started = undefined;
     this.abortFlight();
   }
 
@@ -131,12 +172,13 @@ export class InlineCompletionEngine {
         request,
         flight.finished,
       );
-      if (verdict.kind === "reuse") return verdict;
+      // A completion still streaming is offered whole: VS Code takes one answer per question.
+      if (verdict.kind === "reuse" && flight.finished) return verdict;
       if (verdict.kind === "unrelated") {
         this.abortFlight();
         return undefined;
       }
-      // Typed past what has streamed so far: the rest may still arrive.
+      // Typed past what has streamed so far, or the rest is still streaming.
       await Promise.race([flight.done, abortedPromise(signal), pause(10)]);
       if (signal.aborted) return undefined;
     }

@@ -3,7 +3,10 @@
 // document last changed, so the engine's pause runs from the keystroke (VS Code already waited
 // 50 ms before asking, and waiting the whole pause again made ghost text ~25 ms later), and how
 // long before that the previous change came (inside a burst of typing the pause is longer).
+// The cursor an edit leaves starts the engine at once (VS Code asks ~50 ms later, when it has
+// waited its own debounce): its question then joins a request already under way.
 import * as vscode from "vscode";
+import type { CompletionContext } from "../core/completion-request.ts";
 import type { InlineCompletionEngine } from "../core/inline-completion-engine.ts";
 import type { SparkSettings } from "./settings.ts";
 
@@ -11,6 +14,8 @@ export class SparkInlineCompletionProvider
   implements vscode.InlineCompletionItemProvider, vscode.Disposable
 {
   private readonly changes = new Map<string, { at: number; gapMs: number | undefined }>();
+  /** The document version each document was last started for: a cursor move alone asks nothing. */
+  private readonly started = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -25,9 +30,12 @@ export class SparkInlineCompletionProvider
         const previous = this.changes.get(key);
         this.changes.set(key, { at: now, gapMs: previous && now - previous.at });
       }),
-      vscode.workspace.onDidCloseTextDocument((document) =>
-        this.changes.delete(document.uri.toString()),
-      ),
+      // After the document change: the selection is where the edit left the cursor.
+      vscode.window.onDidChangeTextEditorSelection((event) => this.prefetch(event)),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.changes.delete(document.uri.toString());
+        this.started.delete(document.uri.toString());
+      }),
     ];
   }
 
@@ -40,18 +48,9 @@ export class SparkInlineCompletionProvider
     if (!this.settings.completionsEnabledFor(document.languageId)) return [];
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
-    const documentId = document.uri.toString();
-    const change = this.changes.get(documentId);
     try {
       const ghost = await this.engine.suggest(
-        {
-          text: document.getText(),
-          offset: document.offsetAt(position),
-          documentId,
-          languageId: document.languageId,
-          ...(change === undefined ? {} : { changedAt: change.at }),
-          ...(change?.gapMs === undefined ? {} : { typingGapMs: change.gapMs }),
-        },
+        this.contextAt(document, position),
         controller.signal,
       );
       if (ghost === undefined || token.isCancellationRequested) return [];
@@ -61,6 +60,34 @@ export class SparkInlineCompletionProvider
     } finally {
       subscription.dispose();
     }
+  }
+
+  private prefetch(event: vscode.TextEditorSelectionChangeEvent): void {
+    const document = event.textEditor.document;
+    const documentId = document.uri.toString();
+    const selection = event.selections[0];
+    if (event.selections.length !== 1 || selection === undefined || !selection.isEmpty) return;
+    if (event.textEditor !== vscode.window.activeTextEditor) return;
+    if (this.started.get(documentId) === document.version || !this.changes.has(documentId)) return;
+    if (!this.settings.completionsEnabledFor(document.languageId)) return;
+    // Where VS Code shows no inline suggestions it never asks: nothing to start.
+    const editorSettings = vscode.workspace.getConfiguration("editor", document);
+    if (!editorSettings.get<boolean>("inlineSuggest.enabled", true)) return;
+    this.started.set(documentId, document.version);
+    this.engine.prefetch(this.contextAt(document, selection.active));
+  }
+
+  private contextAt(document: vscode.TextDocument, position: vscode.Position): CompletionContext {
+    const documentId = document.uri.toString();
+    const change = this.changes.get(documentId);
+    return {
+      text: document.getText(),
+      offset: document.offsetAt(position),
+      documentId,
+      languageId: document.languageId,
+      ...(change === undefined ? {} : { changedAt: change.at }),
+      ...(change?.gapMs === undefined ? {} : { typingGapMs: change.gapMs }),
+    };
   }
 
   dispose(): void {
