@@ -102,4 +102,11 @@ describe("start-up imports", () => {
     expect(loaded.packages.has("@modelcontextprotocol/sdk")).toBe(false);
     expect(loaded.packages.has("ink")).toBe(false);
   });
+
+  it("spark models with no embedded model configured loads no llama.cpp", async () => {
+    const loaded = await loadedBy(["models"]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.sparkFiles).toContain("cli/actions/models-action.ts");
+    expect(loaded.packages.has("node-llama-cpp")).toBe(false);
+  });
 });

@@ -8,8 +8,6 @@ import { pullModel } from "../../models/pull-model.ts";
 import { createProgressWriter } from "../../models/progress-writer.ts";
 import { formatBytes } from "../../models/render-progress-bar.ts";
 import { createHostContext } from "../../host/host-context.ts";
-import { chatFormatNotice } from "../../engines/llama-cpp/inspect.ts";
-import { openModelChatFormat } from "../../engines/llama-cpp/inspect.ts";
 
 export interface PullFlags {
   sha256?: string;
@@ -23,6 +21,9 @@ export interface PullFlags {
  */
 async function chatFormatNoticeOf(name: string, model: ModelConfig): Promise<string | undefined> {
   if (model.engine !== "llama-cpp") return undefined;
+  // Only now: node-llama-cpp (~0.5 s to import) is for a configured embedded model's file alone.
+  const { chatFormatNotice, openModelChatFormat } =
+    await import("../../engines/llama-cpp/inspect.ts");
   try {
     const chat = await openModelChatFormat(model.path, {
       ...(model.chatTemplate === undefined ? {} : { templateFile: model.chatTemplate }),
