@@ -74,9 +74,18 @@ export interface FamilyVocab {
   eosToken: string;
 }
 
+// Each vocab file read once per process: several families share one (ten use gpt-2's), and
+// parsing a 150k-token vocabulary is most of a write. The info is only read below (copied).
+const vocabInfos = new Map<string, ReturnType<typeof readGgufFileInfo>>();
+
 /** Writes `target`: the vocab's metadata with the family's template, tokens, BOS and EOS. */
 export async function writeFamilyVocabGguf(family: FamilyVocab, target: string): Promise<void> {
-  const info = await readGgufFileInfo(family.vocab, { readTensorInfo: false, logWarnings: false });
+  let reading = vocabInfos.get(family.vocab);
+  if (reading === undefined) {
+    reading = readGgufFileInfo(family.vocab, { readTensorInfo: false, logWarnings: false });
+    vocabInfos.set(family.vocab, reading);
+  }
+  const info = await reading;
   const metadata = new Map<string, GgufMetadataValue>();
   flatten(info.metadata, "", metadata, { "tokenizer.ggml.token_type": "int32[]" });
   const tokens = [...((metadata.get("tokenizer.ggml.tokens")?.value as string[]) ?? [])];
