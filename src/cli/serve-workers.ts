@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { answerStoreCall, isStoreCall } from "../gateway/store/workers-store.ts";
 import { MemoryStoreCore } from "../gateway/store/memory-store-core.ts";
 import type { ServeConfig } from "../gateway/serve-config.ts";
-import { describeRedisUrl } from "../gateway/store/redis-gateway-store.ts";
+import { describeRedisUrl } from "../gateway/store/describe-redis-url.ts";
 import { SparkError } from "../protocol/spark-error.ts";
 import { hangupMeansExit, IMMEDIATE_EXIT_CODE } from "./serve-signals.ts";
 

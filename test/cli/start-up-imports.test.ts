@@ -2,12 +2,13 @@
 // and --version load only the command line, and an agent turn with a scripted model loads neither
 // node-llama-cpp (an embedded engine's) nor the MCP SDK (a configured server's). Every spawn of the
 // CLI (users, and the test suite hundreds of times) paid ~1 s for them before.
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runSpark } from "./support/run-spark-cli.ts";
+import { runSpark, type RunResult } from "./support/run-spark-cli.ts";
 
 /**
  * Loader hooks, given to the child with `node --import` (NODE_OPTIONS) before tsx and the CLI:
@@ -25,6 +26,7 @@ const RECORDER = `import { register } from "node:module";
 register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(RECORDER_HOOKS)}`)});`;
 const RECORDER_OPTION = `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`;
 const SOURCE = fileURLToPath(new URL("../../src/", import.meta.url));
+const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
 
 /** Spark's own files (relative to src/) and the packages the command loaded, in load order. */
 interface Loaded {
@@ -43,17 +45,18 @@ describe("start-up imports", () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  async function loadedBy(args: string[]): Promise<Loaded> {
+  /** `spark <args>` run to its end, or by `run` (a server, stopped once it has started). */
+  async function loadedBy(
+    args: string[],
+    run: (environment: Record<string, string>) => Promise<RunResult> = (environment) =>
+      runSpark(args, environment, home),
+  ): Promise<Loaded> {
     const record = path.join(home, `loaded-${args.join("-").replace(/\W+/g, "_")}.txt`);
-    const result = await runSpark(
-      args,
-      {
-        SPARK_HOME: home,
-        SPARK_TEST_LOADED_MODULES: record,
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${RECORDER_OPTION}`.trim(),
-      },
-      home,
-    );
+    const result = await run({
+      SPARK_HOME: home,
+      SPARK_TEST_LOADED_MODULES: record,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${RECORDER_OPTION}`.trim(),
+    });
     const urls = (await readFile(record, "utf8")).split("\n").filter((url) => url !== "");
     const files = urls.flatMap((url) => (url.startsWith("file:") ? [fileURLToPath(url)] : []));
     const packages = files.flatMap((file) => {
@@ -109,4 +112,37 @@ describe("start-up imports", () => {
     expect(loaded.sparkFiles).toContain("cli/actions/models-action.ts");
     expect(loaded.packages.has("node-llama-cpp")).toBe(false);
   });
+
+  it("spark serve with a scripted model and its own memory loads no ioredis, llama.cpp or MCP SDK", async () => {
+    const script = path.join(home, "serve.jsonl");
+    await writeFile(script, `${JSON.stringify({ text: "Done." })}\n`);
+    const args = ["serve", "--port", "0", "--model", `script:${script}`];
+    const loaded = await loadedBy(args, (environment) => serveUntilListening(args, environment));
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.sparkFiles).toContain("gateway/gateway-server.ts");
+    expect(loaded.packages.has("ioredis")).toBe(false);
+    expect(loaded.packages.has("node-llama-cpp")).toBe(false);
+    expect(loaded.packages.has("@modelcontextprotocol/sdk")).toBe(false);
+  });
+
+  /** `spark serve` until its banner is out, then Ctrl+C (it drains and exits 0). */
+  function serveUntilListening(
+    args: string[],
+    environment: Record<string, string>,
+  ): Promise<RunResult> {
+    const child = spawn(process.execPath, [SPARK, ...args], {
+      cwd: home,
+      env: { ...process.env, ...environment },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes("Command sandbox:")) child.kill("SIGINT");
+    });
+    return new Promise((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => resolve({ code: code ?? 1, stdout: "", stderr }));
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { hostname } from "node:os";
 import type { ServeConfig } from "../serve-config.ts";
 import type { GatewayStore } from "./gateway-store.ts";
 import { MemoryGatewayStore } from "./memory-gateway-store.ts";
-import { describeRedisUrl, openRedisGatewayStore } from "./redis-gateway-store.ts";
+import { describeRedisUrl } from "./describe-redis-url.ts";
 import { WorkersGatewayStore, type WorkerChannel } from "./workers-store.ts";
 
 export interface OpenStoreOptions {
@@ -33,6 +33,8 @@ export async function openGatewayStore(options: OpenStoreOptions): Promise<Gatew
     return new WorkersGatewayStore(options.workerChannel, replicaId, config.replicaLeaseMs);
   }
   if (config.store === undefined) return new MemoryGatewayStore({ responses, liveGraceMs });
+  // Only now: ioredis is for a server that shares its store, not for every `spark serve`.
+  const { openRedisGatewayStore } = await import("./redis-gateway-store.ts");
   return openRedisGatewayStore({
     url: config.store,
     replicaId: options.replicaId ?? newReplicaId(),

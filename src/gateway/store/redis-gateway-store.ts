@@ -25,6 +25,7 @@ import {
   PUT_RESPONSE,
   READ_LIVE,
 } from "./redis-store-scripts.ts";
+import { describeRedisUrl } from "./describe-redis-url.ts";
 import { StoreBreaker } from "./store-breaker.ts";
 import { StoreFullError, StoreUnavailableError } from "./store-unavailable-error.ts";
 
@@ -362,17 +363,5 @@ export class RedisGatewayStore implements GatewayStore {
       if (error instanceof StoreUnavailableError || error instanceof StoreFullError) throw error;
       throw new StoreUnavailableError(what, this.where, error);
     }
-  }
-}
-
-/** The URL without its password, for messages. */
-export function describeRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = "";
-    parsed.username = "";
-    return parsed.toString().replace(/\/$/, "");
-  } catch {
-    return "the configured Redis";
   }
 }
