@@ -1,9 +1,10 @@
 // One process of the prefix-cache scenario (scenarios/prefix-cache-disk.ts), as a fresh `spark exec`
 // is one: opens the embedded engine (with or without the cache on disk), runs its steps and prints
 // one JSON line per step: a request's first-token time, prompt tokens computed and from disk, or
-// a decode measured while another sequence's finished turn is saved.
+// a decode measured while another sequence's finished turn is saved, or a conversation's last turn
+// with the messages it grew to (what `spark exec --resume` sends next).
 import { collectStream, type CollectedStream } from "../../src/engines/collect-stream.ts";
-import type { EngineRequest } from "../../src/engines/engine.ts";
+import type { ChatMessage, EngineRequest } from "../../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
 
 export interface PrefixCacheChildInput {
@@ -20,7 +21,9 @@ export interface PrefixCacheChildInput {
 export type PrefixCacheChildStep =
   | { kind: "request"; request: EngineRequest }
   /** `decode` streams long while `beside`, on another sequence, finishes (and is saved). */
-  | { kind: "decode"; decode: EngineRequest; beside: EngineRequest };
+  | { kind: "decode"; decode: EngineRequest; beside: EngineRequest }
+  /** One turn per user message after `request`'s messages, each answer kept in the history. */
+  | { kind: "conversation"; request: EngineRequest; userMessages: string[] };
 
 export interface PrefixCacheChildLine {
   timeToFirstTokenMs: number | null;
@@ -29,6 +32,8 @@ export interface PrefixCacheChildLine {
   fromDisk: number;
   decodeTokensPerSecond: number | null;
   text: string;
+  /** A conversation step's messages, its last answer included. */
+  messages?: ChatMessage[];
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as PrefixCacheChildInput;
@@ -50,6 +55,17 @@ const line = (result: CollectedStream): PrefixCacheChildLine => ({
   text: result.text,
 });
 for (const step of input.steps) {
+  if (step.kind === "conversation") {
+    const messages = [...step.request.messages];
+    let last: PrefixCacheChildLine | undefined;
+    for (const content of step.userMessages) {
+      messages.push({ role: "user", content });
+      last = line(await collectStream(engine.stream({ ...step.request, messages: [...messages] })));
+      messages.push({ role: "assistant", content: last.text });
+    }
+    process.stdout.write(JSON.stringify({ ...last, messages }) + "\n");
+    continue;
+  }
   if (step.kind === "request") {
     process.stdout.write(
       JSON.stringify(line(await collectStream(engine.stream(step.request)))) + "\n",

@@ -2,8 +2,9 @@
 // in processes of their own: the first-token time of a request in a fresh process on a machine that
 // ran another conversation with the same system prompt and tools before (loaded from disk) against
 // the same request in a warm in-process session (only the new user message computed) and in a cold
-// one; and decode tokens/s of a stream while another sequence's finished turn is saved, cache on
-// against off.
+// one; the same for the next message of a conversation of 10 turns resumed by a fresh process
+// (prefix-cache-resume.ts); and decode tokens/s of a stream while another sequence's finished turn
+// is saved, cache on against off.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -15,6 +16,7 @@ import type { EngineRequest, ToolDefinition } from "../../src/engines/engine.ts"
 import { ensureTestModel } from "../../test/support/test-model.ts";
 import { readCorpus } from "../lib/conversation-corpus.ts";
 import type { PrefixCacheChildInput, PrefixCacheChildLine } from "../lib/prefix-cache-child.ts";
+import { measureResume } from "../lib/prefix-cache-resume.ts";
 import type { Scenario } from "../lib/scenario.ts";
 import { figure } from "../lib/scenario-result.ts";
 import { median, round } from "../lib/stats.ts";
@@ -128,20 +130,36 @@ export const prefixCacheDisk: Scenario = {
         await rm(directory, { recursive: true, force: true });
       }
     }
+    // A conversation of 10 turns (code pasted in each message), resumed by a fresh process.
+    const resumeTurns = { full: 10, quick: 10, smoke: 2 }[settings.size];
+    const turnBytes = 300;
+    const resume = await measureResume({
+      child,
+      base: { ...base, sequences: 1, contextSize: systemBytes + resumeTurns * 400 + 4096 },
+      request: { ...request("", 16), messages: [{ role: "system", content: system }] },
+      userMessages: (round) => {
+        const start = systemBytes + 10_000 + round * resumeTurns * turnBytes;
+        return {
+          turns: Array.from({ length: resumeTurns }, (_, turn) => {
+            const offset = start + turn * turnBytes;
+            return `Turn ${turn + 1}: what does this do?\n${corpus.slice(offset, offset + turnBytes)}`;
+          }),
+          next: `Round ${round}: say hi.`,
+        };
+      },
+      rounds,
+      signal: settings.signal,
+    });
     // Decode while the other sequence's finished turn is copied and written (cache on) or not;
     // the processes alternate, so the machine's load falls on both alike.
-    const decodeSteps = Array.from({ length: 3 }, (_, index) => ({
+    // `beside` continues the same system prompt on the other sequence and ends a few tokens into
+    // the decode: its turn (the whole prompt's state) is copied and written while the decode runs,
+    // and nothing else differs between the two processes (a beside prompt of its own to prefill
+    // would fall into the decode's window at whatever moment the lookup before it let it start).
+    const decodeSteps = Array.from({ length: 4 }, (_, index) => ({
       kind: "decode" as const,
       decode: request(`Decode ${index}: explain the code above.`, decodeTokens),
-      beside: {
-        ...request("", 8),
-        messages: [
-          {
-            role: "user" as const,
-            content: corpus.slice(systemBytes + index * 3000, systemBytes + index * 3000 + 2500),
-          },
-        ],
-      },
+      beside: request(`Beside ${index}: list the files.`, Math.ceil(decodeTokens / 8)),
     }));
     const decodeOn: PrefixCacheChildLine[] = [];
     const decodeOff: PrefixCacheChildLine[] = [];
@@ -167,6 +185,7 @@ export const prefixCacheDisk: Scenario = {
       median(lines.map((line) => line.decodeTokensPerSecond ?? Number.NaN));
     const ratio = median(fresh) / median(warm);
     const decodeRatio = speed(decodeOn) / speed(decodeOff);
+    const resumeRatio = median(resume.fresh) / median(resume.warm);
     return {
       scenario: 9,
       id: "prefix-cache-disk",
@@ -179,6 +198,7 @@ export const prefixCacheDisk: Scenario = {
         threads: settings.threads,
         systemPromptBytes: system.length,
         rounds,
+        resumeTurns,
         decodeTokens,
         size: settings.size,
       },
@@ -189,6 +209,12 @@ export const prefixCacheDisk: Scenario = {
         }),
         figure("first token, fresh process from disk", round(median(fresh), 1), "ms"),
         figure("first token, warm in-process session", round(median(warm), 1), "ms"),
+        figure(
+          `first token, ${resumeTurns}-turn conversation resumed by a fresh process ÷ warm session`,
+          round(resumeRatio, 3),
+          "×",
+          { comparison: "<=", value: 1.2 },
+        ),
         figure("first token, cold (nothing cached)", round(median(cold), 1), "ms"),
         figure(
           "first token, cold with the cache on (computes and saves)",
@@ -227,6 +253,24 @@ export const prefixCacheDisk: Scenario = {
           ],
         },
         {
+          title: `A conversation of ${resumeTurns} turns, its next message (${resume.promptTokens} prompt tokens)`,
+          columns: ["process", "first token ms (median)", "prompt tokens computed", "from disk"],
+          rows: [
+            [
+              "warm in-process session",
+              round(median(resume.warm), 1),
+              median(resume.warmComputed),
+              0,
+            ],
+            [
+              "fresh process resuming, cache on disk",
+              round(median(resume.fresh), 1),
+              median(resume.freshComputed),
+              median(resume.freshFromDisk),
+            ],
+          ],
+        },
+        {
           title: "Decode while another sequence's turn is saved",
           columns: ["cache", "tokens/s (median)"],
           rows: [
@@ -241,6 +285,9 @@ export const prefixCacheDisk: Scenario = {
         sameText
           ? "The fresh process wrote the same tokens as the warm session in every round."
           : "The fresh process's text differed from the warm session's in some round (greedy: check the cache).",
+        resume.sameText
+          ? "The resuming process wrote the same tokens as the warm session in every round."
+          : "The resuming process's text differed from the warm session's in some round (greedy: check the cache).",
       ],
       data: {
         cold,
@@ -252,6 +299,7 @@ export const prefixCacheDisk: Scenario = {
         freshFromDisk,
         decodeOn,
         decodeOff,
+        resume,
       },
     };
   },
