@@ -80,6 +80,7 @@ export class AgentSession {
     transcript: TranscriptMessage[],
     undoStack: UndoStack,
     commandSandbox: CommandSandbox,
+    tenant: string | undefined,
   ) {
     this.id = log.id;
     this.logPath = log.path;
@@ -97,6 +98,9 @@ export class AgentSession {
       ),
       model: options.model,
       sessionKey: `spark-session-${log.id}`,
+      // The engine's caches (in memory and on disk) are the tenant's own, as the gateway's are for
+      // the same key; the local user's sessions share `spark exec`'s.
+      cacheScope: tenant,
       sampling: options.sampling,
       firstStepToolChoice: options.firstStepToolChoice,
       maxSteps: options.maxSteps ?? 50,
@@ -140,6 +144,7 @@ export class AgentSession {
       [],
       new UndoStack(),
       options.commandSandbox ?? (await resolveCommandSandbox()),
+      options.tenant,
     );
     session.host.append({ role: "system", content: instructions });
     return session;
@@ -158,6 +163,7 @@ export class AgentSession {
       loaded.transcript,
       new UndoStack({ entries: loaded.undoEntries }),
       options.commandSandbox ?? (await resolveCommandSandbox()),
+      loaded.summary.tenant,
     );
     if (loaded.undoneSinceLastTurn.length > 0) {
       session.notes.push(undoneNote(loaded.undoneSinceLastTurn));

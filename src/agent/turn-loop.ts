@@ -20,6 +20,8 @@ export interface TurnHost {
   budget: ContextBudget;
   model: string | undefined;
   sessionKey: string;
+  /** Who may share the engine's cached state: the session's tenant on a gateway; unset locally. */
+  cacheScope: string | undefined;
   sampling: SamplingOptions | undefined;
   /** Tool choice for a turn's first model call (e.g. "required" to make a model start with a tool). */
   firstStepToolChoice: ToolChoice | undefined;
@@ -159,6 +161,7 @@ export async function runTurn(
         messages: toEngineMessages(sent),
         tools,
         sessionKey: host.sessionKey,
+        ...(host.cacheScope === undefined ? {} : { cacheScope: host.cacheScope }),
         ...(host.sampling === undefined ? {} : { sampling: host.sampling }),
         ...(steps === 1 && host.firstStepToolChoice !== undefined
           ? { toolChoice: host.firstStepToolChoice }
