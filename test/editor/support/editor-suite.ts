@@ -1,11 +1,16 @@
 // The hooks every code-server test file shares: one code-server and one chromium for the file
 // (started together in beforeAll), a new window per test (its own `spark serve`, workspace folder,
 // user settings and browser context), screenshotted and closed after it. Starting code-server once
-// per file instead of once per test saves its install and start (~5 s a test on this machine).
+// per file instead of once per test saves its install and start (~5 s a test on this machine);
+// starting each test's `spark serve` while the test before runs saves its start (~9 s a test, see
+// spark-serve-pool.ts). SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
 import { chromium, type Browser } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { packageExtension, startCodeServer, type CodeServer } from "./code-server.ts";
+import { useSparkServePool } from "./spark-serve-pool.ts";
+import { useSuiteTimings } from "./suite-timings.ts";
 import {
   openWorkbench,
   screenshotPages,
@@ -28,18 +33,35 @@ export function useEditorSuite(): EditorSuite {
   let codeServer: CodeServer | undefined;
   let workbench: Workbench | undefined;
   const cleanups: (() => Promise<void>)[] = [];
+  let file = "";
+  let stepsStartedAt: number | undefined;
+  // Registered first, so it prints after the other afterAll hooks have run.
+  const timings = useSuiteTimings(() => file);
+  const servers = useSparkServePool();
 
   beforeAll(async () => {
-    await packageExtension();
-    [browser, codeServer] = await Promise.all([launchBrowser(), startCodeServer()]);
+    file = path.basename(expect.getState().testPath ?? "");
+    await timings.time("setup: package the extension", packageExtension);
+    [browser, codeServer] = await Promise.all([
+      timings.time("setup: chromium", launchBrowser),
+      timings.time("setup: code-server", startCodeServer),
+    ]);
   }, 180_000);
   afterAll(async () => {
-    await browser?.close();
-    await codeServer?.close();
+    await timings.time("teardown: chromium", async () => browser?.close());
+    await timings.time("teardown: code-server", async () => codeServer?.close());
+  });
+  beforeEach((context) => {
+    timings.enterTest(context.task.name);
   });
   afterEach(async (context) => {
+    if (stepsStartedAt !== undefined) timings.record("test: its own steps", stepsStartedAt);
+    stepsStartedAt = undefined;
     if (workbench !== undefined) {
-      await screenshotPages(workbench.context, context.task.name);
+      const { context: browserContext } = workbench;
+      await timings.time("close: screenshot", () =>
+        screenshotPages(browserContext, context.task.name),
+      );
       await workbench.close();
       workbench = undefined;
     }
@@ -50,7 +72,9 @@ export function useEditorSuite(): EditorSuite {
     async open(options) {
       if (browser === undefined || codeServer === undefined)
         throw new Error("the editor suite's beforeAll did not finish");
-      workbench = await openWorkbench(browser, codeServer, options);
+      workbench = await openWorkbench(browser, codeServer, options, { timings, servers });
+      servers.prepareNext();
+      stepsStartedAt = performance.now();
       return workbench;
     },
     get workbench() {

@@ -1,13 +1,16 @@
 // One code-server window per test for the extension's end-to-end tests: a real `spark serve`
-// (scripted engine), a window of the test file's code-server on a new workspace folder, in a new
-// browser context (its own storage: secrets, state). The helpers drive it the way a user does: the
-// command palette, the explorer, notifications.
+// (scripted engine; the suite's are started ahead, see spark-serve-pool.ts), a window of the test
+// file's code-server on a new workspace folder, in a new browser context (its own storage:
+// secrets, state). The helpers drive it the way a user does: the command palette, the explorer,
+// notifications.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
+import type { SparkServePool } from "./spark-serve-pool.ts";
+import { SuiteTimings } from "./suite-timings.ts";
 
 /** Monaco renders spaces as no-break spaces. */
 export const visibleText = (text: string): string => text.replace(/\u00a0/g, " ");
@@ -36,15 +39,25 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
+export interface WorkbenchSetup {
+  /** Where the phases of opening and closing the window are timed. */
+  timings?: SuiteTimings;
+  /** Where the window's `spark serve` comes from (default: one started for it). */
+  servers?: Pick<SparkServePool, "take">;
+}
+
 /** Opens a window on `editor` for a new `spark serve`; its user settings are the test's alone. */
 export async function openWorkbench(
   browser: Browser,
   editor: CodeServer,
   options: WorkbenchOptions,
+  { timings = new SuiteTimings(), servers = { take: startSparkServe } }: WorkbenchSetup = {},
 ): Promise<Workbench> {
-  const server = await startSparkServe(
-    options.turns,
-    options.configToml === undefined ? {} : { configToml: options.configToml },
+  const server = await timings.time("open: spark serve", () =>
+    servers.take(
+      options.turns,
+      options.configToml === undefined ? {} : { configToml: options.configToml },
+    ),
   );
   for (const [name, content] of Object.entries(options.files ?? {}))
     server.workspace.write(name, content);
@@ -79,16 +92,22 @@ export async function openWorkbench(
   const close = async (): Promise<void> => {
     // Leaving the page disconnects the window gracefully: code-server ends its extension host
     // now instead of keeping it for a reconnection.
-    for (const open of context.pages())
-      await open.goto("about:blank", { timeout: 10_000 }).catch(() => undefined);
-    await context.close();
-    await server.close();
+    await timings.time("close: leave the page", async () => {
+      for (const open of context.pages())
+        await open.goto("about:blank", { timeout: 10_000 }).catch(() => undefined);
+    });
+    await timings.time("close: browser context", () => context.close());
+    await timings.time("close: spark serve", () => server.close());
   };
   try {
-    await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+    await timings.time("open: workbench", async () => {
+      await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
+      await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+    });
     // The status-bar item appears once the extension has activated.
-    await sparkStatus(page).waitFor({ timeout: 60_000 });
+    await timings.time("open: extension activated", () =>
+      sparkStatus(page).waitFor({ timeout: 60_000 }),
+    );
   } catch (error) {
     await screenshotPages(context, "window-did-not-open");
     await close();
