@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import type { CompletionContext } from "../core/completion-request.ts";
 import type { InlineCompletionEngine } from "../core/inline-completion-engine.ts";
+import { EDIT_SCHEME } from "./edit-documents.ts";
 import type { SparkSettings } from "./settings.ts";
 
 export class SparkInlineCompletionProvider
@@ -68,6 +69,8 @@ export class SparkInlineCompletionProvider
     const selection = event.selections[0];
     if (event.selections.length !== 1 || selection === undefined || !selection.isEmpty) return;
     if (event.textEditor !== vscode.window.activeTextEditor) return;
+    // A proposal streaming into Spark's own documents is not typing.
+    if (document.uri.scheme === EDIT_SCHEME) return;
     if (this.started.get(documentId) === document.version || !this.changes.has(documentId)) return;
     if (!this.settings.completionsEnabledFor(document.languageId)) return;
     // Where VS Code shows no inline suggestions it never asks: nothing to start.
