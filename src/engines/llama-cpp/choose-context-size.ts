@@ -3,7 +3,11 @@
 // contextSize "auto" decides (the largest up to the trained context whose KV cache for every
 // sequence fits the free memory), never below what the agent's prompt needs.
 import os from "node:os";
-import type { GgufInsightsConfigurationResolver, LlamaContextOptions } from "node-llama-cpp";
+import type {
+  GgufInsightsConfigurationResolver,
+  LlamaContextOptions,
+  LlamaModel,
+} from "node-llama-cpp";
 
 /**
  * The fewest tokens a sequence gets without configuration: the agent's system prompt and tools
@@ -89,4 +93,22 @@ export async function chooseContextSize(input: ContextSizeInput): Promise<Contex
       ? trained
       : `the largest that fits the free ${input.gpuLayers > 0 ? "VRAM" : "memory"} (${trained})`;
   return { contextSize, reason: `auto: ${contextSize} tokens${perSequence}, ${why}` };
+}
+
+/** The context a loaded model gets with these settings (what `spark doctor` reports for `spark
+ * serve`, where the engine was opened smaller). */
+export function chooseContextSizeFor(
+  model: LlamaModel,
+  loaded: { trainContextSize: number; gpuLayers: number },
+  configured: number | undefined,
+  sequences: number,
+): Promise<ContextSizeChoice> {
+  return chooseContextSize({
+    configured,
+    trainContextSize: loaded.trainContextSize,
+    sequences,
+    gpuLayers: loaded.gpuLayers,
+    flashAttention: model.defaultContextFlashAttention,
+    resolver: model.fileInsights.configurationResolver,
+  });
 }

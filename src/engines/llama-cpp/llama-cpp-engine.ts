@@ -49,7 +49,7 @@ import { outputTextGrammar } from "./structured-output/output-text-grammar.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
-import { chooseContextSize, type ContextSizeChoice } from "./choose-context-size.ts";
+import { chooseContextSizeFor, type ContextSizeChoice } from "./choose-context-size.ts";
 import { openPrefixCache } from "./prefix-cache/open-prefix-cache.ts";
 import { prefetchPrefixes } from "./prefix-cache/prepare-prefix.ts";
 
@@ -154,15 +154,12 @@ export class LlamaCppEngine implements Engine {
   /** The context `spark serve` would give this model with these settings (spark doctor opens the
    * engine smaller, to stay light). */
   contextChoiceFor(configured: number | undefined, sequences: number): Promise<ContextSizeChoice> {
-    const { model } = this.loaded;
-    return chooseContextSize({
+    return chooseContextSizeFor(
+      this.loaded.model,
+      { trainContextSize: this.trainContextSize, gpuLayers: this.gpuLayers },
       configured,
-      trainContextSize: this.trainContextSize,
       sequences,
-      gpuLayers: this.gpuLayers,
-      flashAttention: model.defaultContextFlashAttention,
-      resolver: model.fileInsights.configurationResolver,
-    });
+    );
   }
 
   /** The chat format's one line at load, when the model's template cannot run as intended. */
