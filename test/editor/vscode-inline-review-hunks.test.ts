@@ -8,29 +8,13 @@ import { describe, expect, it } from "vitest";
 import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { codeServerMissingReason } from "./support/code-server.ts";
 import { useEditorSuite } from "./support/editor-suite.ts";
+import { editorText, lenses, ORIGINAL, REWRITTEN } from "./support/inline-review-page.ts";
 import { quickEdit, selectLines } from "./support/quick-edit-steps.ts";
-import {
-  fileSettles,
-  openFile,
-  saveAll,
-  screenshot,
-  sleep,
-  visibleText,
-} from "./support/workbench.ts";
+import { fileSettles, openFile, saveAll, screenshot, sleep } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the inline review keys test: ${missing}.`);
 
-const ORIGINAL =
-  "function sum(items) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n";
-/** Two changes (lines 1 and 4) with unchanged lines between them: two hunks. */
-const REWRITTEN =
-  "function sum(items = []) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total | 0;\n}";
-
-const lenses = (page: Page, title: string) =>
-  page.locator(".contentWidgets .codelens-decoration a", { hasText: title });
-const editorText = (page: Page): Promise<string> =>
-  page.locator(".monaco-editor .view-lines").first().innerText().then(visibleText);
 /** The 1-based line the cursor is on, from the status bar's "Ln 4, Col 1". */
 const cursorLine = async (page: Page): Promise<number> => {
   const text = await page

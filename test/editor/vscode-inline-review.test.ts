@@ -9,22 +9,12 @@ import { describe, expect, it } from "vitest";
 import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { codeServerMissingReason } from "./support/code-server.ts";
 import { useEditorSuite } from "./support/editor-suite.ts";
+import { editorText, lenses, ORIGINAL, REWRITTEN } from "./support/inline-review-page.ts";
 import { quickEdit, selectLines } from "./support/quick-edit-steps.ts";
-import { fileSettles, openFile, saveAll, screenshot, visibleText } from "./support/workbench.ts";
+import { fileSettles, openFile, saveAll, screenshot } from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the inline review tests: ${missing}.`);
-
-const ORIGINAL =
-  "function sum(items) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total;\n}\n";
-/** Two changes (lines 1 and 4) with unchanged lines between them: two hunks. */
-const REWRITTEN =
-  "function sum(items = []) {\n  let total = 0;\n  for (const item of items) total += item;\n  return total | 0;\n}";
-
-const lenses = (page: Page, title: string) =>
-  page.locator(".contentWidgets .codelens-decoration a", { hasText: title });
-const editorText = (page: Page): Promise<string> =>
-  page.locator(".monaco-editor .view-lines").first().innerText().then(visibleText);
 
 const lineCount = (page: Page): Promise<number> =>
   page.locator(".monaco-editor .line-numbers").count();
