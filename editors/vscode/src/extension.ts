@@ -80,17 +80,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("spark.rejectInlineEdit", () => inlineReview.rejectAll()),
     vscode.commands.registerCommand("spark.focusAsk", () => askView.focus()),
     vscode.commands.registerCommand("spark.addSelectionToAsk", () => askView.addSelection()),
-    // From a key, these act only on a proposal that is the active editor: the context key that
-    // scopes the keys reaches the workbench a moment after the user switched editors.
-    vscode.commands.registerCommand("spark.acceptEdit", (source?: KeySource) =>
-      fromProposal(source) ? quickEdit.accept() : undefined,
-    ),
-    vscode.commands.registerCommand("spark.rejectEdit", (source?: KeySource) =>
-      fromProposal(source) ? quickEdit.reject() : undefined,
-    ),
-    vscode.commands.registerCommand("spark.cancelEdit", (source?: KeySource) => {
-      if (fromProposal(source)) quickEdit.cancel();
-    }),
+    // Their keys are bound only while a proposal's editor has the focus (package.json reads the
+    // workbench's own resourceScheme, current the moment the tab changes): no check here, where
+    // the extension host's active editor lags the workbench (it changes again as the proposal's
+    // language is set when it is offered, and a Ctrl+Enter then went unanswered).
+    vscode.commands.registerCommand("spark.acceptEdit", () => quickEdit.accept()),
+    vscode.commands.registerCommand("spark.rejectEdit", () => quickEdit.reject()),
+    vscode.commands.registerCommand("spark.cancelEdit", () => quickEdit.cancel()),
     vscode.commands.registerCommand("spark.startServer", () => launcher.start()),
     vscode.commands.registerCommand("spark.newChat", () => askView.newChat()),
     vscode.commands.registerCommand("spark.setApiKey", async () => {
@@ -109,16 +105,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   void checkServer(settings, statusBar, failures);
-}
-
-/** What package.json's keybindings pass to the proposal's commands. */
-interface KeySource {
-  fromKey?: boolean;
-}
-
-function fromProposal(source: KeySource | undefined): boolean {
-  if (source?.fromKey !== true) return true;
-  return vscode.window.activeTextEditor?.document.uri.scheme === EDIT_SCHEME;
 }
 
 /** At startup: name the server's model in the status bar, or say why there is none. */

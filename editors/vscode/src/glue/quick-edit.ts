@@ -11,7 +11,7 @@ import { EditAnchor, type TextSpan } from "../core/edit-anchor.ts";
 import { streamQuickEdit } from "../core/quick-edit-client.ts";
 import { decideQuickEditOutcome, type QuickEditEnd } from "../core/quick-edit-outcome.ts";
 import { proposalWhileStreaming } from "../core/streaming-proposal.ts";
-import { EDIT_SCHEME, editDocumentUri, type EditDocuments } from "./edit-documents.ts";
+import { editDocumentUri, type EditDocuments } from "./edit-documents.ts";
 import type { FailureReporter } from "./failure-reporter.ts";
 import { placeOf, SELECTION_CHANGED, trackChanges } from "./edit-place.ts";
 import type { InlineReview } from "./inline-review.ts";
@@ -43,16 +43,15 @@ interface PendingEdit {
   controller: AbortController;
 }
 
-/** How often the diff view is refreshed while the edit streams (ms): a frame or so. */
 /** Tries at applying an accepted edit while the document keeps changing under it. */
 const ACCEPT_ATTEMPTS = 3;
+/** How often the diff view is refreshed while the edit streams (ms): a frame or so. */
 const REFRESH_INTERVAL_MS = 30;
 
 export class QuickEdit implements vscode.Disposable {
   private pending: PendingEdit | undefined;
   private sequence = 0;
   private readonly tabSubscription: vscode.Disposable;
-  private readonly editorSubscription: vscode.Disposable;
 
   constructor(
     private readonly settings: SparkSettings,
@@ -63,7 +62,6 @@ export class QuickEdit implements vscode.Disposable {
     // Closing the proposal's diff is the user dismissing it: a pending edit nobody sees must not
     // wait for a key pressed later for something else.
     this.tabSubscription = vscode.window.tabGroups.onDidChangeTabs((event) => {
-      updateProposalActive();
       const pending = this.pending;
       if (pending === undefined || !event.closed.some((tab) => showsProposal(tab, pending))) return;
       const stillOpen = vscode.window.tabGroups.all.some((group) =>
@@ -71,14 +69,10 @@ export class QuickEdit implements vscode.Disposable {
       );
       if (!stillOpen) void this.reject();
     });
-    // The proposal's keys (Ctrl+Enter, Ctrl+Backspace, Esc) are bound only while its diff is the
-    // active editor (and has the focus): anywhere else they stay VS Code's.
-    this.editorSubscription = vscode.window.onDidChangeActiveTextEditor(updateProposalActive);
   }
 
   dispose(): void {
     this.tabSubscription.dispose();
-    this.editorSubscription.dispose();
     this.pending?.controller.abort();
     this.pending?.tracking.dispose();
   }
@@ -226,9 +220,6 @@ export class QuickEdit implements vscode.Disposable {
     this.showProposal(pending, text);
     // Whole now: highlighted as the file is, and its problems reported (they go when answered).
     await this.documents.setLanguage(pending.proposedUri, pending.languageId);
-    // The language change reopens the proposal's document, and the active editor changes with
-    // it: Ctrl+Enter in the diff stayed unbound after the last such event said "not a proposal".
-    updateProposalActive();
     if (this.pending !== pending) return;
     this.announce(pending, line + 1);
   }
@@ -389,18 +380,6 @@ export class QuickEdit implements vscode.Disposable {
       for (const tab of group.tabs)
         if (showsProposal(tab, pending)) await vscode.window.tabGroups.close(tab);
   }
-}
-
-/**
- * spark.proposalActive: the active tab is a proposal's diff (or the active editor a proposal).
- * The tab, not only the active editor: a language change reopens the document under the editor.
- */
-function updateProposalActive(): void {
-  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-  const active =
-    (input instanceof vscode.TabInputTextDiff && input.modified.scheme === EDIT_SCHEME) ||
-    vscode.window.activeTextEditor?.document.uri.scheme === EDIT_SCHEME;
-  void setContext("spark.proposalActive", active);
 }
 
 function showsProposal(tab: vscode.Tab, pending: PendingEdit): boolean {
