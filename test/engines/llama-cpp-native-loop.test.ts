@@ -1,146 +1,19 @@
-// The embedded engine's two decode loops: the shared contract on Spark's native loop (the one on
-// node-llama-cpp's loop is in llama-cpp-engine.test.ts), the same text from both, the per-session
+// The embedded engine's two decode loops: the same text from both (the shared contract on the
+// native loop is in llama-cpp-native-loop-contract.test.ts), the per-session
 // cache on the native sequences, prompt lookup on the native loop, and the fallback when the addon
 // is absent or not wanted.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collectStream } from "../../src/engines/collect-stream.ts";
-import type { ChatMessage, EngineRequest, SamplingOptions } from "../../src/engines/engine.ts";
+import type { ChatMessage, EngineRequest } from "../../src/engines/engine.ts";
 import {
   createLlamaCppEngine,
   type LlamaCppEngine,
-  type LlamaCppEngineOptions,
 } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
-import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import type { SpeculationReport } from "../../src/engines/llama-cpp/speculative-decode.ts";
-import { runEngineContract } from "../support/run-engine-contract.ts";
+import { describeNative, engineOptions, request } from "../support/native-loop-options.ts";
 import { ensureTestModel } from "../support/test-model.ts";
-
-// The addon is built at npm install; where it could not be (no compiler), say so rather than
-// pass on node-llama-cpp's loop in its name.
-const notBuilt = existsSync(defaultAddonPath)
-  ? undefined
-  : "the native generation loop is not built here (npm run build:native says why)";
-const describeNative = notBuilt === undefined ? describe : describe.skip;
-
-const engineOptions = async (
-  extra: Partial<LlamaCppEngineOptions> = {},
-): Promise<LlamaCppEngineOptions> => ({
-  modelPath: await ensureTestModel(),
-  threads: 1,
-  sequences: 2,
-  contextSize: 2048,
-  // The loops compared on node-llama-cpp's chat-wrapper prompt (and its <tool_call> jobs), the one
-  // rendering both loops run (the chat format is the native loop's alone); the chat-format path
-  // is tested in llama-cpp-chat-format*.test.ts.
-  chatPath: "chat-wrapper",
-  ...extra,
-});
-
-runEngineContract({
-  name: "llama-cpp (native decode loop)",
-  createEngine: async () => {
-    const engine = await createLlamaCppEngine(
-      await engineOptions({
-        modelPath: await ensureTestModel({ fimTokens: true }),
-        sequences: 4,
-        decodeLoop: "native",
-      }),
-    );
-    if (notBuilt === undefined && engine.decodeLoop !== "native") {
-      throw new Error(`expected the native loop: ${engine.decodeLoopFallbackReason}`);
-    }
-    return engine;
-  },
-  ...(notBuilt === undefined
-    ? {}
-    : {
-        skip: {
-          "streams text": notBuilt,
-          "honours max tokens": notBuilt,
-          "honours stop": notBuilt,
-          "abort keeps partial text": notBuilt,
-          "concurrent requests do not mix": notBuilt,
-          "bad request is a typed error": notBuilt,
-          "usage and timings are present": notBuilt,
-          "a completion request streams or is refused": notBuilt,
-          "structured output follows the schema or is refused": notBuilt,
-        },
-      }),
-});
-
-// The same contract on the default chat path: llama.cpp's own chat format (the test model's
-// template, its grammar and parser) on the native loop.
-runEngineContract({
-  name: "llama-cpp (native decode loop, chat format)",
-  createEngine: async () => {
-    const options = await engineOptions({
-      modelPath: await ensureTestModel({ fimTokens: true }),
-      sequences: 4,
-      decodeLoop: "native",
-    });
-    // No chatPath: what a user gets.
-    delete options.chatPath;
-    const engine = await createLlamaCppEngine(options);
-    if (notBuilt === undefined && engine.chatPath !== "chat-format") {
-      throw new Error(`expected the chat-format path, got ${engine.chatPath}`);
-    }
-    return engine;
-  },
-  skip: {
-    ...(notBuilt === undefined
-      ? {}
-      : {
-          "streams text": notBuilt,
-          "honours max tokens": notBuilt,
-          "honours stop": notBuilt,
-          "abort keeps partial text": notBuilt,
-          "concurrent requests do not mix": notBuilt,
-          "bad request is a typed error": notBuilt,
-          "usage and timings are present": notBuilt,
-          "a completion request streams or is refused": notBuilt,
-          "structured output follows the schema or is refused": notBuilt,
-          "a partial answer is continued or refused": notBuilt,
-          "a required tool call streams and parses": notBuilt,
-        }),
-  },
-  // Qwen's format lets a turn hold several calls (`(tool-call space)+`, parallel_tool_calls), and
-  // greedy noise never ranks <|im_end|> first after one, so its calls would run to max tokens: the
-  // required call runs on a model scripted to write one call in Qwen2.5's format and end its turn.
-  toolCallEngine: async () => {
-    const options = await engineOptions({
-      modelPath: await ensureTestModel({
-        turns: [
-          {
-            tokens: [
-              "\n",
-              "<tool_call>",
-              '\n{"name": "get_weather", ',
-              '"arguments": {"city": "Paris"',
-              // A forced call's compact grammar (chat-format-prompt.ts) allows a space at most
-              // between the object and </tool_call>, where Qwen2.5's format writes a newline.
-              "}}",
-              "</tool_call>",
-              "<|im_end|>",
-            ],
-          },
-        ],
-      }),
-      sequences: 1,
-      decodeLoop: "native",
-    });
-    delete options.chatPath;
-    return createLlamaCppEngine(options);
-  },
-});
-
-const request = (
-  content: string,
-  sampling: SamplingOptions,
-  extra: Partial<EngineRequest> = {},
-): EngineRequest => ({ messages: [{ role: "user", content }], sampling, ...extra });
 
 describeNative("llama-cpp native decode loop", () => {
   let native: LlamaCppEngine;
