@@ -6,7 +6,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "../agent/support/agent-workspace.ts";
 import { spark } from "../agent/support/spark-exec.ts";
 
@@ -89,9 +89,16 @@ describe("spark serve", () => {
 });
 
 describe.skipIf(!hasTmux)("the terminal UI (skipped without tmux)", () => {
-  const socket = `spark-announce-test-${process.pid}`;
+  // A server of each test's own: \`kill-server\` returns before the old one has gone, and the next
+  // test's new-session on the same socket then failed ("server exited unexpectedly").
+  let tests = 0;
+  let socket = "";
   const tmux = (...args: string[]): string =>
     execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  beforeEach(() => {
+    tests += 1;
+    socket = `spark-announce-test-${process.pid}-${tests}`;
+  });
   afterEach(() => {
     spawnSync("tmux", ["-L", socket, "kill-server"]);
   });
