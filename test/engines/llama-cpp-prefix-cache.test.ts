@@ -1,9 +1,11 @@
-// The prefix cache on disk, across real processes on the embedded engine's native loop: a second
-// process loads the first one's system prompt and turn instead of computing them and writes the
-// same tokens, and a process loads what it wrote itself; a corrupt or truncated entry is removed
-// with one line and the prompt computed; a model file replaced on disk never matches; the cap
-// evicts the least recently used; one tenant's entries are never loaded for another; and a cache
-// turned off in config.toml writes nothing.
+// The prefix cache on disk on the embedded engine's native loop: a second process loads the first
+// one's system prompt and turn instead of computing them and writes the same tokens, and an engine
+// loads what it wrote itself; a corrupt or truncated entry is removed with one line and the prompt
+// computed; a model file replaced on disk never matches; the cap evicts the least recently used;
+// one tenant's entries are never loaded for another; and a cache turned off in config.toml writes
+// nothing. Only the first case's reader is a fresh process; every other engine opens in this one
+// (a process costs ~5 s of CPU before its first token, an engine here ~0.5 s), each disposed before
+// the next opens, so the disk is all one engine hands the next.
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { readFile, truncate, writeFile } from "node:fs/promises";
@@ -18,7 +20,11 @@ import { ensureTestModel } from "../support/test-model.ts";
 import { loadConfig } from "../../src/config/load-config.ts";
 import { collectStream } from "../../src/engines/collect-stream.ts";
 import { createEngine } from "../../src/router/create-engine.ts";
-import type { PrefixCacheProcessInput } from "./support/prefix-cache-process.ts";
+import {
+  runPrefixCacheRequests,
+  type PrefixCacheLine,
+  type PrefixCacheProcessInput,
+} from "./support/prefix-cache-requests.ts";
 
 const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL("./support/prefix-cache-process.ts", import.meta.url));
@@ -26,6 +32,13 @@ const CHILD = fileURLToPath(new URL("./support/prefix-cache-process.ts", import.
 interface ProcessResult {
   answers: { text: string; usage: Usage; error?: string }[];
   notices: string[];
+}
+
+function resultOf(lines: PrefixCacheLine[]): ProcessResult {
+  return {
+    answers: lines.filter((line) => "usage" in line) as ProcessResult["answers"],
+    notices: lines.flatMap((line) => ("notice" in line ? [line.notice] : [])),
+  };
 }
 
 /** One engine in a process of its own, as a fresh `spark exec` would open it. */
@@ -37,14 +50,19 @@ async function inProcess(input: PrefixCacheProcessInput): Promise<ProcessResult>
       maxBuffer: 16 * 1024 * 1024,
     },
   );
-  const lines = stdout
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return {
-    answers: lines.filter((line) => "usage" in line) as ProcessResult["answers"],
-    notices: lines.flatMap((line) => (typeof line.notice === "string" ? [line.notice] : [])),
-  };
+  return resultOf(
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as PrefixCacheLine),
+  );
+}
+
+/** One engine opened here and disposed (its entries written) before the call returns. */
+async function inEngine(input: PrefixCacheProcessInput): Promise<ProcessResult> {
+  const lines: PrefixCacheLine[] = [];
+  await runPrefixCacheRequests(input, (line) => lines.push(line));
+  return resultOf(lines);
 }
 
 /** An agent's shape: a long system prompt every conversation shares, then the user's message. */
@@ -82,7 +100,8 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
   it("a second process loads the prompt from disk and writes the same answer, computing one token", async () => {
     newDirectory();
     const question = conversation("Is this loop correct?");
-    const first = await inProcess({ modelPath, directory, requests: [{ messages: question }] });
+    // Written here; read by a process that never held it.
+    const first = await inEngine({ modelPath, directory, requests: [{ messages: question }] });
     const [cold] = first.answers;
     expect(cold?.error).toBeUndefined();
     expect(cold?.usage.diskCachedInputTokens).toBeUndefined();
@@ -111,7 +130,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
   it("a second conversation in the same process loads the entries that process wrote", async () => {
     newDirectory();
     // The second takes a sequence of its own (never used): its prefix is on disk, not in it.
-    const { answers, notices } = await inProcess({
+    const { answers, notices } = await inEngine({
       modelPath,
       directory,
       requests: [
@@ -127,7 +146,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
   it("a truncated or corrupt entry is removed with one line each and the prompt is computed", async () => {
     newDirectory();
     const requests = [{ messages: conversation("Is this loop correct?") }];
-    const first = await inProcess({ modelPath, directory, requests });
+    const first = await inEngine({ modelPath, directory, requests });
     const [prefixEntry, turnEntry] = entryFiles(directory).sort(
       (left, right) => statSync(left).size - statSync(right).size,
     );
@@ -135,7 +154,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     const bytes = await readFile(prefixEntry!);
     bytes[bytes.length - 100] = (bytes[bytes.length - 100]! + 1) % 256;
     await writeFile(prefixEntry!, bytes);
-    const second = await inProcess({ modelPath, directory, requests });
+    const second = await inEngine({ modelPath, directory, requests });
     expect(second.answers[0]?.text).toBe(first.answers[0]?.text);
     expect(second.answers[0]?.usage.diskCachedInputTokens).toBeUndefined();
     expect(computed(second.answers[0]!.usage)).toBe(second.answers[0]!.usage.inputTokens);
@@ -155,10 +174,10 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     const path = join(directory, "model.gguf");
     copyFileSync(modelPath, path);
     const requests = [{ messages: conversation("Is this loop correct?") }];
-    await inProcess({ modelPath: path, directory, requests });
+    await inEngine({ modelPath: path, directory, requests });
     // Another model under the same name (same shape and size: only its weights differ).
     copyFileSync(await ensureTestModel({ seed: 7 }), path);
-    const replaced = await inProcess({ modelPath: path, directory, requests });
+    const replaced = await inEngine({ modelPath: path, directory, requests });
     expect(replaced.answers[0]?.usage.diskCachedInputTokens).toBeUndefined();
     expect(replaced.answers[0]?.usage.cachedInputTokens).toBe(0);
     expect(replaced.notices).toEqual([]);
@@ -171,7 +190,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     const requests = ["one", "two", "three"].map((question) => ({
       messages: conversation(`Question ${question}: is this loop correct?`),
     }));
-    await inProcess({ modelPath, directory, maxBytes, requests });
+    await inEngine({ modelPath, directory, maxBytes, requests });
     const files = entryFiles(directory);
     const total = files.reduce((sum, file) => sum + statSync(file).size, 0);
     expect(total).toBeLessThanOrEqual(maxBytes);
@@ -182,15 +201,15 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     expect(stats.entriesEvicted).toBeGreaterThanOrEqual(2);
     // The newest conversation's turn is kept. (Which other entry is depends on which of them the
     // later conversations loaded, each touching it: the unit test holds the order.)
-    const again = await inProcess({ modelPath, directory, maxBytes, requests: [requests[2]!] });
+    const again = await inEngine({ modelPath, directory, maxBytes, requests: [requests[2]!] });
     expect(computed(again.answers[0]!.usage)).toBe(1);
   });
 
   it("never loads one tenant's entries for another", async () => {
     newDirectory();
     const messages = conversation("My secret plan is in this file.");
-    await inProcess({ modelPath, directory, requests: [{ messages, cacheScope: "tenant-a" }] });
-    const others = await inProcess({
+    await inEngine({ modelPath, directory, requests: [{ messages, cacheScope: "tenant-a" }] });
+    const others = await inEngine({
       modelPath,
       directory,
       requests: [
