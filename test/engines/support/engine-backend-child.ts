@@ -1,7 +1,10 @@
 // Run in a child process by llama-cpp-lavapipe.test.ts (so the test runner never loads Vulkan):
-// opens the embedded engine on `modelPath` with `gpu` as a user's config would, generates greedily,
-// and prints one JSON line: the backend node-llama-cpp ended on, what `auto` refused, the decode
-// loop with the library it calls, and the text with its timings (which say where it sampled).
+// opens the embedded engine on each model `models` names (paths joined by the path delimiter, one
+// engine after another, each disposed before the next) with `gpu` as a user's config would,
+// generates greedily, and prints one JSON line per model: the backend node-llama-cpp ended on, what
+// `auto` refused, the decode loop with the library it calls, and the text with its timings (which
+// say where it sampled).
+import { delimiter } from "node:path";
 import { collectStream } from "../../../src/engines/collect-stream.ts";
 import {
   getSharedLlamaBackend,
@@ -11,46 +14,48 @@ import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-e
 import type { DeviceSamplingMode } from "../../../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import { findNativeLoop } from "../../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 
-const [modelPath, gpuArgument, prompt = "hello", maxTokens = "24", deviceSampling = "auto"] =
+const [models, gpuArgument, prompt = "hello", maxTokens = "24", deviceSampling = "auto"] =
   process.argv.slice(2);
-if (modelPath === undefined || gpuArgument === undefined) {
+if (models === undefined || gpuArgument === undefined) {
   throw new Error(
-    "usage: engine-backend-child.ts <model.gguf> <auto|false|vulkan> [prompt] [tokens] [auto|on|off]",
+    "usage: engine-backend-child.ts <model.gguf[:…]> <auto|false|vulkan> [prompt] [tokens] [auto|on|off]",
   );
 }
 const gpu = (gpuArgument === "false" ? false : gpuArgument) as GpuSetting;
-const engine = await createLlamaCppEngine({
-  modelPath,
-  gpu,
-  threads: 1,
-  sequences: 1,
-  contextSize: 512,
-  deviceSampling: deviceSampling as DeviceSamplingMode,
-});
-try {
-  const backend = await getSharedLlamaBackend(gpu);
-  const found = findNativeLoop("native", backend);
-  const result = await collectStream(
-    engine.stream({
-      messages: [{ role: "user", content: prompt }],
-      sampling: { temperature: 0, maxOutputTokens: Number(maxTokens) },
-    }),
-  );
-  const report = {
-    gpu: backend.llama.gpu,
-    gpuDevices: await backend.llama.getGpuDeviceNames(),
-    refused: backend.refused,
-    warning: backend.warning,
-    decodeLoop: engine.decodeLoop,
-    fallbackReason: engine.decodeLoopFallbackReason,
-    gpuLayers: engine.gpuLayers,
-    llamaLibrary: found.addon === undefined ? undefined : found.binding.llamaLibrary,
-    devices: found.addon === undefined ? [] : found.binding.devices,
-    text: result.text,
-    outputTokens: result.usage?.outputTokens,
-    timings: result.timings,
-  };
-  process.stdout.write(JSON.stringify(report) + "\n");
-} finally {
-  await engine.dispose();
+for (const modelPath of models.split(delimiter)) {
+  const engine = await createLlamaCppEngine({
+    modelPath,
+    gpu,
+    threads: 1,
+    sequences: 1,
+    contextSize: 512,
+    deviceSampling: deviceSampling as DeviceSamplingMode,
+  });
+  try {
+    const backend = await getSharedLlamaBackend(gpu);
+    const found = findNativeLoop("native", backend);
+    const result = await collectStream(
+      engine.stream({
+        messages: [{ role: "user", content: prompt }],
+        sampling: { temperature: 0, maxOutputTokens: Number(maxTokens) },
+      }),
+    );
+    const report = {
+      gpu: backend.llama.gpu,
+      gpuDevices: await backend.llama.getGpuDeviceNames(),
+      refused: backend.refused,
+      warning: backend.warning,
+      decodeLoop: engine.decodeLoop,
+      fallbackReason: engine.decodeLoopFallbackReason,
+      gpuLayers: engine.gpuLayers,
+      llamaLibrary: found.addon === undefined ? undefined : found.binding.llamaLibrary,
+      devices: found.addon === undefined ? [] : found.binding.devices,
+      text: result.text,
+      outputTokens: result.usage?.outputTokens,
+      timings: result.timings,
+    };
+    process.stdout.write(JSON.stringify(report) + "\n");
+  } finally {
+    await engine.dispose();
+  }
 }
