@@ -9,11 +9,7 @@ import type { DoctorReport } from "../../src/cli/doctor/doctor-report.ts";
 import { loadChatFormatAddon } from "../../src/engines/llama-cpp/chat-format/chat-format-addon.ts";
 import { defaultAddonPath } from "../../src/engines/llama-cpp/native-loop/generation-loop-addon.ts";
 import type { Usage } from "../../src/engines/engine.ts";
-import {
-  BUGGY_FILE,
-  FIXED_FILE,
-  ensureQwen3CoderPatchingModel,
-} from "../support/patching-agent-script.ts";
+import { BUGGY_FILE, FIXED_FILE, ensurePatchingModel } from "../support/patching-agent-script.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
 import { spark, sparkText } from "./support/spark-exec.ts";
 
@@ -51,7 +47,9 @@ describe.skipIf(!ready)("spark exec with the prefix cache on disk", () => {
     async () => {
       workspace = createAgentWorkspace();
       workspace.write("src/add.ts", BUGGY_FILE);
-      const modelPath = await ensureQwen3CoderPatchingModel();
+      // micro: one narrow layer prefills the agent's ~6,600-token prompt fastest; the cache's
+      // entries and the script's turns are the same on any shape.
+      const modelPath = await ensurePatchingModel("Qwen3-Coder", "micro");
       const home = path.dirname(workspace.sessionsDirectory);
       writeFileSync(
         path.join(home, "config.toml"),
