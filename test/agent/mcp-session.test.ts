@@ -2,6 +2,8 @@
 // that starts late joins after the first turn and the model is told in its next message; a
 // server that exits mid-call is restarted with backoff and its tools work again; an interactive
 // surface is asked about each call with the tool and its arguments, "always" keyed per tool.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpServerManager } from "../../src/agent/mcp/mcp-server-manager.ts";
 import type { McpServerState } from "../../src/agent/mcp/mcp-server-connection.ts";
@@ -65,7 +67,9 @@ describe("MCP servers in an agent session", () => {
   it("runs the first turn without a slow server; its tools join and the model is told next turn", async () => {
     workspace = createAgentWorkspace();
     const slow = fixtureServer("slow", "slow", { autoApprove: true });
-    if (slow.transport.kind === "stdio") slow.transport.env = { SLOW_START_MS: "10000" };
+    // The server starts when this file appears: after the first turn, whatever the machine's load.
+    const startFile = path.join(path.dirname(workspace.root), "slow-server-may-start");
+    if (slow.transport.kind === "stdio") slow.transport.env = { SLOW_START_FILE: startFile };
     manager = new McpServerManager([slow]);
     manager.start();
     const { session, events } = await startScriptedSession(
@@ -84,6 +88,7 @@ describe("MCP servers in an agent session", () => {
     const first = await session.submit("ask the slow server");
     expect(first.reason).toBe("completed");
     expect(manager.statuses()[0]?.state).toBe("starting");
+    writeFileSync(startFile, "");
     await reaches(manager, "slow", "ready");
     const second = await session.submit("try again");
     expect(second.reason, second.error?.message).toBe("completed");
