@@ -119,7 +119,13 @@ describe.skipIf(redisMissing !== undefined)("failover with the embedded engine",
     const reference = await referenceOf();
     const referenceText = reference.output[0]?.content[0]?.text ?? "";
     const args = ["--store", redis.url, "--model", "noise"];
-    const [dying, other] = await Promise.all([fleet.start(args), fleet.start(args)]);
+    // A new replica to kill; the survivor of the case before answers the retry (the store is
+    // shared, so a replica of its own would find the same there), and its count is read first.
+    const dying = await fleet.start(args);
+    const other = survivor;
+    const continuedBefore = continuedByEngine(
+      await (await fetch(`${other.url}/metrics`, { headers: auth })).text(),
+    );
     const body = JSON.stringify({ ...request, stream: true });
     const post = (url: string): Promise<Response> =>
       fetch(`${url}/v1/responses`, {
@@ -145,9 +151,15 @@ describe.skipIf(redisMissing !== undefined)("failover with the embedded engine",
     );
     const metrics = await (await fetch(`${other.url}/metrics`, { headers: auth })).text();
     expect(metrics).toContain('spark_gateway_retried_requests_total{outcome="continued"} 1');
-    expect(metrics).toContain('spark_gateway_continued_responses_total{how="engine"} 1');
+    expect(continuedByEngine(metrics)).toBe(continuedBefore + 1);
   }, 180_000);
 });
+
+/** spark_gateway_continued_responses_total{how="engine"}, 0 before the first. */
+function continuedByEngine(metrics: string): number {
+  const match = /^spark_gateway_continued_responses_total\{how="engine"\} (\d+)$/m.exec(metrics);
+  return Number(match?.[1] ?? 0);
+}
 
 function deltaText(events: readonly ServerEvent[]): string {
   return events
