@@ -3,7 +3,8 @@
 // `load(options)` (a promise; the model loads off the JS thread), `generate(options, onTokens)`
 // returning `{abort(), draft(tokens)}` (it throws when the options' grammar does not parse) and
 // `saveSequence(sequence, maxBytes, answer)` / `restoreSequence(sequence, buffer, answer)` (a
-// sequence's KV state for the prefix cache on disk, on the decode thread) and `dispose()`.
+// sequence's KV state for the prefix cache on disk, on the decode thread) and `dispose()`;
+// `mapFile(path, offset, length)` maps a saved state for restoreSequence (mapped-file.cpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include "generation-context.h"
 #include "llama-library.h"
+#include "mapped-file.h"
 
 namespace {
 
@@ -297,6 +299,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
     exports.Set("bindLlama", Napi::Function::New(env, BindLlama, "bindLlama"));
     exports.Set("backendDevices", Napi::Function::New(env, BackendDevices, "backendDevices"));
     exports.Set("GenerationContext", GenerationContextWrap::Define(env));
+    exports.Set("mapFile", Napi::Function::New(env, MapFile, "mapFile"));
     return exports;
 }
 

@@ -185,7 +185,15 @@ export interface GenerationLoopAddon {
   /** The bound registry's devices now (empty before bindLlama). */
   backendDevices(): AddonBackendDevice[];
   GenerationContext: new () => AddonGenerationContext;
+  /**
+   * A file's bytes from `offset`, mapped read-only (not copied): a saved prefix for
+   * restoreSequence. Rejects "truncated state" when the file is shorter. Absent from addons built
+   * before it (the prefix cache then reads the file).
+   */
+  mapFile?: MapFile;
 }
+
+export type MapFile = (path: string, offset: number, length: number) => Promise<Buffer>;
 
 export type GenerationLoopLoad =
   { addon: GenerationLoopAddon; path: string } | { addon?: undefined; reason: string };

@@ -2,7 +2,7 @@
 // node-llama-cpp's libllama) with a persistent threadpool, a pool of sequences for plain text.
 import { SparkError } from "../../../protocol/spark-error.ts";
 import { SequencePool } from "../sequence-pool.ts";
-import type { AddonContextOptions, GenerationLoopAddon } from "./generation-loop-addon.ts";
+import type { AddonContextOptions, GenerationLoopAddon, MapFile } from "./generation-loop-addon.ts";
 import { NativeSequence } from "./native-sequence.ts";
 
 export class NativeContext {
@@ -12,6 +12,8 @@ export class NativeContext {
   private constructor(
     private readonly context: InstanceType<GenerationLoopAddon["GenerationContext"]>,
     readonly options: AddonContextOptions,
+    /** The addon's mapFile, for the prefix cache's saved states (absent from older builds). */
+    readonly mapFile: MapFile | undefined,
   ) {
     let next = 0;
     this.pool = new SequencePool(
@@ -43,7 +45,12 @@ export class NativeContext {
         { cause: error },
       );
     }
-    return new NativeContext(context, options);
+    const mapFile = addon.mapFile;
+    return new NativeContext(
+      context,
+      options,
+      mapFile === undefined ? undefined : (path, offset, length) => mapFile(path, offset, length),
+    );
   }
 
   /** Ends running jobs (their streams end `engine_disposed`) and frees the context and model. */

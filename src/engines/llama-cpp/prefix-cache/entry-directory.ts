@@ -16,6 +16,8 @@ export interface CachedEntry {
 export class EntryDirectory {
   private readonly entries = new Map<string, CachedEntry>();
   private listing: Promise<CachedEntry[]> | undefined;
+  /** When the last listing started (performance.now()). */
+  private listedAt: number | undefined;
 
   constructor(
     readonly path: string,
@@ -28,8 +30,23 @@ export class EntryDirectory {
    * while a listing runs share it (the engine starts one as it opens and as a request renders).
    */
   list(): Promise<CachedEntry[]> {
-    this.listing ??= this.read().finally(() => (this.listing = undefined));
+    if (this.listing === undefined) {
+      this.listedAt = performance.now();
+      this.listing = this.read().finally(() => (this.listing = undefined));
+    }
     return this.listing;
+  }
+
+  /**
+   * The entries as a listing started within `maxAgeMs` found them (the one a request starts as it
+   * arrives, so its lookup after the prompt renders waits for no second readdir), with this
+   * process's own writes since; else a new listing's.
+   */
+  async listRecent(maxAgeMs: number): Promise<CachedEntry[]> {
+    if (this.listing !== undefined) return this.listing;
+    if (this.listedAt !== undefined && performance.now() - this.listedAt <= maxAgeMs)
+      return [...this.entries.values()];
+    return this.list();
   }
 
   private async read(): Promise<CachedEntry[]> {
@@ -65,8 +82,13 @@ export class EntryDirectory {
   }
 
   async remove(path: string): Promise<void> {
-    for (const [name, entry] of this.entries) if (entry.path === path) this.entries.delete(name);
+    this.forget(path);
     await rm(path, { force: true });
+  }
+
+  /** Drops a file another process removed from this process's view. */
+  forget(path: string): void {
+    for (const [name, entry] of this.entries) if (entry.path === path) this.entries.delete(name);
   }
 }
 

@@ -25,14 +25,18 @@ export async function openPrefixCache(
   } catch {
     return undefined;
   }
-  const cache = new PrefixCache(settings, {
-    modelIdentity,
-    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
-    gpuLayers: parts.gpuLayers,
-    flashAttention: String(model.defaultContextFlashAttention),
-    sequences: parts.native.options.sequences,
-    kvType: "f16",
-  });
+  const cache = new PrefixCache(
+    settings,
+    {
+      modelIdentity,
+      llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
+      gpuLayers: parts.gpuLayers,
+      flashAttention: String(model.defaultContextFlashAttention),
+      sequences: parts.native.options.sequences,
+      kvType: "f16",
+    },
+    parts.native.mapFile,
+  );
   // A fresh process's first request finds the entries' headers read.
   cache.prefetch(undefined);
   return { cache, systemPrefix: new SystemPrefixTokens(render) };

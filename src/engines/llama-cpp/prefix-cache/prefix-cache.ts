@@ -2,9 +2,11 @@
 // its prompt (of its scope, model and KV shape) is loaded into the sequence instead of computed;
 // after the system prompt and tools, and after each finished turn, the sequence's state is copied
 // on the decode thread and written in the background (a serial queue, never before a token).
+import { existsSync } from "node:fs";
 import { mkdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import type { Token } from "node-llama-cpp";
+import type { MapFile } from "../native-loop/generation-loop-addon.ts";
 import type { NativeSequence } from "../native-loop/native-sequence.ts";
 import { addCounters, emptyCounters, type CacheCounters } from "./cache-stats.ts";
 import {
@@ -36,6 +38,12 @@ const DEFAULT_MINIMUM_TOKENS = 64;
  * later turn of a conversation holds it), so memory stays bounded and the newest turn is kept.
  */
 const MAX_WAITING_WRITES = 2;
+/**
+ * A lookup uses the folder's listing started as its request arrived when it is this recent (ms):
+ * a second readdir cost a fresh process ~3 ms before its first token. An entry another process
+ * wrote since is missed (computed instead) and one it removed since is skipped without a notice.
+ */
+const RECENT_LISTING_MS = 1_000;
 
 interface WaitingWrite {
   directory: EntryDirectory;
@@ -55,6 +63,8 @@ export class PrefixCache {
   constructor(
     private readonly settings: PrefixCacheSettings,
     shape: KvShape,
+    /** Maps a saved state instead of reading it into a new Buffer (the native addon's). */
+    private readonly mapFile?: MapFile,
   ) {
     this.shapeKey = kvShapeKey(shape);
     this.minimumTokens = settings.minimumTokens ?? DEFAULT_MINIMUM_TOKENS;
@@ -91,14 +101,14 @@ export class PrefixCache {
     if (usable - inMemory < this.minimumTokens) return 0;
     this.counters.lookups += 1;
     const directory = this.directoryFor(scope);
-    const entries = (await directory.list()).filter(
+    const entries = (await directory.listRecent(RECENT_LISTING_MS)).filter(
       (entry) => entry.header.tokens.length <= sequence.contextSize,
     );
     const match = longestCachedPrefix(entries, prompt, inMemory + this.minimumTokens);
     if (match === undefined) return 0;
     const { entry } = match;
     try {
-      const { state, verified } = await readEntryState(entry.path, entry.header);
+      const { state, verified } = await readEntryState(entry.path, entry.header, this.mapFile);
       // llama.cpp copies the state in on the decode thread while this thread checks its checksum.
       const [restored, checked] = await Promise.allSettled([
         sequence.restoreState(entry.header.tokens, state),
@@ -111,7 +121,9 @@ export class PrefixCache {
         throw checked.reason;
       }
     } catch (error) {
-      await directory.discard(entry.path, error);
+      // Evicted by another process since the listing: nothing wrong with it, nothing to say.
+      if (!existsSync(entry.path)) directory.forget(entry.path);
+      else await directory.discard(entry.path, error);
       return 0;
     }
     const now = new Date();
