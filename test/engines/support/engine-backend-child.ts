@@ -13,6 +13,9 @@ import {
 import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-engine.ts";
 import type { DeviceSamplingMode } from "../../../src/engines/llama-cpp/native-loop/device-sampling-mode.ts";
 import { findNativeLoop } from "../../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
+import { forksWithoutTsx } from "../../support/forks-without-tsx.ts";
+
+forksWithoutTsx();
 
 const [models, gpuArgument, prompt = "hello", maxTokens = "24", deviceSampling = "auto"] =
   process.argv.slice(2);
