@@ -1,6 +1,7 @@
 // code-server (VS Code in a browser, extension host on this machine) for the extension's end-to-end
 // tests: installed by editors/vscode/scripts/install-code-server.sh into a git-ignored folder, run
-// on Node 24 in its own process group with XDG dirs and user data in a temp folder. One per test
+// on Node 24 in its own process group with XDG dirs and user data in a temp folder, and the
+// built-in extensions no test uses turned off (see disabled-extensions.ts). One per test
 // file: each test opens its own window on its own workspace folder (see workbench.ts), and the
 // extension is installed once per run and copied (see package-extension.ts).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -9,6 +10,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { disabledExtensionsEnvironment } from "./disabled-extensions.ts";
 import { installedExtension, type InstallExtension } from "./package-extension.ts";
 
 export const EXTENSION_DIRECTORY = fileURLToPath(
@@ -131,7 +133,11 @@ export async function startCodeServer(): Promise<CodeServer> {
       "--ignore-last-opened",
     ],
     // detached: its own process group (setsid), so closing stops code-server and its children.
-    { env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      env: { ...environment, ...disabledExtensionsEnvironment() },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   let output = "";
   const append = (chunk: Buffer): void => {
