@@ -44,6 +44,12 @@ const MAX_WAITING_WRITES = 2;
  * wrote since is missed (computed instead) and one it removed since is skipped without a notice.
  */
 const RECENT_LISTING_MS = 1_000;
+/**
+ * A lookup while this process's own saves are still being written waits for them this long at
+ * most (ms): a second conversation right after the first (a new TUI session, another client of
+ * the gateway) found no entry and computed the whole prompt again while its file was landing.
+ */
+const PENDING_WRITES_WAIT_MS = 1_000;
 
 interface WaitingWrite {
   directory: EntryDirectory;
@@ -57,6 +63,8 @@ export class PrefixCache {
   private readonly minimumTokens: number;
   private readonly notice: (line: string) => void;
   private writes: Promise<void> = Promise.resolve();
+  /** Saves queued and not yet written (or dropped). */
+  private pendingWrites = 0;
   private readonly waiting: WaitingWrite[] = [];
   private counters: CacheCounters = emptyCounters();
 
@@ -100,6 +108,7 @@ export class PrefixCache {
     const inMemory = sequence.sharedPrefixLength(prompt);
     if (usable - inMemory < this.minimumTokens) return 0;
     this.counters.lookups += 1;
+    if (this.pendingWrites > 0) await this.writtenOrLater(PENDING_WRITES_WAIT_MS);
     const directory = this.directoryFor(scope);
     const entries = (await directory.listRecent(RECENT_LISTING_MS)).filter(
       (entry) => entry.header.tokens.length <= sequence.contextSize,
@@ -170,12 +179,27 @@ export class PrefixCache {
       const dropped = this.waiting.findIndex((write) => write.kind === "turn");
       this.waiting.splice(dropped === -1 ? 0 : dropped, 1);
     }
+    this.pendingWrites += 1;
     this.enqueue(async () => {
-      const next = this.waiting.shift();
-      if (next === undefined) return;
-      const { tokens, state } = await next.saving;
-      await this.write(next.directory, next.kind, tokens, state);
+      try {
+        const next = this.waiting.shift();
+        if (next === undefined) return;
+        const { tokens, state } = await next.saving;
+        await this.write(next.directory, next.kind, tokens, state);
+      } finally {
+        this.pendingWrites -= 1;
+      }
     });
+  }
+
+  /** The queued writes, or `milliseconds`, whichever ends first. */
+  private async writtenOrLater(milliseconds: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.writes,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, milliseconds))),
+    ]);
+    clearTimeout(timer);
   }
 
   private async write(
