@@ -68,12 +68,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand("spark.quickEdit", () => quickEdit.run()),
     // A code lens names its hunk; a key (no argument) means the hunk under the cursor.
-    vscode.commands.registerCommand("spark.acceptHunk", (id?: number) =>
-      typeof id === "number" ? inlineReview.acceptHunk(id) : inlineReview.answerHunkAtCursor(true),
-    ),
-    vscode.commands.registerCommand("spark.rejectHunk", (id?: number) =>
-      typeof id === "number" ? inlineReview.rejectHunk(id) : inlineReview.answerHunkAtCursor(false),
-    ),
+    // The keys (Ctrl+Y / Ctrl+N) are bound while spark.inlineReviewHunk says the cursor is on a
+    // change, which the workbench learns a round trip after the cursor moved: pressed off a change,
+    // they do what VS Code's own binding does (Redo; New File).
+    vscode.commands.registerCommand("spark.acceptHunk", async (id?: number) => {
+      if (typeof id === "number") return inlineReview.acceptHunk(id);
+      if (!(await inlineReview.answerHunkAtCursor(true)) && process.platform !== "darwin")
+        await vscode.commands.executeCommand("redo");
+    }),
+    vscode.commands.registerCommand("spark.rejectHunk", async (id?: number) => {
+      if (typeof id === "number") return inlineReview.rejectHunk(id);
+      if (!(await inlineReview.answerHunkAtCursor(false)))
+        await vscode.commands.executeCommand("workbench.action.files.newUntitledFile");
+    }),
     vscode.commands.registerCommand("spark.nextHunk", () => inlineReview.goToHunk(true)),
     vscode.commands.registerCommand("spark.previousHunk", () => inlineReview.goToHunk(false)),
     vscode.commands.registerCommand("spark.acceptInlineEdit", () => inlineReview.acceptAll()),

@@ -191,11 +191,13 @@ export class InlineReview implements vscode.Disposable, vscode.CodeLensProvider 
   }
 
   /** Accept or Reject from a key: the hunk under the cursor, then the cursor goes to the next. */
-  async answerHunkAtCursor(accept: boolean): Promise<void> {
+  /** Answers the change under the cursor; false when the cursor is on none. */
+  async answerHunkAtCursor(accept: boolean): Promise<boolean> {
     const located = this.cursorHunk();
-    if (located === undefined) return;
+    if (located === undefined) return false;
     await this.settle([located.hunk.id], accept ? acceptDeletion : rejectDeletion);
     this.reveal(located.editor, (hunks, offset) => hunks.next(offset));
+    return true;
   }
 
   /** Moves the cursor to the next (or previous) pending hunk, wrapping around. */
