@@ -12,6 +12,7 @@ import {
   acceptProposal,
   diffClosed,
   diffText,
+  focusProposal,
   editFileWhileStreaming,
   focusFileEditor,
   goToLine,
@@ -101,7 +102,7 @@ describe.skipIf(missing !== undefined)(
       await typeInstruction(page, "coerce items to numbers");
       await proposalReady(page);
       expect(await diffText(page)).toContain("Number(item)");
-      await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
+      await focusProposal(page);
       await page.keyboard.press("Control+Enter");
       await diffClosed(page, /Number\(item\)/);
       await saveAll(page);

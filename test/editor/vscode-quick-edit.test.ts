@@ -14,6 +14,7 @@ import {
   acceptProposal,
   diffClosed,
   diffText,
+  focusProposal,
   editFileWhileStreaming,
   proposalNotice,
   proposalReady,
@@ -137,7 +138,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await screenshot(page, "quick-edit-streaming");
     expect(whileStreaming.match(/return x \+ y;/g)?.length).toBe(2);
     await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("const sum");
-    await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
+    await focusProposal(page);
     await page.keyboard.press("Escape");
     await proposalReady(page);
     await acceptProposal(page);

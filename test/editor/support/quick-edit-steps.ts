@@ -42,6 +42,29 @@ export async function goToLine(page: Page, line: number): Promise<void> {
   );
 }
 
+/**
+ * Puts the focus in the proposal's text (the diff's modified side), as a user clicking there does,
+ * and waits until it is there: under load a click right after the diff opened once left the focus
+ * where it was (the diff's selection unchanged), and the proposal's keys then went elsewhere.
+ */
+export async function focusProposal(page: Page): Promise<void> {
+  const inProposal = (): Promise<boolean> =>
+    page.evaluate(() => document.activeElement?.closest(".monaco-diff-editor .modified") != null);
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
+    try {
+      await page.waitForFunction(
+        () => document.activeElement?.closest(".monaco-diff-editor .modified") != null,
+        undefined,
+        { timeout: 5_000 },
+      );
+      return;
+    } catch (error) {
+      if (attempt === 3 || (await inProposal())) throw error;
+    }
+  }
+}
+
 export const diffText = (page: Page): Promise<string> =>
   page.locator(".monaco-diff-editor").first().innerText().then(visibleText);
 
