@@ -45,12 +45,8 @@ export class NativeContext {
         { cause: error },
       );
     }
-    const mapFile = addon.mapFile;
-    return new NativeContext(
-      context,
-      options,
-      mapFile === undefined ? undefined : (path, offset, length) => mapFile(path, offset, length),
-    );
+    // A plain N-API function: it needs no receiver.
+    return new NativeContext(context, options, addon.mapFile);
   }
 
   /** Ends running jobs (their streams end `engine_disposed`) and frees the context and model. */

@@ -63,8 +63,6 @@ export class PrefixCache {
   private readonly minimumTokens: number;
   private readonly notice: (line: string) => void;
   private writes: Promise<void> = Promise.resolve();
-  /** Saves queued and not yet written (or dropped). */
-  private pendingWrites = 0;
   private readonly waiting: WaitingWrite[] = [];
   private counters: CacheCounters = emptyCounters();
 
@@ -108,7 +106,7 @@ export class PrefixCache {
     const inMemory = sequence.sharedPrefixLength(prompt);
     if (usable - inMemory < this.minimumTokens) return 0;
     this.counters.lookups += 1;
-    if (this.pendingWrites > 0) await this.writtenOrLater(PENDING_WRITES_WAIT_MS);
+    await this.writtenOrLater(PENDING_WRITES_WAIT_MS);
     const directory = this.directoryFor(scope);
     const entries = (await directory.listRecent(RECENT_LISTING_MS)).filter(
       (entry) => entry.header.tokens.length <= sequence.contextSize,
@@ -179,20 +177,15 @@ export class PrefixCache {
       const dropped = this.waiting.findIndex((write) => write.kind === "turn");
       this.waiting.splice(dropped === -1 ? 0 : dropped, 1);
     }
-    this.pendingWrites += 1;
     this.enqueue(async () => {
-      try {
-        const next = this.waiting.shift();
-        if (next === undefined) return;
-        const { tokens, state } = await next.saving;
-        await this.write(next.directory, next.kind, tokens, state);
-      } finally {
-        this.pendingWrites -= 1;
-      }
+      const next = this.waiting.shift();
+      if (next === undefined) return;
+      const { tokens, state } = await next.saving;
+      await this.write(next.directory, next.kind, tokens, state);
     });
   }
 
-  /** The queued writes, or `milliseconds`, whichever ends first. */
+  /** The queued writes (at once when there are none), or `milliseconds`, whichever ends first. */
   private async writtenOrLater(milliseconds: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
