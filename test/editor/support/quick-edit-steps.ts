@@ -35,11 +35,7 @@ export async function goToLine(page: Page, line: number): Promise<void> {
   await page.keyboard.type(String(line));
   await page.keyboard.press("Enter");
   await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: 30_000 });
-  await page.waitForFunction(
-    () => document.activeElement?.closest(".monaco-editor") != null,
-    undefined,
-    { timeout: 30_000 },
-  );
+  await focusReaches(page, ".monaco-editor");
 }
 
 /**
@@ -48,22 +44,24 @@ export async function goToLine(page: Page, line: number): Promise<void> {
  * where it was (the diff's selection unchanged), and the proposal's keys then went elsewhere.
  */
 export async function focusProposal(page: Page): Promise<void> {
-  const inProposal = (): Promise<boolean> =>
-    page.evaluate(() => document.activeElement?.closest(".monaco-diff-editor .modified") != null);
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     await page.locator(".monaco-diff-editor .modified .view-lines").first().click();
-    try {
-      await page.waitForFunction(
-        () => document.activeElement?.closest(".monaco-diff-editor .modified") != null,
-        undefined,
-        { timeout: 5_000 },
-      );
-      return;
-    } catch (error) {
-      if (attempt === 3 || (await inProposal())) throw error;
-    }
+    if (await focusReaches(page, ".monaco-diff-editor .modified", 5_000).then(yes, no)) return;
   }
+  throw new Error("three clicks in the proposal's text left the focus elsewhere");
 }
+
+/** Waits until the focused element is inside `selector`; rejects after `timeout` ms. */
+export async function focusReaches(page: Page, selector: string, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(
+    (inside) => document.activeElement?.closest(inside) != null,
+    selector,
+    { timeout },
+  );
+}
+
+const yes = (): boolean => true;
+const no = (): boolean => false;
 
 export const diffText = (page: Page): Promise<string> =>
   page.locator(".monaco-diff-editor").first().innerText().then(visibleText);
@@ -74,11 +72,7 @@ export async function focusFileEditor(page: Page, name: string): Promise<void> {
   await page.locator(".tab.active", { hasText: new RegExp(`^${name}`) }).waitFor();
   // The explorer keeps the focus: click into the editor it showed.
   await page.locator(".monaco-editor .view-lines").filter({ visible: true }).first().click();
-  await page.waitForFunction(
-    () => document.activeElement?.closest(".monaco-editor") != null,
-    undefined,
-    { timeout: 30_000 },
-  );
+  await focusReaches(page, ".monaco-editor");
 }
 
 /** Switches to the file's own editor and types there while the proposal streams. */
@@ -108,11 +102,7 @@ export async function diffClosed(page: Page, applied: RegExp): Promise<void> {
     .filter({ visible: true })
     .first()
     .waitFor({ timeout: 30_000 });
-  await page.waitForFunction(
-    () => document.activeElement?.closest(".monaco-editor") != null,
-    undefined,
-    { timeout: 30_000 },
-  );
+  await focusReaches(page, ".monaco-editor");
 }
 
 export async function closeToasts(page: Page): Promise<void> {
