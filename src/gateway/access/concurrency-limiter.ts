@@ -7,6 +7,9 @@ import { WireError } from "../wire/wire-error.ts";
 
 const ANONYMOUS = "\u0000anonymous";
 
+/** Gives the slot back; resolves once the store has it free (never rejects). Idempotent. */
+export type ReleaseSlot = () => Promise<void>;
+
 export class ConcurrencyLimiter {
   private readonly active = new Map<string, number>();
 
@@ -18,8 +21,9 @@ export class ConcurrencyLimiter {
     private readonly onStoreError: (error: unknown) => void = () => {},
   ) {}
 
-  /** Takes a slot for `apiKey` or throws rate_limited; call the returned release exactly once. */
-  async acquire(apiKey: string | undefined): Promise<() => void> {
+  /** Takes a slot for `apiKey` or throws rate_limited. Await the release before telling the client
+   * its response ended: it may send its next request, to any replica, the moment it knows. */
+  async acquire(apiKey: string | undefined): Promise<ReleaseSlot> {
     const store = this.store;
     if (store?.shared !== true) return this.acquireLocal(apiKey);
     const owner = tenantOf(apiKey);
@@ -32,27 +36,27 @@ export class ConcurrencyLimiter {
     }
     if (slotId === undefined) throw this.refusal(`${this.maxPerKey}`);
     const heldSlot = slotId;
-    let released = false;
+    let released: Promise<void> | undefined;
     return () => {
-      if (released) return;
-      released = true;
       // A slot the store never hears about again expires with this replica's lease.
-      store.releaseSlot(owner, heldSlot).catch(this.onStoreError);
+      released ??= store.releaseSlot(owner, heldSlot).catch(this.onStoreError);
+      return released;
     };
   }
 
-  private acquireLocal(apiKey: string | undefined): () => void {
+  private acquireLocal(apiKey: string | undefined): ReleaseSlot {
     const key = apiKey ?? ANONYMOUS;
     const count = this.active.get(key) ?? 0;
     if (count >= this.maxPerKey) throw this.refusal(`${count}`);
     this.active.set(key, count + 1);
     let released = false;
     return () => {
-      if (released) return;
+      if (released) return Promise.resolve();
       released = true;
       const remaining = (this.active.get(key) ?? 1) - 1;
       if (remaining <= 0) this.active.delete(key);
       else this.active.set(key, remaining);
+      return Promise.resolve();
     };
   }
 

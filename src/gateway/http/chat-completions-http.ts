@@ -129,7 +129,8 @@ export async function handleChatCompletionsPost(
     endRun();
     context.runs.delete(run);
     context.metrics.streamEnded();
-    release();
+    // Free in the store before the client reads the end: its next request may follow at once.
+    await release();
   }
 
   startedAt = performance.now();

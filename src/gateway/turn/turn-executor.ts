@@ -10,6 +10,7 @@ import { runResponse, type ResponseRunResult } from "./response-runner.ts";
 import { describeWireError } from "../wire/wire-error.ts";
 import { isFinalResponseEvent } from "../wire/tick-corker.ts";
 import type { WriterResumeState } from "./writer-resume-state.ts";
+import type { ReleaseSlot } from "../access/concurrency-limiter.ts";
 
 export interface TurnExecution {
   signal: AbortSignal;
@@ -21,7 +22,7 @@ export interface TurnExecution {
   /** False once another replica has taken the response over: it stores the result, not this one. */
   mayStore?: () => boolean;
   /** The key's slot, asked for while the turn was prepared (startSlot); taken here otherwise. */
-  slot?: Promise<() => void>;
+  slot?: Promise<ReleaseSlot>;
 }
 
 /** Asks for the key's concurrency slot at once, so a shared store's round trip overlaps the
@@ -29,7 +30,7 @@ export interface TurnExecution {
 export function startSlot(
   context: GatewayContext,
   apiKey: string | undefined,
-): Promise<() => void> {
+): Promise<ReleaseSlot> {
   const slot = context.limiter.acquire(apiKey);
   // Awaited by executeTurn; a turn that failed to prepare drops it (dropSlot).
   slot.catch(() => {});
@@ -37,9 +38,9 @@ export function startSlot(
 }
 
 /** Gives back a slot asked for by a turn that will not run. */
-export function dropSlot(slot: Promise<() => void>): void {
+export function dropSlot(slot: Promise<ReleaseSlot>): void {
   slot.then(
-    (release) => release(),
+    (release) => void release(),
     () => {},
   );
 }
@@ -81,6 +82,10 @@ export async function executeTurn(
   context.runs.add(run);
   try {
     const result = await run;
+    // The engine is done: the slot goes back now, and the final event waits until the store has
+    // it free (beside the write below, so it costs no extra round trip). A client may send its
+    // next request, to any replica, the moment it reads that event.
+    const released = release();
     // Stored whatever the outcome: a cancelled or steered response is what the next one chains from.
     // The final event waits for the store's reply, so a response is `completed` only once it is
     // stored; one the store refused says so (`store: false`) rather than promising a chain that
@@ -110,6 +115,7 @@ export async function executeTurn(
         if (heldFinal !== undefined) heldFinal = [heldFinal[0], undefined];
       }
     }
+    await released;
     if (heldFinal !== undefined) execution.emit(...heldFinal);
     context.metrics.observeResponse({
       transport: execution.transport,
@@ -143,6 +149,7 @@ export async function executeTurn(
   } finally {
     context.runs.delete(run);
     context.metrics.streamEnded();
-    release();
+    // Only when the run itself failed: otherwise released above (a second call does nothing).
+    void release();
   }
 }

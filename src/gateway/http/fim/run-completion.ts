@@ -116,7 +116,8 @@ export async function runFimCompletion(
     endRun();
     if (documentKey !== undefined) context.documents.end(documentKey, controller);
     context.metrics.streamEnded();
-    release();
+    // Free in the store before the client reads the end: its next request may follow at once.
+    await release();
   }
 
   const truncatedBy = truncator.stopReason;
