@@ -53,6 +53,8 @@ describe("start-up imports", () => {
   ): Promise<Loaded> {
     const record = path.join(home, `loaded-${args.join("-").replace(/\W+/g, "_")}.txt`);
     const result = await run({
+      // The TypeScript's own module graph (test/cli/cli-bundle.test.ts holds the bundle to it).
+      SPARK_NO_BUNDLE: "1",
       SPARK_HOME: home,
       SPARK_TEST_LOADED_MODULES: record,
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} ${RECORDER_OPTION}`.trim(),

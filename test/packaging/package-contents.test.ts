@@ -1,12 +1,15 @@
 // What `npm pack` would publish: everything `spark` loads at run time (the import graph from the
-// bin entry and from the postinstall script, plus the files read by path), every package those
-// files import listed as a dependency (not a devDependency), and no tests, benchmarks or docs.
+// bin entry and from the postinstall script, plus the files read by path), the CLI bundle and its
+// chunks, every package those files import listed as a dependency (not a devDependency), and no
+// tests, benchmarks or docs.
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BUNDLE_ENTRY } from "../../bin/cli-bundle.js";
+import { buildCli } from "../../scripts/build-cli.ts";
 import { runtimeImportGraph } from "./support/runtime-import-graph.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,6 +26,8 @@ const postinstallScript = /tsx (\S+\.ts)/.exec(packageJson.scripts.postinstall ?
 let packed: Set<string>;
 
 beforeAll(async () => {
+  // `npm install` builds it (prepare); a checkout that never ran it has none to list.
+  if (!existsSync(BUNDLE_ENTRY)) await buildCli();
   // --ignore-scripts: `prepare` would rebuild the browser app; the list is what matters here.
   const { stdout } = await promisify(execFile)(
     "npm",
@@ -53,6 +58,18 @@ describe("the npm package", () => {
     const graph = runtimeImportGraph(ROOT, entries);
     expect(graph.files.size).toBeGreaterThan(100);
     expect(missingFromPackage(graph.files)).toEqual([]);
+  });
+
+  it("holds the CLI bundle, its chunks and source maps: installed, spark starts without tsx", () => {
+    const graph = runtimeImportGraph(ROOT, [BUNDLE_ENTRY]);
+    // The entry and the chunks of its lazy commands (exec, serve, the terminal UI, ...).
+    expect(graph.files.size).toBeGreaterThan(10);
+    const maps = [...graph.files].map((file) => `${file}.map`);
+    expect(missingFromPackage([...graph.files, ...maps])).toEqual([]);
+    const missing = [...graph.packages].filter(
+      (name) => packageJson.dependencies[name] === undefined,
+    );
+    expect(missing).toEqual([]);
   });
 
   it("holds the files the code reads by path: tsconfig, prompts, eval tasks, the addon's sources, the browser app", () => {

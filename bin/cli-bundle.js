@@ -1,0 +1,60 @@
+// Whether bin/spark.js may run the prebuilt CLI (dist/cli/spark.mjs, `npm run build:cli`) instead
+// of the TypeScript through tsx: only while nothing it was built from changed after it was built.
+// Plain JavaScript, checked on every start and cached nowhere, so it can never go stale.
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+export const BUNDLE_ENTRY = path.join(ROOT, "dist", "cli", "spark.mjs");
+/** Files outside src/ the bundle depends on (JSX setting, package metadata, the build itself). */
+const INPUTS_BESIDE_SOURCE = ["tsconfig.json", "package.json", "scripts/build-cli.ts"];
+
+/** Tests and snapshots sit beside the code but are never bundled: editing one changes nothing. */
+function isBundledInput(name) {
+  return name !== "__snapshots__" && !/\.test\.tsx?$/.test(name);
+}
+
+/**
+ * The first path under `directory` (itself included: a deleted or renamed file changes its
+ * folder's time) modified after `builtAt`, or undefined. Stops at the first one found.
+ */
+function newerThan(directory, builtAt) {
+  if (statSync(directory).mtimeMs > builtAt) return directory;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    if (!isBundledInput(entry.name)) continue;
+    const entryPath = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      const found = newerThan(entryPath, builtAt);
+      if (found !== undefined) return found;
+    } else if (statSync(entryPath).mtimeMs > builtAt) return entryPath;
+  }
+  return undefined;
+}
+
+/**
+ * `{ bundle }` when the bundle may run, else `{ reason }` (why tsx runs instead). SPARK_NO_BUNDLE=1
+ * always chooses tsx.
+ */
+export function chooseCliEntry(environment = process.env) {
+  if (environment.SPARK_NO_BUNDLE === "1") return { reason: "SPARK_NO_BUNDLE=1" };
+  let builtAt;
+  try {
+    builtAt = statSync(BUNDLE_ENTRY).mtimeMs;
+  } catch {
+    return { reason: "no bundle (npm run build:cli builds it)" };
+  }
+  for (const input of INPUTS_BESIDE_SOURCE) {
+    let modifiedAt;
+    try {
+      modifiedAt = statSync(path.join(ROOT, input)).mtimeMs;
+    } catch {
+      continue; // An installed package has no build script.
+    }
+    if (modifiedAt > builtAt) return { reason: `${input} is newer than the bundle` };
+  }
+  const newer = newerThan(path.join(ROOT, "src"), builtAt);
+  if (newer !== undefined)
+    return { reason: `${path.relative(ROOT, newer)} is newer than the bundle` };
+  return { bundle: BUNDLE_ENTRY };
+}
