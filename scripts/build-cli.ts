@@ -52,7 +52,7 @@ async function bundle(): Promise<OutputFile[]> {
     chunkNames: "chunk-[hash]",
     packages: "external",
     tsconfig: path.join(ROOT, "tsconfig.json"),
-    // Stack traces name src/ files (bin/spark.js turns source maps on); the sources are beside it.
+    // `NODE_OPTIONS=--enable-source-maps` maps stack traces to src/ (which ships beside it).
     sourcemap: "linked",
     sourcesContent: false,
     plugins: [ownImportMetaUrl],

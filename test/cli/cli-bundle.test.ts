@@ -212,6 +212,29 @@ describe("the CLI bundle", () => {
     expect(bundled.launched.packages.has("ioredis")).toBe(false);
   });
 
+  it("names the src/ line in a stack trace under --enable-source-maps", async () => {
+    // main.ts reads package.json as it loads: made to throw there, the error is uncaught.
+    const failingRead = `import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+const read = fs.readFileSync;
+fs.readFileSync = (file, ...rest) => {
+  if (String(file).endsWith("package.json")) throw new Error("read refused");
+  return read(file, ...rest);
+};
+syncBuiltinESMExports();`;
+    const launched = await launch(["--version"], {
+      environment: {
+        NODE_OPTIONS: [
+          "--enable-source-maps",
+          `--import=data:text/javascript,${encodeURIComponent(failingRead)}`,
+        ].join(" "),
+      },
+    });
+    expect(launched.ran).toBe("bundle");
+    expect(launched.stderr).toContain("read refused");
+    expect(launched.stderr).toContain(`(${project("src", "cli", "main.ts")}:`);
+  });
+
   it("runs tsx, with the edit, once a source file changed after the build, until it is rebuilt", async () => {
     const command = project("src", "cli", "commands", "serve-command.ts");
     const source = await readFile(command, "utf8");
