@@ -16,6 +16,9 @@ export async function startLatencyProxy(
   const server = createServer((client) => {
     const upstream = createConnection(target);
     for (const socket of [client, upstream]) {
+      // As Redis clients and servers do: Nagle would hold a write back behind the ACK of the one
+      // before it (a delayed ACK: up to 40 ms), a stall that is not the latency under test.
+      socket.setNoDelay(true);
       sockets.add(socket);
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => {
