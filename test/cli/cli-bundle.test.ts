@@ -75,10 +75,13 @@ describe("the CLI bundle", () => {
     launches += 1;
     const record = directory(`loaded-${launches}.txt`);
     await writeFile(record, "");
+    const environment: Record<string, string | undefined> = { ...process.env };
+    // Each launch says which way it runs (a developer may run the suite with it set).
+    delete environment.SPARK_NO_BUNDLE;
     const child = spawn(process.execPath, [project("bin", "spark.js"), ...args], {
       cwd: options.cwd ?? directory(),
       env: {
-        ...process.env,
+        ...environment,
         SPARK_HOME: directory("home"),
         SPARK_DEBUG_LAUNCHER: "1",
         SPARK_TEST_LOADED_MODULES: record,
