@@ -145,4 +145,23 @@ describe("SequencePool", () => {
     expect(waited?.sequence.id).toBe(mine.sequence.id);
     waited?.release();
   });
+
+  it("gives a sequence at once or none; the prompt recorded for it is continued by the next request", async () => {
+    const pool = createPool(2);
+    const loaded = pool.tryAcquireNow(undefined, undefined);
+    expect(loaded?.choice).toBe("free");
+    const busy = await pool.acquire(undefined, undefined);
+    // Both busy: none now; a request waits.
+    expect(pool.tryAcquireNow(undefined, undefined)).toBeUndefined();
+    const waiting = pool.acquire(undefined, undefined, undefined, { prompt: chat(tokens(0, 50)) });
+    // What the first lease loaded (a state read from disk, not the prompt it was acquired for).
+    loaded!.sequence.cached = tokens(0, 40);
+    loaded!.recordPrompt(chat(tokens(0, 40)));
+    loaded!.release();
+    const waited = await waiting;
+    expect(waited.sequence.id).toBe(loaded!.sequence.id);
+    expect(waited.choice).toBe("continued");
+    waited.release();
+    busy.release();
+  });
 });

@@ -37,6 +37,8 @@ export interface SequenceLease<Sequence> {
   choice: SequenceChoice;
   /** True when another cache scope used it last: its cache must be cleared before evaluation. */
   foreignCache: boolean;
+  /** The prompt the sequence's cache now holds, when it differs from the one it was acquired for. */
+  recordPrompt(prompt: PoolPrompt): void;
   release(): void;
 }
 
@@ -108,6 +110,15 @@ export class SequencePool<Sequence> {
     });
   }
 
+  /** A sequence at once, or undefined when none is idle or requests are already waiting. */
+  tryAcquireNow(
+    sessionKey: string | undefined,
+    scope: string | undefined,
+    options: AcquireOptions = {},
+  ): SequenceLease<Sequence> | undefined {
+    return this.waiters.length > 0 ? undefined : this.tryAcquire(sessionKey, scope, options);
+  }
+
   private tryAcquire(
     sessionKey: string | undefined,
     scope: string | undefined,
@@ -142,6 +153,9 @@ export class SequencePool<Sequence> {
       sequence: chosen.sequence,
       choice,
       foreignCache,
+      recordPrompt: (prompt) => {
+        chosen.stableLength = prompt.stableLength;
+      },
       release: () => {
         if (released) return;
         released = true;

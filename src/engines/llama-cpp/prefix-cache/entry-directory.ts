@@ -3,7 +3,7 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Token } from "node-llama-cpp";
-import { readEntryHeader, type EntryHeader } from "./entry-file.ts";
+import { readEntryHeaderAndTime, type EntryHeader } from "./entry-file.ts";
 
 export const ENTRY_SUFFIX = ".kv";
 
@@ -11,6 +11,8 @@ export interface CachedEntry {
   name: string;
   path: string;
   header: EntryHeader;
+  /** When the file was written or last loaded, as this process last read it (ms since epoch). */
+  modifiedAt: number;
 }
 
 export class EntryDirectory {
@@ -58,21 +60,26 @@ export class EntryDirectory {
     }
     const present = new Set(names);
     for (const name of this.entries.keys()) if (!present.has(name)) this.entries.delete(name);
-    for (const name of names) {
-      if (this.entries.has(name)) continue;
-      const path = join(this.path, name);
-      try {
-        this.entries.set(name, { name, path, header: await readEntryHeader(path) });
-      } catch (error) {
-        await this.discard(path, error);
-      }
-    }
+    // All at once: each file's reads are round trips to the thread pool, and a fresh process
+    // lists the folder on the way to its first token.
+    await Promise.all(
+      names
+        .filter((name) => !this.entries.has(name))
+        .map(async (name) => {
+          const path = join(this.path, name);
+          try {
+            this.entries.set(name, { name, path, ...(await readEntryHeaderAndTime(path)) });
+          } catch (error) {
+            await this.discard(path, error);
+          }
+        }),
+    );
     return [...this.entries.values()];
   }
 
   /** Records an entry this process just wrote. */
   add(name: string, header: EntryHeader): void {
-    this.entries.set(name, { name, path: join(this.path, name), header });
+    this.entries.set(name, { name, path: join(this.path, name), header, modifiedAt: Date.now() });
   }
 
   /** Removes a file that failed to read or to load (one log line). */

@@ -78,6 +78,7 @@ describe("prefix cache entry files", () => {
         stateCrc32: 0,
         stateOffset: 0,
       },
+      modifiedAt: 0,
     });
     const prompt = Array.from({ length: 1000 }, (_, index) => index) as Token[];
     // The system prompt's entry, and another conversation's turn sharing its first words too (a

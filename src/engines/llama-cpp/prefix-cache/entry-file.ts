@@ -83,9 +83,16 @@ export async function writeEntryFile(
  * fresh process lists the folder on the way to its first token).
  */
 export async function readEntryHeader(path: string): Promise<EntryHeader> {
+  return (await readEntryHeaderAndTime(path)).header;
+}
+
+/** The header, and the file's modification time (its place in the eviction order). */
+export async function readEntryHeaderAndTime(
+  path: string,
+): Promise<{ header: EntryHeader; modifiedAt: number }> {
   const file = await open(path, "r");
   try {
-    const { size } = await file.stat();
+    const { size, mtimeMs } = await file.stat();
     let head = Buffer.allocUnsafe(Math.min(size, HEAD_READ_BYTES));
     head = head.subarray(0, (await file.read(head, 0, head.length, 0)).bytesRead);
     if (head.length < PREFIX_BYTES || !head.subarray(0, MAGIC.length).equals(MAGIC))
@@ -110,13 +117,14 @@ export async function readEntryHeader(path: string): Promise<EntryHeader> {
     const tokens: Token[] = new Array<Token>(header.tokenCount);
     for (let index = 0; index < header.tokenCount; index += 1)
       tokens[index] = tokenBuffer.readUInt32LE(index * 4) as Token;
-    return {
+    const entryHeader: EntryHeader = {
       kind: header.kind,
       tokens,
       stateBytes: header.stateBytes,
       stateCrc32: header.stateCrc32,
       stateOffset,
     };
+    return { header: entryHeader, modifiedAt: mtimeMs };
   } finally {
     await file.close();
   }

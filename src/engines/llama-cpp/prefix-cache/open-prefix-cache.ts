@@ -37,7 +37,10 @@ export async function openPrefixCache(
     },
     parts.native.mapFile,
   );
-  // A fresh process's first request finds the entries' headers read.
-  cache.prefetch(undefined);
+  // The folder is listed as the engine opens (a few ms here, off the first request's way: its
+  // reads stalled while the prompt rendered), and what the last process left off with is loaded
+  // into a sequence while the first request renders (see warm-start.ts).
+  await cache.prefetch(undefined);
+  cache.loadWhereLastLeftOff(parts.native.pool, undefined);
   return { cache, systemPrefix: new SystemPrefixTokens(render) };
 }

@@ -8,16 +8,19 @@ import { join } from "node:path";
 import type { Token } from "node-llama-cpp";
 import type { MapFile } from "../native-loop/generation-loop-addon.ts";
 import type { NativeSequence } from "../native-loop/native-sequence.ts";
+import type { SequencePool } from "../sequence-pool.ts";
 import { addCounters, emptyCounters, type CacheCounters } from "./cache-stats.ts";
 import {
   ENTRY_SUFFIX,
   EntryDirectory,
+  type CachedEntry,
   longestCachedPrefix,
   sharedPrefixLength,
 } from "./entry-directory.ts";
 import { readEntryState, writeEntryFile, type EntryKind } from "./entry-file.ts";
 import { evictEntries } from "./evict-entries.ts";
 import { kvShapeKey, scopeKey, tokensKey, type KvShape } from "./prefix-cache-key.ts";
+import { loadWhereLastLeftOff } from "./warm-start.ts";
 
 export interface PrefixCacheSettings {
   /** The cache folder (`[cache] directory`; default ~/.spark/cache). */
@@ -28,6 +31,8 @@ export interface PrefixCacheSettings {
   minimumTokens?: number;
   /** One line per truncated or corrupt file removed; default: stderr. */
   onNotice?: (line: string) => void;
+  /** Called once the engine's load as it opened ended: the tokens it loaded (0: none). */
+  onWarmStart?: (tokens: number) => void;
 }
 
 /** The entries live under <directory>/prefix/<scope>/<kv shape>/. */
@@ -65,6 +70,10 @@ export class PrefixCache {
   private writes: Promise<void> = Promise.resolve();
   private readonly waiting: WaitingWrite[] = [];
   private counters: CacheCounters = emptyCounters();
+  /** Tokens loaded into a sequence as the engine opened, until a request reuses them. */
+  private readonly loadedAtOpen = new WeakMap<NativeSequence, number>();
+  /** The load as the engine opened (dispose waits for it). */
+  private opening: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: PrefixCacheSettings,
@@ -104,7 +113,9 @@ export class PrefixCache {
     // At least one prompt token is always evaluated: its logits give the first sample.
     const usable = prompt.length - 1;
     const inMemory = sequence.sharedPrefixLength(prompt);
-    if (usable - inMemory < this.minimumTokens) return 0;
+    // What the engine loaded into this sequence as it opened counts as read from disk, once.
+    const loadedAtOpen = (): number => this.claimLoadedAtOpen(sequence, Math.min(inMemory, usable));
+    if (usable - inMemory < this.minimumTokens) return loadedAtOpen();
     this.counters.lookups += 1;
     await this.writtenOrLater(PENDING_WRITES_WAIT_MS);
     const directory = this.directoryFor(scope);
@@ -112,8 +123,55 @@ export class PrefixCache {
       (entry) => entry.header.tokens.length <= sequence.contextSize,
     );
     const match = longestCachedPrefix(entries, prompt, inMemory + this.minimumTokens);
-    if (match === undefined) return 0;
-    const { entry } = match;
+    if (match === undefined) return loadedAtOpen();
+    this.loadedAtOpen.delete(sequence);
+    if (!(await this.load(sequence, directory, match.entry))) return 0;
+    const loaded = Math.min(match.shared, usable);
+    this.counters.hits += 1;
+    this.counters.tokensLoaded += loaded;
+    return loaded;
+  }
+
+  /**
+   * As the engine opens: loads what the last process left off with (its newest short turn, or its
+   * system prefix; see warm-start.ts) into a free sequence of `pool`, so the first request finds
+   * it in memory, or waits for a load that overlapped its prompt's rendering. Counted as read from
+   * disk by the first request that reuses it.
+   */
+  loadWhereLastLeftOff(pool: SequencePool<NativeSequence>, scope: string | undefined): void {
+    const directory = this.directoryFor(scope);
+    const loading = loadWhereLastLeftOff(directory, pool, scope, {
+      entries: () => directory.listRecent(RECENT_LISTING_MS),
+      load: (sequence, directory, entry) => this.load(sequence, directory, entry),
+      loaded: (sequence, tokens) => this.loadedAtOpen.set(sequence, tokens),
+    });
+    this.opening = loading.then((tokens) => this.settings.onWarmStart?.(tokens));
+  }
+
+  /** What was loaded into `sequence` as the engine opened and `reused` of it, once: then 0. */
+  private claimLoadedAtOpen(sequence: NativeSequence, reused: number): number {
+    const tokens = this.loadedAtOpen.get(sequence);
+    if (tokens === undefined) return 0;
+    this.loadedAtOpen.delete(sequence);
+    const credited = Math.min(tokens, reused);
+    if (credited > 0) {
+      this.counters.lookups += 1;
+      this.counters.hits += 1;
+      this.counters.tokensLoaded += credited;
+    }
+    return credited;
+  }
+
+  /**
+   * Reads an entry's state into the sequence; false (the sequence then holds nothing) when it
+   * fails to read or load: the file is removed with a notice, or forgotten when another process
+   * evicted it since the listing.
+   */
+  private async load(
+    sequence: NativeSequence,
+    directory: EntryDirectory,
+    entry: CachedEntry,
+  ): Promise<boolean> {
     try {
       const { state, verified } = await readEntryState(entry.path, entry.header, this.mapFile);
       // llama.cpp copies the state in on the decode thread while this thread checks its checksum.
@@ -131,25 +189,25 @@ export class PrefixCache {
       // Evicted by another process since the listing: nothing wrong with it, nothing to say.
       if (!existsSync(entry.path)) directory.forget(entry.path);
       else await directory.discard(entry.path, error);
-      return 0;
+      return false;
     }
     const now = new Date();
     // The file's time is its place in the eviction order.
     void utimes(entry.path, now, now).catch(() => {});
-    const loaded = Math.min(match.shared, usable);
-    this.counters.hits += 1;
-    this.counters.tokensLoaded += loaded;
-    return loaded;
+    return true;
   }
 
   /**
    * Starts reading the scope's entries (their headers and tokens) so that the lookup after a
    * prompt renders finds them read: the engine calls it as it opens and as a request arrives.
    */
-  prefetch(scope: string | undefined): void {
-    this.directoryFor(scope)
+  prefetch(scope: string | undefined): Promise<void> {
+    return this.directoryFor(scope)
       .list()
-      .catch(() => {});
+      .then(
+        () => {},
+        () => {},
+      );
   }
 
   /** Whether an entry holding exactly these tokens exists (then saving them again is pointless). */
@@ -245,6 +303,7 @@ export class PrefixCache {
 
   /** Waits for every queued write and stores the counters (the engine's dispose calls it). */
   async flush(): Promise<void> {
+    await this.opening;
     this.enqueue(() => this.persistCounters());
     await this.writes;
   }

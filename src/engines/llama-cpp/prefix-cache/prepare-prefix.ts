@@ -58,7 +58,7 @@ export function prefetchPrefixes(
   request: EngineRequest,
 ): void {
   if (prefixCache !== undefined && request.completion === undefined)
-    prefixCache.cache.prefetch(request.cacheScope);
+    void prefixCache.cache.prefetch(request.cacheScope);
 }
 
 /** Read through a call: the signal changes across the awaits above. */
