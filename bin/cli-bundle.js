@@ -1,14 +1,15 @@
 // Whether bin/spark.js may run the prebuilt CLI (dist/cli/spark.mjs, `npm run build:cli`) instead
 // of the TypeScript through tsx: only while nothing it was built from changed after it was built.
 // Plain JavaScript, checked on every start and cached nowhere, so it can never go stale.
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 export const BUNDLE_ENTRY = path.join(ROOT, "dist", "cli", "spark.mjs");
+const BUILD_SCRIPT = "scripts/build-cli.ts";
 /** Files outside src/ the bundle depends on (JSX setting, package metadata, the build itself). */
-const INPUTS_BESIDE_SOURCE = ["tsconfig.json", "package.json", "scripts/build-cli.ts"];
+const INPUTS_BESIDE_SOURCE = ["tsconfig.json", "package.json", BUILD_SCRIPT];
 
 /** Tests and snapshots sit beside the code but are never bundled: editing one changes nothing. */
 function isBundledInput(name) {
@@ -44,14 +45,13 @@ export function chooseCliEntry(environment = process.env) {
   } catch {
     return { reason: "no bundle (npm run build:cli builds it)" };
   }
+  // An installed package has no build script (package.json's `files` leaves it out). npm gives
+  // its files the time they were unpacked, src/ after dist/, so times say nothing there; its
+  // bundle was built from exactly its sources when it was packed.
+  if (!existsSync(path.join(ROOT, BUILD_SCRIPT))) return { bundle: BUNDLE_ENTRY };
   for (const input of INPUTS_BESIDE_SOURCE) {
-    let modifiedAt;
-    try {
-      modifiedAt = statSync(path.join(ROOT, input)).mtimeMs;
-    } catch {
-      continue; // An installed package has no build script.
-    }
-    if (modifiedAt > builtAt) return { reason: `${input} is newer than the bundle` };
+    if (statSync(path.join(ROOT, input)).mtimeMs > builtAt)
+      return { reason: `${input} is newer than the bundle` };
   }
   const newer = newerThan(path.join(ROOT, "src"), builtAt);
   if (newer !== undefined)

@@ -278,6 +278,21 @@ syncBuiltinESMExports();`;
       await rename(`${entry}.away`, entry);
     }
   });
+
+  it("runs an installed package's bundle whatever its files' times (npm unpacks src/ after dist/)", async () => {
+    // What npm leaves: no build script (not in package.json's files), sources unpacked last.
+    const script = project("scripts", "build-cli.ts");
+    await rename(script, `${script}.away`);
+    const source = project("src", "cli", "main.ts");
+    await utimes(source, new Date(), new Date());
+    try {
+      expect((await launch(["--version"])).ran).toBe("bundle");
+    } finally {
+      await rename(`${script}.away`, script);
+    }
+    // The same times in a checkout: the source counts as edited.
+    expect((await launch(["--version"])).reason).toBe("src/cli/main.ts is newer than the bundle");
+  });
 });
 
 /** Ids, paths named by them, and durations. */

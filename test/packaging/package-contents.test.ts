@@ -70,6 +70,9 @@ describe("the npm package", () => {
       (name) => packageJson.dependencies[name] === undefined,
     );
     expect(missing).toEqual([]);
+    // Its absence tells bin/cli-bundle.js it runs from an installed package, whose files' times
+    // are when npm unpacked them: shipped, every user would start through tsx.
+    expect(packed.has("scripts/build-cli.ts")).toBe(false);
   });
 
   it("holds the files the code reads by path: tsconfig, prompts, eval tasks, the addon's sources, the browser app", () => {
