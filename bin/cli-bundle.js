@@ -17,18 +17,20 @@ function isBundledInput(name) {
 }
 
 /**
- * The first path under `directory` (itself included: a deleted or renamed file changes its
- * folder's time) modified after `builtAt`, or undefined. Stops at the first one found.
+ * The first path under `directory` modified after `builtAt` (a folder too: a deleted or renamed
+ * file changes its folder's time), or undefined. Stops at the first one found.
  */
 function newerThan(directory, builtAt) {
-  if (statSync(directory).mtimeMs > builtAt) return directory;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    if (!isBundledInput(entry.name)) continue;
-    const entryPath = path.join(directory, entry.name);
-    if (entry.isDirectory()) {
+  for (const name of readdirSync(directory)) {
+    if (!isBundledInput(name)) continue;
+    // Not path.join: its normalize, run cold on every name, was a third of the walk's time.
+    const entryPath = directory + path.sep + name;
+    const stats = statSync(entryPath);
+    if (stats.mtimeMs > builtAt) return entryPath;
+    if (stats.isDirectory()) {
       const found = newerThan(entryPath, builtAt);
       if (found !== undefined) return found;
-    } else if (statSync(entryPath).mtimeMs > builtAt) return entryPath;
+    }
   }
   return undefined;
 }
@@ -53,7 +55,8 @@ export function chooseCliEntry(environment = process.env) {
     if (statSync(path.join(ROOT, input)).mtimeMs > builtAt)
       return { reason: `${input} is newer than the bundle` };
   }
-  const newer = newerThan(path.join(ROOT, "src"), builtAt);
+  const source = path.join(ROOT, "src");
+  const newer = statSync(source).mtimeMs > builtAt ? source : newerThan(source, builtAt);
   if (newer !== undefined)
     return { reason: `${path.relative(ROOT, newer)} is newer than the bundle` };
   return { bundle: BUNDLE_ENTRY };
