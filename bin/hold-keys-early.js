@@ -1,6 +1,6 @@
-// The terminal UI's first moment: raw mode (no echo) before the TypeScript loads, so keys typed
-// during the ~1.5 s that loading takes stay in the terminal's input queue, unechoed, until
-// holdTypeAhead (src/tui/type-ahead.ts) reads them for the prompt. Nothing is read here.
+// The terminal UI's first moment: raw mode (no echo) before the CLI loads, so keys typed during
+// the ~1 s to its first frame (~2 s through tsx) stay in the terminal's input queue, unechoed,
+// until holdTypeAhead (src/tui/type-ahead.ts) reads them for the prompt. Nothing is read here.
 
 /** Options of `spark [tui]` that take a value (commander's `--name value` and `--name=value`). */
 const VALUE_OPTIONS = new Set(["-m", "--model", "--server", "--session", "--cwd"]);
