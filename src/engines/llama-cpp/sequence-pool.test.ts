@@ -146,22 +146,29 @@ describe("SequencePool", () => {
     waited?.release();
   });
 
-  it("gives a sequence at once or none; the prompt recorded for it is continued by the next request", async () => {
+  it("holds every request back while a sequence is taken before others; then each finds its own", async () => {
     const pool = createPool(2);
-    const loaded = pool.tryAcquireNow(undefined, undefined);
+    const loaded = pool.acquireBeforeOthers(undefined, undefined);
     expect(loaded?.choice).toBe("free");
-    const busy = await pool.acquire(undefined, undefined);
-    // Both busy: none now; a request waits.
-    expect(pool.tryAcquireNow(undefined, undefined)).toBeUndefined();
-    const waiting = pool.acquire(undefined, undefined, undefined, { prompt: chat(tokens(0, 50)) });
+    expect(pool.acquireBeforeOthers(undefined, undefined)).toBeUndefined();
+    const resolved: string[] = [];
+    const continuing = pool.acquire(undefined, undefined, undefined, {
+      prompt: chat(tokens(0, 50)),
+    });
+    const other = pool.acquire(undefined, undefined, undefined, { prompt: chat(tokens(700, 50)) });
+    void continuing.then(() => resolved.push("continuing"));
+    void other.then(() => resolved.push("other"));
+    await new Promise((resolve) => setImmediate(resolve));
+    // A free sequence is idle, yet neither request got it.
+    expect(resolved).toEqual([]);
     // What the first lease loaded (a state read from disk, not the prompt it was acquired for).
     loaded!.sequence.cached = tokens(0, 40);
     loaded!.recordPrompt(chat(tokens(0, 40)));
     loaded!.release();
-    const waited = await waiting;
-    expect(waited.sequence.id).toBe(loaded!.sequence.id);
-    expect(waited.choice).toBe("continued");
-    waited.release();
-    busy.release();
+    const [first, second] = await Promise.all([continuing, other]);
+    expect(first.sequence.id).toBe(loaded!.sequence.id);
+    expect(first.choice).toBe("continued");
+    expect(second.sequence.id).not.toBe(loaded!.sequence.id);
+    expect(second.choice).toBe("free");
   });
 });

@@ -46,6 +46,8 @@ export class SequencePool<Sequence> {
   private readonly entries: PooledSequence<Sequence>[];
   private readonly waiters: Waiter<Sequence>[] = [];
   private useCounter = 0;
+  /** A lease of acquireBeforeOthers is out: no other request gets a sequence until it ends. */
+  private heldBeforeOthers = false;
 
   /**
    * `count` sequences, made by `createSequence` (node-llama-cpp's, or the native loop's), whose
@@ -110,13 +112,32 @@ export class SequencePool<Sequence> {
     });
   }
 
-  /** A sequence at once, or undefined when none is idle or requests are already waiting. */
-  tryAcquireNow(
+  /**
+   * A sequence at once (undefined when none is idle or requests already wait), and every other
+   * request waits until it is released: a short job as the engine opens (the prefix cache's warm
+   * start) whose result the first requests should find, not race on another sequence.
+   */
+  acquireBeforeOthers(
     sessionKey: string | undefined,
     scope: string | undefined,
     options: AcquireOptions = {},
   ): SequenceLease<Sequence> | undefined {
-    return this.waiters.length > 0 ? undefined : this.tryAcquire(sessionKey, scope, options);
+    if (this.waiters.length > 0 || this.heldBeforeOthers) return undefined;
+    const lease = this.tryAcquire(sessionKey, scope, options);
+    if (lease === undefined) return undefined;
+    this.heldBeforeOthers = true;
+    return {
+      ...lease,
+      release: () => {
+        if (!this.heldBeforeOthers) return;
+        this.heldBeforeOthers = false;
+        lease.release();
+        // Every sequence may be idle now, not just this one: wake all who can run.
+        while (this.waiters.length > 0 && this.wakeWaiter()) {
+          // Each call hands out one sequence.
+        }
+      },
+    };
   }
 
   private tryAcquire(
@@ -132,6 +153,7 @@ export class SequencePool<Sequence> {
       )
     )
       return undefined;
+    if (this.heldBeforeOthers) return undefined;
     // A busy sequence is never taken, however much of the prompt it holds.
     const idle = this.entries.filter((entry) => !entry.busy);
     if (idle.length === 0) return undefined;
@@ -166,15 +188,16 @@ export class SequencePool<Sequence> {
   }
 
   /** The first waiter that can run now (one waiting for its own busy sequence may not). */
-  private wakeWaiter(): void {
+  private wakeWaiter(): boolean {
     for (const [index, waiter] of this.waiters.entries()) {
       const lease = this.tryAcquire(waiter.sessionKey, waiter.scope, waiter.options);
       if (lease === undefined) continue;
       this.waiters.splice(index, 1);
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
       waiter.resolve(lease);
-      return;
+      return true;
     }
+    return false;
   }
 
   rejectWaiters(error: SparkError): void {

@@ -37,10 +37,10 @@ export async function openPrefixCache(
     },
     parts.native.mapFile,
   );
-  // The folder is listed as the engine opens (a few ms here, off the first request's way: its
-  // reads stalled while the prompt rendered), and what the last process left off with is loaded
-  // into a sequence while the first request renders (see warm-start.ts).
+  // As the engine opens (a few ms here), the folder is listed and what the last process left off
+  // with is mapped, its copy into a sequence queued on the decode thread: the first request's
+  // prompt renders meanwhile, where each of these steps stalled behind it (see warm-start.ts).
   await cache.prefetch(undefined);
-  cache.loadWhereLastLeftOff(parts.native.pool, undefined);
+  await cache.loadWhereLastLeftOff(parts.native.pool, undefined).copying;
   return { cache, systemPrefix: new SystemPrefixTokens(render) };
 }

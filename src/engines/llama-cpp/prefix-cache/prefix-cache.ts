@@ -136,16 +136,23 @@ export class PrefixCache {
    * As the engine opens: loads what the last process left off with (its newest short turn, or its
    * system prefix; see warm-start.ts) into a free sequence of `pool`, so the first request finds
    * it in memory, or waits for a load that overlapped its prompt's rendering. Counted as read from
-   * disk by the first request that reuses it.
+   * disk by the first request that reuses it. `copying`: the state is mapped and its copy queued on
+   * the decode thread (or there is nothing to load).
    */
-  loadWhereLastLeftOff(pool: SequencePool<NativeSequence>, scope: string | undefined): void {
+  loadWhereLastLeftOff(
+    pool: SequencePool<NativeSequence>,
+    scope: string | undefined,
+  ): { copying: Promise<void> } {
     const directory = this.directoryFor(scope);
+    let copying: () => void = () => {};
+    const queued = new Promise<void>((resolve) => (copying = resolve));
     const loading = loadWhereLastLeftOff(directory, pool, scope, {
       entries: () => directory.listRecent(RECENT_LISTING_MS),
-      load: (sequence, directory, entry) => this.load(sequence, directory, entry),
+      load: (sequence, directory, entry) => this.load(sequence, directory, entry, copying),
       loaded: (sequence, tokens) => this.loadedAtOpen.set(sequence, tokens),
     });
     this.opening = loading.then((tokens) => this.settings.onWarmStart?.(tokens));
+    return { copying: Promise.race([queued, this.opening]) };
   }
 
   /** What was loaded into `sequence` as the engine opened and `reused` of it, once: then 0. */
@@ -171,14 +178,15 @@ export class PrefixCache {
     sequence: NativeSequence,
     directory: EntryDirectory,
     entry: CachedEntry,
+    /** Called once the copy is queued on the decode thread (the state is mapped). */
+    copying?: () => void,
   ): Promise<boolean> {
     try {
       const { state, verified } = await readEntryState(entry.path, entry.header, this.mapFile);
       // llama.cpp copies the state in on the decode thread while this thread checks its checksum.
-      const [restored, checked] = await Promise.allSettled([
-        sequence.restoreState(entry.header.tokens, state),
-        verified,
-      ]);
+      const restoring = sequence.restoreState(entry.header.tokens, state);
+      copying?.();
+      const [restored, checked] = await Promise.allSettled([restoring, verified]);
       if (restored.status === "rejected") throw restored.reason;
       if (checked.status === "rejected") {
         // What was copied in is not the state that was saved: the job computes the prompt.

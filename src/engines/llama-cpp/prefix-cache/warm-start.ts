@@ -26,7 +26,7 @@ export function loadWhereLastLeftOff(
   scope: string | undefined,
   hooks: WarmStartHooks,
 ): Promise<number> {
-  const lease = pool.tryAcquireNow(undefined, scope);
+  const lease = pool.acquireBeforeOthers(undefined, scope);
   if (lease === undefined) return Promise.resolve(0);
   const load = async (): Promise<number> => {
     const entry = warmStartEntry(await hooks.entries());
