@@ -46,12 +46,14 @@ export function loadWhereLastLeftOff(
 }
 
 /**
- * A turn (the end of the last conversation: all of it is reused when it is resumed) may be this
- * many tokens longer than the system prefix it continues and still be loaded in its place; a
- * longer one would copy a whole conversation a new one does not need, while the first request
- * waits for the sequence. Then the request that resumes it reads it (see PrefixCache.restore).
+ * The newest turn (the end of the last conversation: all of it is reused when that is resumed) is
+ * loaded in place of the system prefix it continues while it holds at most this many times the
+ * prefix's tokens. Guessing wrong either way costs copies: the turn when a new conversation comes
+ * copies its conversation for nothing (while the render runs), the prefix when the conversation is
+ * resumed copies the whole turn again after the render; at this ratio, a resume about one start in
+ * three is worth the turn. The bench's 10-turn conversation (1.5 times its system prompt) loads whole.
  */
-const TURN_BEYOND_PREFIX_TOKENS = 1_024;
+const TURN_TO_PREFIX_RATIO = 2;
 
 /**
  * What the last process left off with: its newest turn when that is short, else the newest system
@@ -74,7 +76,7 @@ function warmStartEntry(listed: readonly CachedEntry[]): CachedEntry | undefined
   const continuesPrefix =
     turnTokens.length >= prefixTokens.length &&
     prefixTokens.every((token, index) => turnTokens[index] === token);
-  return continuesPrefix && turnTokens.length - prefixTokens.length <= TURN_BEYOND_PREFIX_TOKENS
+  return continuesPrefix && turnTokens.length <= TURN_TO_PREFIX_RATIO * prefixTokens.length
     ? turn
     : prefix;
 }
