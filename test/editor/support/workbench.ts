@@ -77,6 +77,10 @@ export async function openWorkbench(
     "editor.quickSuggestions": { other: false, comments: false, strings: false },
     "editor.suggestOnTriggerCharacters": false,
     "chat.disableAIFeatures": true,
+    // An empty secondary side bar (Chat's place) took a third of the editor's width, so the diff
+    // tab fell back to its inline view; a full run once found the focus outside the proposal after
+    // three clicks in that view. A desktop window this size shows the diff side by side.
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
     // VS Code desktop's default; code-server (a web build) saves after a second by default,
     // which would hide whether the extension saved a file itself.
     "files.autoSave": "off",
