@@ -10,22 +10,12 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAgentWorkspace } from "../agent/support/agent-workspace.ts";
 import { suiteDirectory } from "../support/suite-directory.ts";
+import { RECORDER_OPTION } from "./support/loaded-modules-recorder.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Copied (the copy is what changes); the rest is linked. */
 const COPIED = ["bin", "src", "scripts/build-cli.ts", "tsconfig.json", "package.json"];
 const LINKED = ["node_modules", "web", "prompts", "evals"];
-
-/** Each package file the child's ESM loader loads is appended to SPARK_TEST_LOADED_MODULES. */
-const RECORDER_HOOKS = `import { appendFileSync } from "node:fs";
-export async function load(url, context, nextLoad) {
-  const loaded = await nextLoad(url, context);
-  appendFileSync(process.env.SPARK_TEST_LOADED_MODULES, url + "\\n");
-  return loaded;
-}`;
-const RECORDER = `import { register } from "node:module";
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(RECORDER_HOOKS)}`)});`;
-const RECORDER_OPTION = `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`;
 
 interface Launch {
   code: number;

@@ -9,22 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSpark, type RunResult } from "./support/run-spark-cli.ts";
+import { RECORDER_OPTION } from "./support/loaded-modules-recorder.ts";
 
-/**
- * Loader hooks, given to the child with `node --import` (NODE_OPTIONS) before tsx and the CLI:
- * every module the ESM loader loads (Spark's files, each package's entry and its ESM files) is
- * appended to the file SPARK_TEST_LOADED_MODULES names. Inline data: modules, so no JavaScript file
- * outside the typed project.
- */
-const RECORDER_HOOKS = `import { appendFileSync } from "node:fs";
-export async function load(url, context, nextLoad) {
-  const loaded = await nextLoad(url, context);
-  appendFileSync(process.env.SPARK_TEST_LOADED_MODULES, url + "\\n");
-  return loaded;
-}`;
-const RECORDER = `import { register } from "node:module";
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(RECORDER_HOOKS)}`)});`;
-const RECORDER_OPTION = `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`;
 const SOURCE = fileURLToPath(new URL("../../src/", import.meta.url));
 const SPARK = fileURLToPath(new URL("../../bin/spark.js", import.meta.url));
 
