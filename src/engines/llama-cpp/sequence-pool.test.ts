@@ -171,4 +171,17 @@ describe("SequencePool", () => {
     expect(second.sequence.id).not.toBe(loaded!.sequence.id);
     expect(second.choice).toBe("free");
   });
+
+  it("lets the others go on other sequences when a sequence taken before them is held too long", async () => {
+    const pool = createPool(2);
+    const slow = pool.acquireBeforeOthers(undefined, undefined, {}, 30);
+    const waiting = pool.acquire(undefined, undefined, undefined, { prompt: chat(tokens(0, 50)) });
+    const other = await waiting;
+    // The held sequence is still busy: the request got the other one.
+    expect(other.sequence.id).not.toBe(slow!.sequence.id);
+    expect(other.choice).toBe("free");
+    other.release();
+    slow!.release();
+    expect((await pool.acquire(undefined, undefined)).sequence.id).toBe(slow!.sequence.id);
+  });
 });

@@ -42,6 +42,9 @@ export interface SequenceLease<Sequence> {
   release(): void;
 }
 
+/** How long acquireBeforeOthers holds every other request back at most (ms). */
+const DEFAULT_MAX_HOLD_MS = 1_000;
+
 export class SequencePool<Sequence> {
   private readonly entries: PooledSequence<Sequence>[];
   private readonly waiters: Waiter<Sequence>[] = [];
@@ -115,29 +118,46 @@ export class SequencePool<Sequence> {
   /**
    * A sequence at once (undefined when none is idle or requests already wait), and every other
    * request waits until it is released: a short job as the engine opens (the prefix cache's warm
-   * start) whose result the first requests should find, not race on another sequence.
+   * start) whose result the first requests should find, not race on another sequence. After
+   * `maxHoldMs` (a cold disk, a huge state) the others go on without it, on the other sequences.
    */
   acquireBeforeOthers(
     sessionKey: string | undefined,
     scope: string | undefined,
     options: AcquireOptions = {},
+    maxHoldMs = DEFAULT_MAX_HOLD_MS,
   ): SequenceLease<Sequence> | undefined {
     if (this.waiters.length > 0 || this.heldBeforeOthers) return undefined;
     const lease = this.tryAcquire(sessionKey, scope, options);
     if (lease === undefined) return undefined;
     this.heldBeforeOthers = true;
+    let holding = true;
+    const stopHolding = (): void => {
+      if (!holding) return;
+      holding = false;
+      clearTimeout(timer);
+      this.heldBeforeOthers = false;
+    };
+    const timer = setTimeout(() => {
+      stopHolding();
+      this.wakeWaiters();
+    }, maxHoldMs);
+    timer.unref();
     return {
       ...lease,
       release: () => {
-        if (!this.heldBeforeOthers) return;
-        this.heldBeforeOthers = false;
+        stopHolding();
         lease.release();
-        // Every sequence may be idle now, not just this one: wake all who can run.
-        while (this.waiters.length > 0 && this.wakeWaiter()) {
-          // Each call hands out one sequence.
-        }
+        this.wakeWaiters();
       },
     };
+  }
+
+  /** Every waiter that can run now (several sequences may have become free at once). */
+  private wakeWaiters(): void {
+    while (this.waiters.length > 0 && this.wakeWaiter()) {
+      // Each call hands out one sequence.
+    }
   }
 
   private tryAcquire(
