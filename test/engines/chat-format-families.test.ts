@@ -22,7 +22,12 @@ import {
 import { llamaModelsFolder, writeFamilyVocabGguf } from "./support/family-vocab-gguf.ts";
 import { startJinja2Renderer, type Jinja2Renderer } from "./support/jinja2-renderer.ts";
 
-const now = Date.UTC(2026, 10, 28, 9, 30);
+/**
+ * The run's own time: this llama.cpp release's Jinja runtime reads the clock itself for
+ * strftime_now (the machine's local date; the request's `now` does not reach it), so a fixed date
+ * here matched gpt-oss's "Current date" only on that day (a full run failed after midnight).
+ */
+const now = Date.now();
 
 /** The first Python that imports jinja2: PATH's (pyenv, venv), else Debian's python3-jinja2. */
 const python = ["python3", "/usr/bin/python3"].find(

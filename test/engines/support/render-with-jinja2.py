@@ -5,7 +5,7 @@
 # answer a line on stdout, in order: a test file starts Python once, not once per render.
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import datetime
 
 import jinja2
 from jinja2.ext import loopcontrols
@@ -21,7 +21,8 @@ def tojson(value, ensure_ascii=False, indent=None, separators=None, sort_keys=Fa
 
 
 def render(request, environment_class):
-    now = datetime.fromtimestamp(request["now"] / 1000, tz=timezone.utc)
+    # Local time, as llama.cpp's strftime_now (std::localtime).
+    now = datetime.fromtimestamp(request["now"] / 1000)
     environment = environment_class(trim_blocks=True, lstrip_blocks=True, extensions=[loopcontrols])
     environment.filters["tojson"] = tojson
     environment.globals["raise_exception"] = raise_exception

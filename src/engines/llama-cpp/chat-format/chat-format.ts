@@ -24,7 +24,11 @@ export interface ChatFormatRequest {
   continueFinalMessage?: boolean;
   /** Structured output: llama.cpp's json-schema-to-grammar constrains the answer. */
   jsonSchema?: JsonSchema;
-  /** For templates that print today's date; default now. */
+  /**
+   * The request's time, passed to llama.cpp (default now). This release's Jinja runtime reads the
+   * clock itself for strftime_now (the machine's local date), so templates that print the date
+   * (gpt-oss) show today whatever this says.
+   */
   now?: Date;
   /** Templates with a thinking switch (Qwen3's enable_thinking); default on, as llama-server. */
   enableThinking?: boolean;
