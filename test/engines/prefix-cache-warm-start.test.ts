@@ -63,6 +63,12 @@ async function openEngine(
 
 const computed = (usage: Usage): number => usage.inputTokens - usage.cachedInputTokens;
 
+/** A conversation's first turn: the shared system prompt, then the user's message. */
+const conversation = (question: string): ChatMessage[] => [
+  { role: "system", content: SYSTEM },
+  { role: "user", content: question },
+];
+
 describe.skipIf(!existsSync(defaultAddonPath))("prefix cache warm start (native loop)", () => {
   let modelPath: string;
   let directory: string;
@@ -74,10 +80,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache warm start (native 
 
   it("loads the last conversation as it opens: the next turn finds it in memory with the files gone", async () => {
     newDirectory();
-    const question: ChatMessage[] = [
-      { role: "system", content: SYSTEM },
-      { role: "user", content: "Is this loop correct?" },
-    ];
+    const question = conversation("Is this loop correct?");
     const first = await openEngine(modelPath, directory, 1);
     const answer = await first.ask(question);
     await first.dispose();
@@ -100,10 +103,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache warm start (native 
 
   it("loads only the system prefix when the last conversation is long, and the resumed one from disk", async () => {
     newDirectory();
-    const long: ChatMessage[] = [
-      { role: "system", content: SYSTEM },
-      { role: "user", content: `Review this:\n${"const total = items.length; ".repeat(80)}` },
-    ];
+    const long = conversation(`Review this:\n${"const total = items.length; ".repeat(80)}`);
     const first = await openEngine(modelPath, directory, 1);
     const answer = await first.ask(long);
     await first.dispose();
@@ -127,10 +127,7 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache warm start (native 
 
   it("never lets another tenant's request reuse what it loaded", async () => {
     newDirectory();
-    const question: ChatMessage[] = [
-      { role: "system", content: SYSTEM },
-      { role: "user", content: "Is this loop correct?" },
-    ];
+    const question = conversation("Is this loop correct?");
     const first = await openEngine(modelPath, directory, 1);
     await first.ask(question);
     await first.dispose();
