@@ -1,7 +1,8 @@
 // A graceful drain (SIGTERM): the gateway turns unready, refuses new work with a retryable 503,
-// lets responses in flight finish within the grace period, and hands over those still running at
-// its end exactly as a killed replica leaves them (their event log and lease, for another replica
-// to resume and continue), so a rolling restart loses no stream.
+// lets responses in flight finish within the grace period (and serves requests that reach open
+// WebSockets meanwhile), and hands over those still running at its end exactly as a killed replica
+// leaves them (their event log and lease, for another replica to resume and continue), so a
+// rolling restart loses no stream.
 import type { GatewayContext } from "./gateway-context.ts";
 import type { LiveResponseRegistry } from "./turn/live-response-registry.ts";
 
@@ -13,6 +14,10 @@ const HTTP_FINISH_MS = 2000;
 /** A connection the drain closes once it has nothing in flight. */
 export interface DrainableSession {
   readonly busy: boolean;
+  /** Closed (or closing): it takes nothing more. */
+  readonly closed: boolean;
+  /** Closes it once idle with nothing of the client's on its way (see ws/ws-close-fence.ts). */
+  closeWhenIdle(): void;
   shutdown(): void;
 }
 
@@ -35,19 +40,27 @@ export async function drainGateway(
 ): Promise<DrainOutcome> {
   const { context, registry, sessions } = parts;
   context.drain.start();
-  const busy = (): boolean => context.runs.size > 0 || context.drain.httpInFlight > 0;
+  // An open WebSocket counts until it is closed: a request its client sent before our close is
+  // served (no load balancer can send a WebSocket frame to another replica), and one that is
+  // being prepared is not a run yet.
+  const busy = (): boolean =>
+    context.runs.size > 0 ||
+    context.drain.httpInFlight > 0 ||
+    [...sessions].some((session) => !session.closed);
   const inFlight = context.runs.size;
   const deadline = performance.now() + graceMs;
   const closeIdle = (): void => {
     // A response's last events may still wait for this turn's log write: out before the close.
     context.liveLog?.flushNow();
-    for (const session of sessions) if (!session.busy) session.shutdown();
+    for (const session of sessions) session.closeWhenIdle();
   };
   closeIdle();
   while (busy() && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
     closeIdle();
   }
+  // From here a request on a WebSocket still open would be cut: it is refused, retryably.
+  context.drain.endGrace();
   const left = context.runs.size;
   let handedOver = 0;
   if (left > 0) {
@@ -63,10 +76,9 @@ export async function drainGateway(
     await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
   // The logs' last events reach the store before the lease is given up.
   await context.liveLog?.settled();
-  closeIdle();
   for (const session of sessions) session.shutdown();
   const outcome = {
-    finished: Math.max(0, inFlight - left),
+    finished: Math.max(0, inFlight + context.drain.startedWhileDraining - left),
     handedOver,
     stopped: Math.max(0, left - handedOver),
   };

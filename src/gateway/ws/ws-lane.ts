@@ -259,6 +259,7 @@ export class WsLane {
     let live: LiveResponse | undefined;
     const slot = startSlot(context, apiKey);
     let slotTaken = false;
+    let countedByDrain = false;
     const preparation = new AbortController();
     this.preparation = preparation;
     try {
@@ -272,6 +273,7 @@ export class WsLane {
       );
       if (this.host.closed) return;
       slotTaken = true;
+      countedByDrain = context.drain.runStarted();
       live = new LiveResponse(turn.responseId, apiKey, body, context.config.replayBufferBytes);
       const started = live;
       // With a shared store its events are logged there first, so another replica can resume it.
@@ -304,6 +306,7 @@ export class WsLane {
     } catch (error) {
       // Only preparation and the concurrency check throw: no response events were sent.
       if (live !== undefined) {
+        if (countedByDrain) context.drain.runRefused();
         registry.remove(live);
         live.finish(undefined);
       }

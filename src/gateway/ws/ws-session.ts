@@ -17,6 +17,7 @@ import type { LiveResponseRegistry } from "../turn/live-response-registry.ts";
 import { notResumableError, resumeGapError } from "../turn/resume-from-store.ts";
 import { describeWireError, WireError } from "../wire/wire-error.ts";
 import { parseClientFrame } from "./ws-frame-parser.ts";
+import { WsCloseFence } from "./ws-close-fence.ts";
 import { WsKeepalive } from "./ws-keepalive.ts";
 import { WsLane, type LaneHost } from "./ws-lane.ts";
 import { steerFailed } from "./ws-steer.ts";
@@ -38,6 +39,8 @@ export class WsSession implements LaneHost {
   closed = false;
   private readonly coalescer: DeltaCoalescer;
   private readonly keepalive: WsKeepalive;
+  /** A drain's close of this connection, held until the client's frames on their way are in. */
+  private readonly closeFence: WsCloseFence;
   /** The caller's tenant, for the log (a hash of its key). */
   private readonly tenant: string;
 
@@ -86,6 +89,11 @@ export class WsSession implements LaneHost {
           undefined,
         ),
     });
+    this.closeFence = new WsCloseFence(
+      socket,
+      () => this.busy,
+      () => this.shutdown(),
+    );
     context.metrics.connectionOpened();
     context.log.webSocket("open", apiKey === undefined ? "" : "(authenticated)", this.tenant);
     socket.on("message", (data: RawData, isBinary: boolean) => this.onMessage(data, isBinary));
@@ -101,7 +109,14 @@ export class WsSession implements LaneHost {
 
   /** Server shutdown: going away (1001), which clients treat as worth a reconnect. */
   shutdown(): void {
+    this.closeFence.stop();
     this.closeWith(1001, "server shutting down", "shutdown", 1000);
+  }
+
+  /** A drain: closes 1001 once idle with nothing of the client's on its way (ws-close-fence.ts);
+   * a request that arrives first is served, and the drain asks again once it is idle. */
+  closeWhenIdle(): void {
+    if (!this.closed && !this.busy) this.closeFence.closeWhenQuiet();
   }
 
   private onMessage(data: RawData, isBinary: boolean): void {
@@ -132,8 +147,16 @@ export class WsSession implements LaneHost {
     clock.addSince(receivedAt);
     switch (event.type) {
       case "response.create": {
-        // Draining: the connection closes (1001) once idle; the client reconnects elsewhere.
-        if (this.context.drain.draining) {
+        // Past our close frame nothing can be answered: the client sees the close before any
+        // event of this request, which tells it to send the request again (Codex does).
+        if (this.closed) {
+          this.context.metrics.countError("server_shutting_down");
+          this.context.log.webSocketError("response.create", drainingError(), this.tenant);
+          return;
+        }
+        // A drain serves what reaches an open connection within its grace period (no load
+        // balancer can retry a WebSocket frame elsewhere); past it, a retryable refusal.
+        if (this.context.drain.graceOver) {
           this.sendError(drainingError(), typeof streamId === "string" ? streamId : undefined);
           return;
         }
@@ -304,6 +327,7 @@ export class WsSession implements LaneHost {
   }
 
   private onClose(): void {
+    this.closeFence.stop();
     this.release();
     this.keepalive.stop();
     this.context.metrics.connectionClosed();
