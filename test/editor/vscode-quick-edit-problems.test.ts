@@ -30,7 +30,7 @@ describe.skipIf(missing !== undefined)(
   "quick edit failures and problems in code-server",
   { timeout: 240_000 },
   () => {
-    const editor = useEditorSuite();
+    const editor = useEditorSuite({ typescript: true });
 
     const selectFunctionAt = (page: Page, line: number): Promise<void> =>
       selectLines(page, line, 2);

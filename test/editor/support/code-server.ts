@@ -10,7 +10,10 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { disabledExtensionsEnvironment } from "./disabled-extensions.ts";
+import {
+  disabledExtensionsEnvironment,
+  type BuiltInExtensionChoice,
+} from "./disabled-extensions.ts";
 import { installedExtension, type InstallExtension } from "./package-extension.ts";
 
 export const EXTENSION_DIRECTORY = fileURLToPath(
@@ -104,16 +107,18 @@ export interface CodeServer {
 }
 
 /** Starts code-server with no folder: each window names its own (`/?folder=`). */
-export async function startCodeServer(): Promise<CodeServer> {
+export async function startCodeServer(
+  extensions: BuiltInExtensionChoice = {},
+): Promise<CodeServer> {
   if (extensionsUnderTest === undefined)
     throw new Error("call packageExtension() before startCodeServer()");
   const base = mkdtempSync(path.join(os.tmpdir(), "spark-code-server-"));
   const environment = codeServerEnvironment(base);
   const userData = path.join(base, "user");
   const settingsFile = path.join(userData, "User", "settings.json");
-  const extensions = path.join(base, "extensions");
+  const extensionsDirectory = path.join(base, "extensions");
   mkdirSync(path.dirname(settingsFile), { recursive: true });
-  cpSync(extensionsUnderTest, extensions, { recursive: true });
+  cpSync(extensionsUnderTest, extensionsDirectory, { recursive: true });
   let userSettings: Record<string, unknown> = {};
   const port = await freePort();
   const child = spawn(
@@ -122,7 +127,7 @@ export async function startCodeServer(): Promise<CodeServer> {
       "--user-data-dir",
       userData,
       "--extensions-dir",
-      extensions,
+      extensionsDirectory,
       "--auth",
       "none",
       "--bind-addr",
@@ -134,7 +139,7 @@ export async function startCodeServer(): Promise<CodeServer> {
     ],
     // detached: its own process group (setsid), so closing stops code-server and its children.
     {
-      env: { ...environment, ...disabledExtensionsEnvironment() },
+      env: { ...environment, ...disabledExtensionsEnvironment(extensions) },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,8 +1,11 @@
 // The built-in extensions the editor tests' code-server starts with off: none of them is part of
 // what a test exercises, and each costs every window CPU (git's repository scan, GitHub's
 // authentication, task detectors, debuggers) before Spark's own activation (onStartupFinished)
-// runs. Language support the tests type into stays on: JavaScript and TypeScript (its server
-// reports the Problems the quick-edit tests count), JSON (settings.json), and Emmet (it binds Tab).
+// runs. Language support the tests type into stays on: JavaScript's grammar, JSON (settings.json)
+// and Emmet (it binds Tab). TypeScript's language features are on only for a suite that asks for
+// them (the Problems the quick-edit tests count come from its server): elsewhere its two tsserver
+// processes cost each window ~2.5 s of CPU as a file opens, and its type acquisition ran
+// `npm install @types/...` against the registry during the tests.
 const DISABLED_BUILT_IN_EXTENSIONS = [
   // Source control: activated at startup ("*") in every window, scans the workspace folder.
   "vscode.git",
@@ -40,6 +43,12 @@ const DISABLED_BUILT_IN_EXTENSIONS = [
   "vscode.php-language-features",
 ];
 
+/** What a suite's code-server starts with beyond the minimum. */
+export interface BuiltInExtensionChoice {
+  /** TypeScript and JavaScript language features (tsserver): Problems, completions. */
+  typescript?: boolean;
+}
+
 /**
  * The environment that starts code-server without those extensions: VS Code's server leaves the
  * built-in extensions named in VSCODE_SKIP_BUILTIN_EXTENSIONS out of its scan, so no window sees
@@ -47,7 +56,13 @@ const DISABLED_BUILT_IN_EXTENSIONS = [
  * enablement itself.) None are left out with SPARK_EDITOR_ALL_EXTENSIONS=1, to compare the costs
  * side by side or to see whether a failing test depends on one of them.
  */
-export function disabledExtensionsEnvironment(): NodeJS.ProcessEnv {
+export function disabledExtensionsEnvironment(
+  choice: BuiltInExtensionChoice = {},
+): NodeJS.ProcessEnv {
   if (process.env.SPARK_EDITOR_ALL_EXTENSIONS === "1") return {};
-  return { VSCODE_SKIP_BUILTIN_EXTENSIONS: DISABLED_BUILT_IN_EXTENSIONS.join(",") };
+  const skipped = [
+    ...DISABLED_BUILT_IN_EXTENSIONS,
+    ...(choice.typescript === true ? [] : ["vscode.typescript-language-features"]),
+  ];
+  return { VSCODE_SKIP_BUILTIN_EXTENSIONS: skipped.join(",") };
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { packageExtension, startCodeServer, type CodeServer } from "./code-server.ts";
+import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
 import { useSparkServePool } from "./spark-serve-pool.ts";
 import { useSuiteTimings } from "./suite-timings.ts";
 import {
@@ -27,8 +28,11 @@ export interface EditorSuite {
   defer(cleanup: () => Promise<void>): void;
 }
 
-/** Registers the file's hooks; call it at the top of the file's describe block. */
-export function useEditorSuite(): EditorSuite {
+/**
+ * Registers the file's hooks; call it at the top of the file's describe block. `extensions` turns
+ * on built-in extensions the file's tests need (see disabled-extensions.ts).
+ */
+export function useEditorSuite(extensions: BuiltInExtensionChoice = {}): EditorSuite {
   let browser: Browser | undefined;
   let codeServer: CodeServer | undefined;
   let workbench: Workbench | undefined;
@@ -44,7 +48,7 @@ export function useEditorSuite(): EditorSuite {
     await timings.time("setup: package the extension", packageExtension);
     [browser, codeServer] = await Promise.all([
       timings.time("setup: chromium", launchBrowser),
-      timings.time("setup: code-server", startCodeServer),
+      timings.time("setup: code-server", () => startCodeServer(extensions)),
     ]);
   }, 180_000);
   afterAll(async () => {

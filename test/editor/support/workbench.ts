@@ -71,6 +71,8 @@ export async function openWorkbench(
     "extensions.autoUpdate": false,
     "update.mode": "none",
     "editor.inlineSuggest.enabled": true,
+    // Where TypeScript is on (see disabled-extensions.ts): no `npm install` of type packages.
+    "typescript.disableAutomaticTypeAcquisition": true,
     // VS Code's own suggest widget, which pops up as the tests type (under load at any key):
     // while it is open an inline suggestion shows as a preview inside it and Tab takes the
     // widget's item, so the tests of Spark's ghost text keep it closed.
