@@ -14,6 +14,11 @@ import { createReplicaFleet, type ReplicaFleet } from "./support/serve-replicas.
 
 const GRACE_SECONDS = 5;
 
+/** Polls until the condition holds (each test's own timeout bounds it). */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** Resolves with the first of these events the socket emits. */
 function firstOf(socket: WebSocket, events: readonly string[]): Promise<string> {
   return new Promise((resolve) => {
@@ -34,30 +39,45 @@ describe("a drain and the WebSocket requests on their way", () => {
     await fleet?.stopAll();
   });
 
-  it("serves a response.create that reaches the replica after SIGTERM, then closes 1001", async () => {
-    const script = fleet.script("in-flight", [{ text: "served after all", delayMs: 30 }]);
+  it("serves the response.create requests still on their way at SIGTERM, then closes 1001", async () => {
+    const script = fleet.script("in-flight", [
+      { text: "first turn", delayMs: 30 },
+      { text: "served after all", delayMs: 30 },
+      { text: "served after all", delayMs: 30 },
+    ]);
     const replica = await fleet.start(["--model", `script:${script}`]);
     const relay = await startGatedRelay(replica.url);
     relays.push(relay);
-    const client = await RawWsClient.connect(relay.url);
+    // One connection that has served a turn, and one fresh (its first request yet to come).
+    const used = await RawWsClient.connect(relay.url);
+    used.send({ type: "response.create", model: "script", input: "First." });
+    expect((await used.finalEvent(0, 10_000)).type).toBe("response.completed");
+    const fresh = await RawWsClient.connect(relay.url);
 
-    // The create leaves the client but is held on the way; the drain starts meanwhile.
+    // Their creates leave the clients but are held on the way; the drain starts meanwhile.
     relay.hold();
-    client.send({ type: "response.create", model: "script", input: "In flight." });
-    const noticed = firstOf(client.socket, ["ping", "close"]);
+    used.send({ type: "response.create", model: "script", input: "In flight." });
+    fresh.send({ type: "response.create", model: "script", input: "In flight too." });
+    const noticed = [used, fresh].map((client) => firstOf(client.socket, ["ping", "close"]));
     process.kill(replica.pid, "SIGTERM");
-    // The replica's first word to this idle socket: a close (the request is lost) or a ping.
-    await noticed;
+    // The replica's first word to each idle socket: a close (its request is lost) or a ping,
+    // whose pong now follows the request through the relay.
+    await Promise.all(noticed);
     relay.release();
 
-    const final = await client.finalEvent(0, 10_000).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${JSON.stringify(client.events)}\n${replica.log}`);
-    });
-    expect(final.type).toBe("response.completed");
-    expect(client.events.filter((event) => event.type === "error")).toEqual([]);
-    expect(await client.closed(GRACE_SECONDS * 1000)).toBe(1001);
+    for (const [client, from] of [
+      [used, used.events.length],
+      [fresh, 0],
+    ] as const) {
+      const final = await client.finalEvent(from, 10_000).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${JSON.stringify(client.events)}\n${replica.log}`);
+      });
+      expect(final.type).toBe("response.completed");
+      expect(client.events.filter((event) => event.type === "error")).toEqual([]);
+      expect(await client.closed(GRACE_SECONDS * 1000)).toBe(1001);
+    }
     expect(await replica.exited).toBe(0);
-    expect(replica.log).toMatch(/drained: 1 finished, 0 handed over to other replicas, 0 stopped/);
+    expect(replica.log).toMatch(/drained: 2 finished, 0 handed over to other replicas, 0 stopped/);
   }, 60_000);
 
   it("serves the next response.create a client sends the moment its response completes", async () => {
@@ -92,5 +112,33 @@ describe("a drain and the WebSocket requests on their way", () => {
     expect(await client.closed(GRACE_SECONDS * 1000)).toBe(1001);
     expect(await replica.exited).toBe(0);
     expect(replica.log).toMatch(/drained: 2 finished, 0 handed over to other replicas, 0 stopped/);
+  }, 60_000);
+
+  it("serves the first request of a socket that read the drain's ping with its handshake", async () => {
+    const script = fleet.script("first-frame", [{ text: "served after all", delayMs: 30 }]);
+    const replica = await fleet.start(["--model", `script:${script}`]);
+    const relay = await startGatedRelay(replica.url);
+    relays.push(relay);
+    // The handshake's answer waits in the relay; so does whatever the replica sends next.
+    relay.hold("to-client");
+    const connecting = RawWsClient.connect(relay.url);
+    await until(() => relay.heldBytes("to-client") > 0);
+    process.kill(replica.pid, "SIGTERM");
+    await until(async () => {
+      const ready = await fetch(`${replica.url}/readyz`).catch(() => undefined);
+      return ready === undefined || ready.status === 503;
+    });
+    // One read: the 101 and anything the drain sent at its start. ws answers a ping in that read
+    // before the first send below runs, so a pong there would reach the replica first.
+    relay.release();
+    const client = await connecting;
+    client.send({ type: "response.create", model: "script", input: "First words." });
+
+    const final = await client.finalEvent(0, 10_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${JSON.stringify(client.events)}\n${replica.log}`);
+    });
+    expect(final.type).toBe("response.completed");
+    expect(await client.closed(GRACE_SECONDS * 1000)).toBe(1001);
+    expect(await replica.exited).toBe(0);
   }, 60_000);
 });

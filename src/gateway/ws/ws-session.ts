@@ -305,6 +305,7 @@ export class WsSession implements LaneHost {
   }
 
   idle(): void {
+    this.closeFence.markActivity();
     this.keepalive.idle();
   }
 

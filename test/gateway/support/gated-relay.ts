@@ -1,22 +1,53 @@
-// A loopback TCP relay whose client-to-server direction can be held: while held, what its clients
-// send waits in the relay (in order) and goes on when released; replies pass at once. A test puts
-// a client's frame "on the wire" at an exact moment, as a slow network or a busy proxy would.
+// A loopback TCP relay whose directions can be held: while one is held, what is sent that way
+// waits in the relay and goes on, in order and in one write, when released. A test puts a
+// client's frame "on the wire" at an exact moment, or hands a client two frames in one read, as a
+// slow network or a busy proxy would.
 import { createConnection, createServer, type Socket } from "node:net";
+
+export type RelayDirection = "to-server" | "to-client";
 
 export interface GatedRelay {
   readonly url: string;
-  /** Holds what clients send from now on. */
-  hold(): void;
-  /** Sends on what was held, in order, and lets the rest through. */
+  /** Holds what is sent this way from now on. */
+  hold(direction?: RelayDirection): void;
+  /** Bytes held so far this way, over all connections. */
+  heldBytes(direction: RelayDirection): number;
+  /** Sends on what was held (each connection's bytes in one write) and lets the rest through. */
   release(): void;
   close(): Promise<void>;
+}
+
+/** One direction of one relayed connection. */
+class RelayLeg {
+  held: Buffer[] = [];
+  endHeld = false;
+
+  constructor(private readonly to: Socket) {}
+
+  pass(chunk: Buffer | undefined, holding: boolean): void {
+    if (holding) {
+      if (chunk === undefined) this.endHeld = true;
+      else this.held.push(chunk);
+      return;
+    }
+    if (this.to.destroyed) return;
+    if (chunk === undefined) this.to.end();
+    else this.to.write(chunk);
+  }
+
+  flush(): void {
+    const chunk = Buffer.concat(this.held.splice(0));
+    if (chunk.length > 0 && !this.to.destroyed) this.to.write(chunk);
+    if (this.endHeld && !this.to.destroyed) this.to.end();
+    this.endHeld = false;
+  }
 }
 
 export async function startGatedRelay(targetUrl: string): Promise<GatedRelay> {
   const target = new URL(targetUrl);
   const sockets = new Set<Socket>();
-  const held: Array<() => void> = [];
-  let holding = false;
+  const legs = { "to-server": new Set<RelayLeg>(), "to-client": new Set<RelayLeg>() };
+  const holding = { "to-server": false, "to-client": false };
   const server = createServer((client) => {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     for (const socket of [client, upstream]) {
@@ -28,18 +59,14 @@ export async function startGatedRelay(targetUrl: string): Promise<GatedRelay> {
         upstream.destroy();
       });
     }
-    client.on("data", (chunk: Buffer) => {
-      const forward = (): void => {
-        if (!upstream.destroyed) upstream.write(chunk);
-      };
-      if (holding) held.push(forward);
-      else forward();
-    });
-    client.on("end", () => {
-      if (holding) held.push(() => upstream.end());
-      else upstream.end();
-    });
-    upstream.pipe(client);
+    const toServer = new RelayLeg(upstream);
+    const toClient = new RelayLeg(client);
+    legs["to-server"].add(toServer);
+    legs["to-client"].add(toClient);
+    client.on("data", (chunk: Buffer) => toServer.pass(chunk, holding["to-server"]));
+    client.on("end", () => toServer.pass(undefined, holding["to-server"]));
+    upstream.on("data", (chunk: Buffer) => toClient.pass(chunk, holding["to-client"]));
+    upstream.on("end", () => toClient.pass(undefined, holding["to-client"]));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -49,12 +76,19 @@ export async function startGatedRelay(targetUrl: string): Promise<GatedRelay> {
   if (typeof address !== "object" || address === null) throw new Error("the relay has no port");
   return {
     url: `http://127.0.0.1:${address.port}`,
-    hold() {
-      holding = true;
+    hold(direction = "to-server") {
+      holding[direction] = true;
     },
+    heldBytes: (direction) =>
+      [...legs[direction]].reduce(
+        (sum, leg) => sum + leg.held.reduce((bytes, chunk) => bytes + chunk.length, 0),
+        0,
+      ),
     release() {
-      holding = false;
-      for (const forward of held.splice(0)) forward();
+      for (const direction of ["to-server", "to-client"] as const) {
+        holding[direction] = false;
+        for (const leg of legs[direction]) leg.flush();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
