@@ -150,8 +150,10 @@ export class WsSession implements LaneHost {
         // Past our close frame nothing can be answered: the client sees the close before any
         // event of this request, which tells it to send the request again (Codex does).
         if (this.closed) {
-          this.context.metrics.countError("server_shutting_down");
-          this.context.log.webSocketError("response.create", drainingError(), this.tenant);
+          if (this.context.drain.draining) {
+            this.context.metrics.countError("server_shutting_down");
+            this.context.log.webSocketError("response.create", drainingError(), this.tenant);
+          }
           return;
         }
         // A drain serves what reaches an open connection within its grace period (no load
