@@ -3,10 +3,11 @@
 // refuses it and decodes on the CPU; a forced `gpu = "vulkan"` runs Spark's native loop on it,
 // calling node-llama-cpp's libllama.vulkan (before, the addon mapped the CPU package's libllama,
 // whose registry was empty, and fell back), with the CPU backend's greedy text, sampled on the
-// device as on the host; `spark doctor` reports both.
+// device as on the host; `spark doctor` reports both. `auto`'s refusal is remembered in the cache
+// folder: a later process never loads the Vulkan binding, until a driver manifest changes.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +41,8 @@ interface ChildReport {
   text: string;
   outputTokens: number | undefined;
   timings: Timings | undefined;
+  /** Every llama-addon.node the child loaded, in order. */
+  bindingsLoaded: string[];
 }
 
 /** One child process that opens an engine on each of `modelPaths` in turn: a report for each. */
@@ -48,11 +51,22 @@ function runChildOn(
   gpu: string,
   env: NodeJS.ProcessEnv,
   deviceSampling: "auto" | "on" | "off" = "auto",
+  cacheDirectory = "",
 ): Promise<ChildReport[]> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", CHILD, modelPaths.join(delimiter), gpu, "hello", "24", deviceSampling],
+      [
+        "--import",
+        "tsx",
+        CHILD,
+        modelPaths.join(delimiter),
+        gpu,
+        "hello",
+        "24",
+        deviceSampling,
+        cacheDirectory,
+      ],
       { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const lines = stdout
@@ -75,8 +89,9 @@ async function runChild(
   gpu: string,
   env: NodeJS.ProcessEnv,
   deviceSampling: "auto" | "on" | "off" = "auto",
+  cacheDirectory = "",
 ): Promise<ChildReport> {
-  const [report] = await runChildOn([modelPath], gpu, env, deviceSampling);
+  const [report] = await runChildOn([modelPath], gpu, env, deviceSampling, cacheDirectory);
   return report!;
 }
 
@@ -86,6 +101,8 @@ if (notBuilt !== undefined && missing === undefined) console.warn(`Skipping: ${n
 
 /** The CPU package's libllama (libllama.v0.5.0.so), not a GPU package's (libllama.vulkan.…). */
 const CPU_LIBLLAMA = /\/libllama(\.v[\d.]+)?\.(so|dylib)$/;
+/** node-llama-cpp's Vulkan package's binding (@node-llama-cpp/linux-x64-vulkan/…/llama-addon.node). */
+const VULKAN_BINDING = /vulkan.*\/llama-addon\.node$/;
 
 describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on lavapipe", () => {
   const icd = findLavapipeIcd() ?? "";
@@ -131,6 +148,37 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     },
     200_000,
   );
+
+  it("gpu: auto remembers the refusal in the cache folder: a later process loads no Vulkan binding and reports the same refusal, until a driver manifest changes", async () => {
+    const cache = join(home, "remembered-cache");
+    // A copy of the lavapipe manifest, so that the test can change it as a driver update would.
+    const manifest = join(home, "lvp_icd_copy.json");
+    await copyFile(icd, manifest);
+    const environment = { ...lavapipeEnvironment(icd, true), VK_ICD_FILENAMES: manifest };
+    const probed = await runChild(modelPath, "auto", environment, "auto", cache);
+    expect(probed.bindingsLoaded).toContainEqual(expect.stringMatching(VULKAN_BINDING));
+    expect(probed.refused).toHaveLength(1);
+    expect(probed.refused[0]).toMatchObject({
+      gpu: "vulkan",
+      devices: [expect.stringMatching(/llvmpipe/)],
+    });
+    expect(probed.refused[0]?.remembered).toBeUndefined();
+
+    const second = await runChild(modelPath, "auto", environment, "auto", cache);
+    expect(second.bindingsLoaded).not.toContainEqual(expect.stringMatching(VULKAN_BINDING));
+    expect(second.bindingsLoaded).toHaveLength(1);
+    expect(second.refused).toEqual([{ ...probed.refused[0], remembered: true }]);
+    expect([second.gpu, second.decodeLoop, second.gpuLayers]).toEqual([false, "native", 0]);
+    expect(second.llamaLibrary).toMatch(CPU_LIBLLAMA);
+    expect(second.text).toBe(cpu.text);
+
+    // The same manifest with another mtime: the loader may read another driver now, so probe.
+    await utimes(manifest, new Date(), new Date(Date.now() - 86_400_000));
+    const changed = await runChild(modelPath, "auto", environment, "auto", cache);
+    expect(changed.bindingsLoaded).toContainEqual(expect.stringMatching(VULKAN_BINDING));
+    expect(changed.refused).toEqual([{ ...probed.refused[0] }]);
+    expect(changed.gpu).toBe(false);
+  }, 300_000);
 
   it("a forced gpu = vulkan runs the native loop on lavapipe, calling libllama.vulkan, with the CPU's greedy text", async () => {
     const vulkan = await runChild(modelPath, "vulkan", lavapipeEnvironment(icd, true));

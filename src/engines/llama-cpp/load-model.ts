@@ -3,7 +3,12 @@ import { open, stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { Llama, LlamaModel } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
-import { getSharedLlamaBackend, type GpuSetting, type LlamaBackend } from "./llama-backend.ts";
+import {
+  getSharedLlamaBackend,
+  type GpuSetting,
+  type LlamaBackend,
+  type OpenLlamaBackendOptions,
+} from "./llama-backend.ts";
 
 export type { GpuSetting };
 
@@ -59,14 +64,20 @@ export async function getSharedLlama(gpu: GpuSetting): Promise<Llama> {
 }
 
 /** The shared backend, with a typed error when it cannot start. */
-export async function startLlama(gpu: GpuSetting): Promise<Llama> {
-  return (await startLlamaBackend(gpu)).llama;
+export async function startLlama(
+  gpu: GpuSetting,
+  options: OpenLlamaBackendOptions = {},
+): Promise<Llama> {
+  return (await startLlamaBackend(gpu, options)).llama;
 }
 
 /** startLlama with what the native loop binds to and what `auto` refused. */
-export async function startLlamaBackend(gpu: GpuSetting): Promise<LlamaBackend> {
+export async function startLlamaBackend(
+  gpu: GpuSetting,
+  options: OpenLlamaBackendOptions = {},
+): Promise<LlamaBackend> {
   try {
-    return await getSharedLlamaBackend(gpu);
+    return await getSharedLlamaBackend(gpu, options);
   } catch (error) {
     throw new SparkError("model_load_failed", `Could not start llama.cpp: ${String(error)}`, {
       cause: error,
@@ -76,10 +87,19 @@ export async function startLlamaBackend(gpu: GpuSetting): Promise<LlamaBackend> 
 
 export async function loadModel(
   modelPath: string,
-  options: { gpu?: GpuSetting; signal?: AbortSignal; vocabularyOnly?: boolean } = {},
+  options: {
+    gpu?: GpuSetting;
+    signal?: AbortSignal;
+    vocabularyOnly?: boolean;
+    /** Where `auto`'s refusal of a software GPU is remembered (see openLlamaBackend). */
+    rememberIn?: string;
+  } = {},
 ): Promise<LoadedModel> {
   await checkModelFile(modelPath);
-  const llama = await startLlama(options.gpu ?? "auto");
+  const llama = await startLlama(
+    options.gpu ?? "auto",
+    options.rememberIn === undefined ? {} : { rememberIn: options.rememberIn },
+  );
   const vocabularyOnly = options.vocabularyOnly === true;
   try {
     const model = await llama.loadModel({

@@ -78,17 +78,21 @@ export async function openEngineParts(
   activity: { streams: number },
 ): Promise<EngineParts> {
   const gpu = options.gpu ?? "auto";
+  // `auto`'s refusal of a software GPU is remembered beside the prefix cache (none when it is off).
+  const remember =
+    options.prefixCache === undefined ? {} : { rememberIn: options.prefixCache.directory };
   const load = (vocabularyOnly: boolean): Promise<LoadedModel> =>
     loadModel(options.modelPath, {
       gpu,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       vocabularyOnly,
+      ...remember,
     });
   // Whether the native loop can hold the weights is known before they load, so they load once.
   // node-llama-cpp's backend first: the addon binds to the libllama it loaded (findNativeLoop).
   const requested = requestedDecodeLoop(options.decodeLoop);
   const deviceSampling = requestedDeviceSampling(options.deviceSampling);
-  const backend = requested === "native" ? await startLlamaBackend(gpu) : undefined;
+  const backend = requested === "native" ? await startLlamaBackend(gpu, remember) : undefined;
   const found = findNativeLoop(requested, backend, options.nativeLoopAddonPath);
   const addon = found.addon;
   let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;

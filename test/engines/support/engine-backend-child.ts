@@ -3,8 +3,9 @@
 // engine after another, each disposed before the next) with `gpu` as a user's config would,
 // generates greedily, and prints one JSON line per model: the backend node-llama-cpp ended on, what
 // `auto` refused, the decode loop with the library it calls, and the text with its timings (which
-// say where it sampled).
-import { delimiter } from "node:path";
+// say where it sampled). With a cache folder, the engine remembers `auto`'s refusal there, and the
+// report lists every llama-addon binding the process loaded.
+import { basename, delimiter } from "node:path";
 import { collectStream } from "../../../src/engines/collect-stream.ts";
 import {
   getSharedLlamaBackend,
@@ -17,11 +18,26 @@ import { forksWithoutTsx } from "../../support/forks-without-tsx.ts";
 
 forksWithoutTsx();
 
-const [models, gpuArgument, prompt = "hello", maxTokens = "24", deviceSampling = "auto"] =
-  process.argv.slice(2);
+// Every addon binding loaded, in order (node-llama-cpp loads them through process.dlopen).
+const bindingsLoaded: string[] = [];
+// eslint-disable-next-line @typescript-eslint/unbound-method
+const dlopen = process.dlopen;
+process.dlopen = (...args: Parameters<typeof process.dlopen>): void => {
+  dlopen.apply(process, args);
+  if (basename(args[1]).startsWith("llama-addon")) bindingsLoaded.push(args[1]);
+};
+
+const [
+  models,
+  gpuArgument,
+  prompt = "hello",
+  maxTokens = "24",
+  deviceSampling = "auto",
+  cacheDirectory = "",
+] = process.argv.slice(2);
 if (models === undefined || gpuArgument === undefined) {
   throw new Error(
-    "usage: engine-backend-child.ts <model.gguf[:…]> <auto|false|vulkan> [prompt] [tokens] [auto|on|off]",
+    "usage: engine-backend-child.ts <model.gguf[:…]> <auto|false|vulkan> [prompt] [tokens] [auto|on|off] [cache folder]",
   );
 }
 const gpu = (gpuArgument === "false" ? false : gpuArgument) as GpuSetting;
@@ -33,6 +49,9 @@ for (const modelPath of models.split(delimiter)) {
     sequences: 1,
     contextSize: 512,
     deviceSampling: deviceSampling as DeviceSamplingMode,
+    ...(cacheDirectory === ""
+      ? {}
+      : { prefixCache: { directory: cacheDirectory, maxBytes: 64 * 1024 ** 2 } }),
   });
   try {
     const backend = await getSharedLlamaBackend(gpu);
@@ -56,6 +75,7 @@ for (const modelPath of models.split(delimiter)) {
       text: result.text,
       outputTokens: result.usage?.outputTokens,
       timings: result.timings,
+      bindingsLoaded,
     };
     process.stdout.write(JSON.stringify(report) + "\n");
   } finally {
