@@ -257,6 +257,11 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     expect(auto.text).toMatch(
       /^ {2}refused Vulkan \(gpu = "auto"\): llvmpipe.*; using the CPU backend$/m,
     );
+    // Doctor probes for real and leaves the refusal for later starts in the cache folder.
+    const record = join(home, "cache", "llama-backend.json");
+    expect(auto.report.llama.rememberedRefusal).toEqual({ path: record, matched: "none" });
+    expect(existsSync(record)).toBe(true);
+    expect(auto.text).toContain(`  remembered in ${record}: later starts skip the refused backend`);
     expect(auto.text).toContain("No problems found.");
 
     await configure('"vulkan"');

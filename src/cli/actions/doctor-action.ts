@@ -2,6 +2,7 @@
 // model and MCP server, printed as a report. commands/doctor-command.ts loads it lazily.
 import { probeMcpServers } from "../../agent/mcp/probe-mcp-servers.ts";
 import { resolveCommandSandbox } from "../../agent/sandbox/resolve-command-sandbox.ts";
+import { cacheSettings } from "../../config/cache-settings.ts";
 import type { LoadedConfig } from "../../config/config-types.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { buildDoctorReport } from "../doctor/doctor-report.ts";
@@ -20,7 +21,11 @@ export async function runDoctor(flags: DoctorFlags): Promise<void> {
   const config = await loadConfig({ cwd: process.cwd(), env: process.env, flags: {} });
   // The backend first, for the model the loop is checked with: the native loop binds to it.
   const target = decodeLoopTarget(config);
-  const llama = await probeLlamaBackend(target?.model.gpu ?? "auto");
+  const cache = cacheSettings(config);
+  const llama = await probeLlamaBackend(
+    target?.model.gpu ?? "auto",
+    cache.enabled ? cache.directory : undefined,
+  );
   const decodeLoop = await probeDecodeLoop(target);
   const commandSandbox = await resolveCommandSandbox(config.sandbox);
   const report = await buildDoctorReport(config, llama, decodeLoop, commandSandbox, {

@@ -60,6 +60,16 @@ function backendLines(llama: LlamaBackendReport): string[] {
     const instead = llama.backend === "CPU" ? "the CPU backend" : llama.backend;
     lines.push(`  refused ${refused.backend} (gpu = "auto"): ${refused.reason}; using ${instead}`);
   }
+  const memory = llama.rememberedRefusal;
+  if (memory !== undefined && (llama.refusedGpus.length > 0 || memory.matched !== "none")) {
+    const was =
+      memory.matched === "different" ? "; the refusal remembered before no longer held" : "";
+    lines.push(
+      llama.refusedGpus.length > 0
+        ? `  remembered in ${memory.path}: later starts skip the refused backend${was}`
+        : `  forgot the refusal remembered in ${memory.path}: it no longer held`,
+    );
+  }
   if (llama.backend === "CPU") {
     lines.push(
       llama.nvidiaGpus.length > 0

@@ -3,14 +3,13 @@
 // carries code for, next to what nvidia-smi reports.
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import {
-  readCudaArchitectures,
-  type CudaArchitectures,
-} from "../../engines/llama-cpp/inspect.ts";
+import { readCudaArchitectures, type CudaArchitectures } from "../../engines/llama-cpp/inspect.ts";
 import { queryNvidiaGpus, type NvidiaGpu } from "../../engines/llama-cpp/inspect.ts";
 import {
   getSharedLlamaBackend,
   gpuBackendNames,
+  gpuRefusalPath,
+  readRememberedRefusal,
   type GpuSetting,
 } from "../../engines/llama-cpp/inspect.ts";
 
@@ -39,16 +38,29 @@ export interface LlamaBackendReport {
   nvidiaGpus: NvidiaGpu[];
   /** Why node-llama-cpp could not start at all. */
   error: string | undefined;
+  /**
+   * `auto`'s refusal as engine starts remember it (cache folder): doctor probes for real and
+   * rewrites the record. `matched`: what the record said before, against what the probe found.
+   */
+  rememberedRefusal?: { path: string; matched: "same" | "different" | "none" };
 }
 
+/** `cacheDirectory`: where engine starts remember `auto`'s refusal (none with the cache off). */
 export async function probeLlamaBackend(
   gpuSetting: GpuSetting = "auto",
+  cacheDirectory?: string,
 ): Promise<LlamaBackendReport> {
   const nvidiaGpus = queryNvidiaGpus();
+  const memory = gpuSetting === "auto" ? cacheDirectory : undefined;
+  const before = memory === undefined ? undefined : await readRememberedRefusal(memory, "auto");
   const startedAt = performance.now();
   try {
-    // The embedded engine's own backend for the GPU setting: what a model would load on.
-    const { llama, refused, warning } = await getSharedLlamaBackend(gpuSetting);
+    // The embedded engine's own backend for the GPU setting: what a model would load on, probed
+    // for real even where a start would skip a remembered refusal.
+    const { llama, refused, warning } = await getSharedLlamaBackend(
+      gpuSetting,
+      memory === undefined ? {} : { rememberIn: memory, probe: true },
+    );
     const loadMs = Math.round(performance.now() - startedAt);
     const gpu = llama.gpu;
     const [devices, vram] =
@@ -81,6 +93,14 @@ export async function probeLlamaBackend(
             },
       nvidiaGpus: await nvidiaGpus,
       error: undefined,
+      ...(memory === undefined
+        ? {}
+        : {
+            rememberedRefusal: {
+              path: gpuRefusalPath(memory),
+              matched: compareRefusals(before, refused),
+            },
+          }),
     };
   } catch (error) {
     return {
@@ -100,6 +120,16 @@ export async function probeLlamaBackend(
       error: String(error),
     };
   }
+}
+
+function compareRefusals(
+  before: readonly { gpu: string; reason: string }[] | undefined,
+  found: readonly { gpu: string; reason: string }[],
+): "same" | "different" | "none" {
+  if (before === undefined) return "none";
+  const said = (list: readonly { gpu: string; reason: string }[]): string =>
+    JSON.stringify(list.map(({ gpu, reason }) => [gpu, reason]));
+  return said(before) === said(found) ? "same" : "different";
 }
 
 /** The path of a shared library this process has mapped (Linux: /proc/self/maps), if any. */
