@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.ts";
 
 /** Unit tests beside the code: no processes, servers or native contexts outlive a file. */
@@ -7,6 +7,9 @@ const UNIT_FILES = [
   "web/src/**/*.test.{ts,tsx}",
   "editors/vscode/src/**/*.test.ts",
 ];
+
+/** End-to-end files that change module state for their own cases (vi.mock). */
+const ISOLATED_FILES = ["test/app-server/session-list-resume-race.test.ts"];
 
 export default defineConfig({
   test: {
@@ -27,8 +30,20 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Real servers, browsers, editors and CLIs: each file in a process of its own.
-        test: { name: "end-to-end", include: ["test/**/*.test.{ts,tsx}"] },
+        // The end-to-end files too: each starts and stops its own servers, browsers, editors and
+        // CLIs, and what they import once per worker instead of once per file (the gateway, the
+        // agent, node-llama-cpp) was a third of their CPU.
+        test: {
+          name: "end-to-end",
+          include: ["test/**/*.test.{ts,tsx}"],
+          exclude: [...configDefaults.exclude, ...ISOLATED_FILES],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        // Files that replace a module (vi.mock) for their own cases run in a process of their own.
+        test: { name: "isolated", include: ISOLATED_FILES },
       },
     ],
   },
