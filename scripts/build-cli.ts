@@ -1,11 +1,11 @@
-// `npm run build:cli`: bundles the CLI (src/cli/main.ts and every Spark file it can load) into
-// dist/cli/, which bin/spark.js runs instead of the TypeScript through tsx while it is current.
-// Packages stay external (node_modules is resolved as from src/), and each lazy `import()` stays a
-// chunk of its own, so a command still loads only what it needs (no Ink for `spark exec`).
+// `npm run build:cli`: bundles the CLI (src/cli/main.ts, every Spark file it can load and the
+// pure-JavaScript packages they import) into dist/cli/, which bin/spark.js runs instead of the
+// TypeScript through tsx while it is current. Each lazy `import()` stays a chunk of its own, so a
+// command still loads only what it needs (no Ink for `spark exec`, no Redis client for one serve).
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, type OutputFile, type Plugin } from "esbuild";
+import { build, type Metafile, type OutputFile, type Plugin } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** bin/cli-bundle.js reads the same folder and entry name. */
@@ -13,6 +13,31 @@ export const BUNDLE_DIRECTORY = path.join(ROOT, "dist", "cli");
 const ENTRY_NAME = "spark";
 const ENTRY_PATH = path.join(BUNDLE_DIRECTORY, `${ENTRY_NAME}.mjs`);
 const SOURCE_DIRECTORY = path.join(ROOT, "src");
+/**
+ * esbuild's metafile for the last build: which chunk holds which source and package. Beside
+ * dist/cli/, not in it, so the package (which ships dist/cli/) leaves it out; the bundle test reads
+ * it to tell which packages a process loaded from the chunks it loaded.
+ */
+export const BUNDLE_METAFILE = path.join(ROOT, "dist", "cli-meta.json");
+
+/**
+ * Packages that stay packages, imported from node_modules at run time; every other one is compiled
+ * into the chunks, which saves each start resolving, reading and compiling hundreds of small
+ * modules (zod, the MCP SDK, ioredis, ...; a scripted `spark exec` went from ~0.58 s of CPU to
+ * ~0.37 s). node-llama-cpp: a native addon that finds its binaries and llama.cpp's files beside
+ * its own. ink: with DEV=true it reads its own package.json and imports react-devtools-core (not
+ * installed) by paths relative to itself, and the terminal UI resolves ink's files to patch its
+ * resize handling (use-resize-reflow.ts). react: ink's, and the JSX runtime of Spark's .tsx files,
+ * must be one instance for hooks to work. Their subpaths (react/jsx-runtime) stay external too.
+ */
+const EXTERNAL_PACKAGES = ["node-llama-cpp", "ink", "react"];
+
+/**
+ * CommonJS packages compiled into an ESM chunk call `require` for Node's builtins (ioredis's
+ * `require("net")`); esbuild's shim throws unless a `require` is in scope, so each chunk makes one.
+ */
+const REQUIRE_FOR_COMMONJS = `import { createRequire as __sparkCreateRequire } from "node:module";
+const require = __sparkCreateRequire(import.meta.url);`;
 
 /**
  * Each Spark file's `import.meta.url` stays that file's own URL: eight files find the browser app,
@@ -35,8 +60,31 @@ const ownImportMetaUrl: Plugin = {
   },
 };
 
+/**
+ * A CommonJS file compiled into a chunk has no `__dirname` or `__filename` of its own (a chunk is
+ * ESM): ioredis reads its package.json by `__dirname` for the version it tells Redis, undici keeps
+ * its `__filename` for stack traces. Each file that uses them gets its own path back, resolved at
+ * run time from the chunk as Node would resolve it (node_modules moves when the package is
+ * installed), or undefined where the package's exports hide the file (as in a bundle).
+ */
+const ownCommonJsPaths: Plugin = {
+  name: "own-commonjs-paths",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, async (arguments_) => {
+      const source = await readFile(arguments_.path, "utf8");
+      const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      if (!/\b__(?:dirname|filename)\b/.test(code)) return undefined;
+      const specifier = /.*[\\/]node_modules[\\/](.*)$/.exec(arguments_.path)?.[1] ?? "";
+      const resolved = JSON.stringify(specifier.split(path.sep).join("/"));
+      const paths = `var __filename = (() => { try { return require.resolve(${resolved}); } catch { return undefined; } })();
+var __dirname = __filename === undefined ? undefined : require("node:path").dirname(__filename);\n`;
+      return { contents: paths + source, loader: "js" };
+    });
+  },
+};
+
 /** Builds into memory; nothing on disk changes when the build fails. */
-async function bundle(): Promise<OutputFile[]> {
+async function bundle(): Promise<{ outputs: OutputFile[]; metafile: Metafile }> {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { [ENTRY_NAME]: "src/cli/main.ts" },
@@ -50,16 +98,20 @@ async function bundle(): Promise<OutputFile[]> {
     entryNames: "[name]",
     // Beside the entry, not in a subfolder: ownImportMetaUrl's paths are relative to this folder.
     chunkNames: "chunk-[hash]",
-    packages: "external",
+    external: EXTERNAL_PACKAGES,
+    banner: { js: REQUIRE_FOR_COMMONJS },
+    // The packages' license comments are kept as esbuild keeps them in a bundle (default "eof"):
+    // gathered at the end of each chunk that holds their code.
+    metafile: true,
     tsconfig: path.join(ROOT, "tsconfig.json"),
     // `NODE_OPTIONS=--enable-source-maps` maps stack traces to src/ (which ships beside it).
     sourcemap: "linked",
     sourcesContent: false,
-    plugins: [ownImportMetaUrl],
+    plugins: [ownImportMetaUrl, ownCommonJsPaths],
     write: false,
     logLevel: "warning",
   });
-  return result.outputFiles;
+  return { outputs: result.outputFiles, metafile: result.metafile };
 }
 
 /**
@@ -109,8 +161,9 @@ export async function buildCli(options: { clean?: boolean } = {}): Promise<strin
     (stats) => stats.mtimeMs,
     () => undefined,
   );
-  const outputs = await bundle();
+  const { outputs, metafile } = await bundle();
   await writeBundle(outputs, startedAt);
+  await writeFile(BUNDLE_METAFILE, JSON.stringify(metafile));
   await removeEarlierBuilds(outputs, previousBuildAt, options.clean === true);
   return ENTRY_PATH;
 }

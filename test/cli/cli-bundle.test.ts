@@ -1,7 +1,8 @@
 // bin/spark.js's two ways to run the CLI, in a copy of the project so its files can be edited: the
 // bundle scripts/build-cli.ts writes (while it is current) and the TypeScript through tsx. Both
-// print the same, load the same packages (lazy chunks stay lazy), find the files read by path
-// (prompts/, the browser app), and an edited source or a missing bundle makes the launcher run tsx.
+// print the same, load the same packages (lazy chunks stay lazy; the bundle's packages compiled
+// into its chunks), find the files read by path (prompts/, the browser app), and an edited source
+// or a missing bundle makes the launcher run tsx.
 import { execFile, spawn } from "node:child_process";
 import { cp, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAgentWorkspace } from "../agent/support/agent-workspace.ts";
 import { suiteDirectory } from "../support/suite-directory.ts";
+import { loadedPackages } from "./support/loaded-packages.ts";
 import { RECORDER_OPTION } from "./support/loaded-modules-recorder.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,8 +27,14 @@ interface Launch {
   /** What the launcher ran, from its SPARK_DEBUG_LAUNCHER line, and why tsx when it was. */
   ran: "bundle" | "tsx" | undefined;
   reason: string | undefined;
-  /** npm packages the process loaded. */
+  /**
+   * Spark's own dependencies the process loaded, from node_modules or as their code in a loaded
+   * chunk. Only those: through tsx, the packages a CommonJS package requires pass no ESM loader
+   * hook (Node 20), while the bundle's metafile names them all; each follows its importer anyway.
+   */
   packages: Set<string>;
+  /** Those it imported from node_modules (the bundle's external ones). */
+  packagesByUrl: Set<string>;
 }
 
 const LAUNCHER_LINE = /^spark launcher: (bundle|tsx)(?: \((.*); checked in [\d.]+ ms\)| \(.*\))\n/m;
@@ -96,17 +104,19 @@ describe("the CLI bundle", () => {
     await running;
     const line = LAUNCHER_LINE.exec(stderr);
     const loaded = (await readFile(record, "utf8")).split("\n");
-    const packages = loaded.flatMap((url) => {
-      const match = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-      return match === null ? [] : [match[1] as string];
-    });
+    const metafile = project("dist", "cli-meta.json");
+    const packages = loadedPackages(loaded, { root: project(), metafile });
+    const { dependencies } = JSON.parse(await readFile(project("package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     return {
       code,
       stdout,
       stderr: stderr.replace(LAUNCHER_LINE, ""),
       ran: line?.[1] as Launch["ran"],
       reason: line?.[2],
-      packages: new Set(packages),
+      packages: new Set([...packages.all].filter((name) => name in dependencies)),
+      packagesByUrl: packages.byUrl,
     };
   }
 
@@ -133,6 +143,8 @@ describe("the CLI bundle", () => {
       expect(bundled).toMatchObject({ code: compiled.code, stdout: compiled.stdout });
       expect([...bundled.packages].sort()).toEqual(withoutLoader(compiled.packages));
       if (!command.startsWith("eval")) expect([...bundled.packages]).toEqual(["commander"]);
+      // Compiled into the chunks: none is imported from node_modules.
+      expect([...bundled.packagesByUrl]).toEqual([]);
     },
   );
 
@@ -168,6 +180,8 @@ describe("the CLI bundle", () => {
     expect([...bundled.packages].sort()).toEqual(withoutLoader(compiled.packages));
     for (const name of ["node-llama-cpp", "ink", "react", "@modelcontextprotocol/sdk"])
       expect(bundled.packages.has(name), name).toBe(false);
+    expect(bundled.packages.has("zod")).toBe(true);
+    expect([...bundled.packagesByUrl]).toEqual([]);
   });
 
   it("spark serve serves the browser app and a chat completion the same way", async () => {
@@ -208,7 +222,9 @@ describe("the CLI bundle", () => {
     expect([...bundled.launched.packages].sort()).toEqual(
       withoutLoader(compiled.launched.packages),
     );
-    expect(bundled.launched.packages.has("ioredis")).toBe(false);
+    for (const name of ["ioredis", "node-llama-cpp", "@modelcontextprotocol/sdk"])
+      expect(bundled.launched.packages.has(name), name).toBe(false);
+    expect(bundled.launched.packages.has("ws")).toBe(true);
   });
 
   it("names the src/ line in a stack trace under --enable-source-maps", async () => {
