@@ -10,6 +10,12 @@ export const BUNDLE_ENTRY = path.join(ROOT, "dist", "cli", "spark.mjs");
 const BUILD_SCRIPT = "scripts/build-cli.ts";
 /** Files outside src/ the bundle depends on (JSX setting, package metadata, the build itself). */
 const INPUTS_BESIDE_SOURCE = ["tsconfig.json", "package.json", BUILD_SCRIPT];
+/**
+ * npm rewrites it whenever node_modules changes (`npm update`, `npm install zod@…`): the bundle
+ * holds the pure-JavaScript packages' code as it was at the build. Absent under other package
+ * managers, where a dependency change has to be followed by `npm run build:cli` by hand.
+ */
+const INSTALLED_PACKAGES = "node_modules/.package-lock.json";
 
 /** Tests and snapshots sit beside the code but are never bundled: editing one changes nothing. */
 function isBundledInput(name) {
@@ -55,6 +61,9 @@ export function chooseCliEntry(environment = process.env) {
     if (statSync(path.join(ROOT, input)).mtimeMs > builtAt)
       return { reason: `${input} is newer than the bundle` };
   }
+  const installedAt = statSync(path.join(ROOT, INSTALLED_PACKAGES), { throwIfNoEntry: false });
+  if (installedAt !== undefined && installedAt.mtimeMs > builtAt)
+    return { reason: `${INSTALLED_PACKAGES} is newer than the bundle` };
   const source = path.join(ROOT, "src");
   const newer = statSync(source).mtimeMs > builtAt ? source : newerThan(source, builtAt);
   if (newer !== undefined)

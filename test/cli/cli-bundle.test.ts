@@ -4,7 +4,7 @@
 // into its chunks), find the files read by path (prompts/, the browser app), and an edited source
 // or a missing bundle makes the launcher run tsx.
 import { execFile, spawn } from "node:child_process";
-import { cp, readFile, rename, symlink, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, readdir, rename, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -17,7 +17,9 @@ import { RECORDER_OPTION } from "./support/loaded-modules-recorder.ts";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Copied (the copy is what changes); the rest is linked. */
 const COPIED = ["bin", "src", "scripts/build-cli.ts", "tsconfig.json", "package.json"];
-const LINKED = ["node_modules", "web", "prompts", "evals"];
+const LINKED = ["web", "prompts", "evals"];
+/** npm's record of node_modules: copied (the launcher reads its time), each package linked. */
+const INSTALLED_PACKAGES = ".package-lock.json";
 
 interface Launch {
   code: number;
@@ -47,6 +49,12 @@ describe("the CLI bundle", () => {
   beforeAll(async () => {
     for (const name of COPIED) await cp(path.join(ROOT, name), project(name), { recursive: true });
     for (const name of LINKED) await symlink(path.join(ROOT, name), project(name));
+    await mkdir(project("node_modules"));
+    for (const name of await readdir(path.join(ROOT, "node_modules"))) {
+      const installed = path.join(ROOT, "node_modules", name);
+      if (name === INSTALLED_PACKAGES) await cp(installed, project("node_modules", name));
+      else await symlink(installed, project("node_modules", name));
+    }
     await build();
   });
 
@@ -268,6 +276,17 @@ syncBuiltinESMExports();`;
     const rebuilt = await launch(["serve", "--help"]);
     expect(rebuilt.ran).toBe("bundle");
     expect(rebuilt.stdout).toBe(afterEdit.stdout);
+  });
+
+  it("runs tsx once npm changed node_modules after the build (the bundle holds the packages' code), until it is rebuilt", async () => {
+    expect((await launch(["--version"])).ran).toBe("bundle");
+    // What `npm update` or `npm install <package>` does to it.
+    await utimes(project("node_modules", INSTALLED_PACKAGES), new Date(), new Date());
+    const afterUpdate = await launch(["--version"]);
+    expect(afterUpdate).toMatchObject({ ran: "tsx", code: 0 });
+    expect(afterUpdate.reason).toBe("node_modules/.package-lock.json is newer than the bundle");
+    await build();
+    expect((await launch(["--version"])).ran).toBe("bundle");
   });
 
   it("runs tsx when there is no bundle", async () => {
