@@ -101,7 +101,9 @@ describe.skipIf(missing !== undefined)(
       await page.keyboard.press("Control+I");
       await typeInstruction(page, "coerce items to numbers");
       await proposalReady(page);
-      expect(await diffText(page)).toContain("Number(item)");
+      // The diff's modified side can render after ✓ shows (once, under a full run's load, it
+      // still held the file's original text).
+      await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("Number(item)");
       await focusProposal(page);
       await page.keyboard.press("Control+Enter");
       await diffClosed(page, /Number\(item\)/);

@@ -49,7 +49,9 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await quickEdit(page, "truncate the sum to an integer");
     const apply = proposalNotice(page);
     await apply.waitFor({ timeout: 30_000 });
-    // Without scrolling, the changed line is on screen, and line 1 is not.
+    // Without scrolling, the changed line is on screen, and line 1 is not. (The diff's modified
+    // side can render after the notice shows.)
+    await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("return (x + y) | 0;");
     const shown = await diffText(page);
     await screenshot(page, "quick-edit-proposal");
     expect(shown).toContain("return (x + y) | 0;");
@@ -166,8 +168,9 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await selectFunctionAt(page, 1);
     await quickEdit(page, "double it");
     await proposalReady(page);
+    // The diff's modified side can render after ✓ shows.
+    await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("return n * 2;");
     const shown = await diffText(page);
-    expect(shown).toContain("return n * 2;");
     expect(shown).not.toContain("Sure!");
     expect(shown).not.toContain("doubles the number");
     await acceptProposal(page);
