@@ -15,17 +15,7 @@ export async function startLatencyProxy(
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = createConnection(target);
-    for (const socket of [client, upstream]) {
-      // As Redis clients and servers do: Nagle would hold a write back behind the ACK of the one
-      // before it (a delayed ACK: up to 40 ms), a stall that is not the latency under test.
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
+    trackRelayPair(client, upstream, sockets);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
     client.on("data", (chunk: Buffer) => {
       setTimeout(() => {
@@ -49,4 +39,21 @@ export async function startLatencyProxy(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A relay's two sockets: Nagle off, both in `sockets` while open, and both destroyed when either
+ * fails. As Redis clients and servers do, no Nagle: it would hold a write back behind the ACK of
+ * the one before it (a delayed ACK: up to 40 ms), a stall that is not what a relay test measures.
+ */
+export function trackRelayPair(client: Socket, upstream: Socket, sockets: Set<Socket>): void {
+  for (const socket of [client, upstream]) {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {
+      client.destroy();
+      upstream.destroy();
+    });
+  }
 }

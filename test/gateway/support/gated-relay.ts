@@ -3,6 +3,7 @@
 // client's frame "on the wire" at an exact moment, or hands a client two frames in one read, as a
 // slow network or a busy proxy would.
 import { createConnection, createServer, type Socket } from "node:net";
+import { trackRelayPair } from "../../support/latency-proxy.ts";
 
 export type RelayDirection = "to-server" | "to-client";
 
@@ -50,15 +51,7 @@ export async function startGatedRelay(targetUrl: string): Promise<GatedRelay> {
   const holding = { "to-server": false, "to-client": false };
   const server = createServer((client) => {
     const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
-    for (const socket of [client, upstream]) {
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
+    trackRelayPair(client, upstream, sockets);
     const toServer = new RelayLeg(upstream);
     const toClient = new RelayLeg(client);
     legs["to-server"].add(toServer);
