@@ -1,15 +1,11 @@
 // `spark doctor`'s findings in one object (what --json prints): runtime versions, the llama.cpp
 // backend and devices in use, threads, configured models, and the warnings drawn from them.
-import { readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import type { McpServerStatus } from "../../agent/mcp/mcp-server-connection.ts";
 import type { CommandSandbox } from "../../agent/sandbox/command-sandbox.ts";
 import type { LoadedConfig } from "../../config/config-types.ts";
-import {
-  cudaCodeForDevice,
-  smNumber,
-} from "../../engines/llama-cpp/inspect.ts";
-import { defaultCpuThreads } from "../../engines/llama-cpp/inspect.ts";
+import { cudaCodeForDevice, smNumber } from "../../engines/llama-cpp/inspect.ts";
+import { defaultCpuThreads, nodeLlamaCppVersion } from "../../engines/llama-cpp/inspect.ts";
 import { buildCommandViewReport, type CommandViewReport } from "./command-view-report.ts";
 import type { DecodeLoopReport } from "./decode-loop-report.ts";
 import type { LlamaBackendReport } from "./llama-backend-report.ts";
@@ -163,13 +159,4 @@ export function findingsOf(report: Omit<DoctorReport, "findings">): Finding[] {
     }
   }
   return findings;
-}
-
-async function nodeLlamaCppVersion(): Promise<string | undefined> {
-  try {
-    const packageJson = new URL("../package.json", import.meta.resolve("node-llama-cpp"));
-    return (JSON.parse(await readFile(packageJson, "utf8")) as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
 }

@@ -52,7 +52,7 @@ export async function probeLlamaBackend(
 ): Promise<LlamaBackendReport> {
   const nvidiaGpus = queryNvidiaGpus();
   const memory = gpuSetting === "auto" ? cacheDirectory : undefined;
-  const before = memory === undefined ? undefined : await readRememberedRefusal(memory, "auto");
+  const before = memory === undefined ? undefined : await readRememberedRefusal(memory);
   const startedAt = performance.now();
   try {
     // The embedded engine's own backend for the GPU setting: what a model would load on, probed

@@ -93,7 +93,7 @@ export async function openLlamaBackend(
   const remembered =
     memory === undefined || options.probe === true
       ? undefined
-      : await readRememberedRefusal(memory, "auto");
+      : await readRememberedRefusal(memory);
   const refused: RefusedGpu[] = (remembered ?? []).map(({ gpu, devices, reason }) => ({
     gpu,
     devices,
@@ -109,7 +109,7 @@ export async function openLlamaBackend(
     );
     const done = async (warning: string | undefined): Promise<LlamaBackend> => {
       if (memory !== undefined && probed.length > 0)
-        await rememberRefusal(memory, "auto", [...(remembered ?? []), ...probed]);
+        await rememberRefusal(memory, [...(remembered ?? []), ...probed]);
       else if (memory !== undefined && options.probe === true) await forgetRefusal(memory);
       return { llama, bindingPath, refused, warning };
     };

@@ -27,30 +27,30 @@ describe("remembered GPU refusal", () => {
 
   it("reads back what it wrote while nothing changed, and nothing once the binding changed", async () => {
     const cache = join(folder, "cache");
-    await rememberRefusal(cache, "auto", [refusal]);
-    expect(await readRememberedRefusal(cache, "auto")).toEqual([refusal]);
+    await rememberRefusal(cache, [refusal]);
+    expect(await readRememberedRefusal(cache)).toEqual([refusal]);
     await utimes(binding, new Date(), new Date(Date.now() - 60_000));
-    expect(await readRememberedRefusal(cache, "auto")).toBeUndefined();
+    expect(await readRememberedRefusal(cache)).toBeUndefined();
   });
 
   it("ignores a corrupt record, which the next refusal replaces", async () => {
     await writeFile(gpuRefusalPath(folder), '{"version":1,"key":');
-    expect(await readRememberedRefusal(folder, "auto")).toBeUndefined();
+    expect(await readRememberedRefusal(folder)).toBeUndefined();
     await writeFile(
       gpuRefusalPath(folder),
       JSON.stringify({ version: 1, key: "x", refused: [{}] }),
     );
-    expect(await readRememberedRefusal(folder, "auto")).toBeUndefined();
-    await rememberRefusal(folder, "auto", [refusal]);
-    expect(await readRememberedRefusal(folder, "auto")).toEqual([refusal]);
+    expect(await readRememberedRefusal(folder)).toBeUndefined();
+    await rememberRefusal(folder, [refusal]);
+    expect(await readRememberedRefusal(folder)).toEqual([refusal]);
   });
 
   it("does not match once the environment selects other devices", async () => {
-    await rememberRefusal(folder, "auto", [refusal]);
+    await rememberRefusal(folder, [refusal]);
     const before = process.env.GGML_VK_VISIBLE_DEVICES;
     process.env.GGML_VK_VISIBLE_DEVICES = "7";
     try {
-      expect(await readRememberedRefusal(folder, "auto")).toBeUndefined();
+      expect(await readRememberedRefusal(folder)).toBeUndefined();
     } finally {
       if (before === undefined) delete process.env.GGML_VK_VISIBLE_DEVICES;
       else process.env.GGML_VK_VISIBLE_DEVICES = before;

@@ -4,8 +4,7 @@
 // answer; a record that does not match, or cannot be read, is ignored and the backend probed.
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { delimiter, join } from "node:path";
 import type { LlamaGpuType } from "node-llama-cpp";
 
 /** The record's file in the cache folder (beside prefix/, which holds the prefix cache). */
@@ -47,14 +46,10 @@ export function gpuRefusalPath(cacheDirectory: string): string {
 /** The refusals remembered for this machine as it is now, or undefined (then probe). */
 export async function readRememberedRefusal(
   cacheDirectory: string,
-  gpu: "auto",
 ): Promise<ProbedRefusal[] | undefined> {
   const record = await readRecord(cacheDirectory);
   if (record === undefined) return undefined;
-  const key = await refusalKey(
-    gpu,
-    record.refused.map((refusal) => refusal.bindingPath),
-  );
+  const key = await refusalKey(record.refused.map((refusal) => refusal.bindingPath));
   if (key !== record.key) return undefined;
   return record.refused;
 }
@@ -62,14 +57,10 @@ export async function readRememberedRefusal(
 /** Writes the record atomically (a reader sees the old file or the new); never throws. */
 export async function rememberRefusal(
   cacheDirectory: string,
-  gpu: "auto",
   refused: ProbedRefusal[],
 ): Promise<void> {
   try {
-    const key = await refusalKey(
-      gpu,
-      refused.map((refusal) => refusal.bindingPath),
-    );
+    const key = await refusalKey(refused.map((refusal) => refusal.bindingPath));
     const record: RefusalRecord = { version: RECORD_VERSION, key, refused };
     const path = gpuRefusalPath(cacheDirectory);
     await mkdir(cacheDirectory, { recursive: true });
@@ -124,10 +115,10 @@ function isRefusal(value: unknown): value is ProbedRefusal {
 
 /**
  * What the answer depends on: node-llama-cpp and the binding files it loaded, the Vulkan driver
- * manifests the loader would read, the device nodes (a GPU plugged in), the environment that
- * selects drivers and devices, and the setting.
+ * manifests the loader would read, the device nodes (a GPU plugged in) and the environment that
+ * selects drivers and devices. Only `gpu = "auto"` refuses, so the setting is always that one.
  */
-export async function refusalKey(gpu: "auto", bindingPaths: readonly string[]): Promise<string> {
+export async function refusalKey(bindingPaths: readonly string[]): Promise<string> {
   const [nodeLlamaCpp, bindings, drivers, deviceNodes] = await Promise.all([
     nodeLlamaCppVersion(),
     Promise.all(bindingPaths.map(fileIdentity)),
@@ -136,7 +127,7 @@ export async function refusalKey(gpu: "auto", bindingPaths: readonly string[]): 
   ]);
   const environment = Object.fromEntries(ENVIRONMENT_KEYS.map((name) => [name, process.env[name]]));
   return JSON.stringify({
-    gpu,
+    gpu: "auto",
     platform: `${process.platform}-${process.arch}`,
     nodeLlamaCpp,
     bindings,
@@ -146,14 +137,12 @@ export async function refusalKey(gpu: "auto", bindingPaths: readonly string[]): 
   });
 }
 
-async function nodeLlamaCppVersion(): Promise<string | undefined> {
+/** The installed node-llama-cpp's version (its package.json, beside dist/), if it can be read. */
+export async function nodeLlamaCppVersion(): Promise<string | undefined> {
   try {
-    // dist/index.js → the package folder (package.json is not among its exports).
-    const entry = fileURLToPath(import.meta.resolve("node-llama-cpp"));
-    const manifest = JSON.parse(
-      await readFile(join(dirname(dirname(entry)), "package.json"), "utf8"),
-    ) as { version?: unknown };
-    return typeof manifest.version === "string" ? manifest.version : undefined;
+    const manifest = new URL("../package.json", import.meta.resolve("node-llama-cpp"));
+    const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version?: unknown };
+    return typeof version === "string" ? version : undefined;
   } catch {
     return undefined;
   }
@@ -203,7 +192,10 @@ function standardDriverFolders(environment: NodeJS.ProcessEnv): string[] {
   return [...configFolders, ...dataFolders].map((folder) => join(folder, "vulkan", "icd.d"));
 }
 
-/** A manifest file's identity, or each .json's in a folder; nothing for a missing place. */
+/**
+ * Each .json's identity in a folder, or the place's own as a file: a missing folder counts as a
+ * missing file, so a driver folder that appears later changes the key.
+ */
 async function manifestsAt(place: string): Promise<string[]> {
   let names: string[];
   try {
