@@ -13,7 +13,6 @@ const HTTP_FINISH_MS = 2000;
 
 /** A connection the drain closes once it has nothing in flight. */
 export interface DrainableSession {
-  readonly busy: boolean;
   /** Closed (or closing): it takes nothing more. */
   readonly closed: boolean;
   /** Closes it once idle with nothing of the client's on its way (see ws/ws-close-fence.ts). */
