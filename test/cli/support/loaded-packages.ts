@@ -27,18 +27,15 @@ export function packageOf(file: string): string | undefined {
 
 /**
  * `urls`: the modules one process loaded. `bundle`: the project the bundle was built in (the
- * metafile's paths are relative to it) and its metafile; without it, packages count by URL only.
+ * metafile's paths are relative to it) and its metafile.
  */
 export function loadedPackages(
   urls: string[],
-  bundle?: { root: string; metafile: string },
+  bundle: { root: string; metafile: string },
 ): LoadedPackages {
   const byUrl = new Set<string>();
   const all = new Set<string>();
-  const outputs =
-    bundle === undefined
-      ? {}
-      : (JSON.parse(readFileSync(bundle.metafile, "utf8")) as Metafile).outputs;
+  const { outputs } = JSON.parse(readFileSync(bundle.metafile, "utf8")) as Metafile;
   for (const url of urls) {
     if (!url.startsWith("file:")) continue;
     const file = fileURLToPath(url);
@@ -47,7 +44,6 @@ export function loadedPackages(
       byUrl.add(name);
       all.add(name);
     }
-    if (bundle === undefined) continue;
     const output = path.relative(bundle.root, file).split(path.sep).join("/");
     // Code tree-shaken away entirely is listed with 0 bytes: the package did not load.
     for (const [input, { bytesInOutput }] of Object.entries(outputs[output]?.inputs ?? {})) {
