@@ -122,6 +122,21 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
     if (home !== undefined) await rm(home, { recursive: true, force: true });
   });
 
+  // The noise model, and a scripted one whose every logit is 0 after "OK": a tie across the
+  // vocabulary, which the host breaks by lowest token and ggml_argmax (llama.cpp's backend greedy)
+  // by no promised rule (on the CPU backend: the last token).
+  const tiedModel = (): Promise<string> => ensureTestModel({ successors: { "\n": "O", O: "K" } });
+  // gpu = "vulkan" with the default device_sampling ("auto": the host on Vulkan), both models in
+  // one process: the forced-Vulkan case reads the first report, and the device-sampling case
+  // compares its device's tokens with both (one Vulkan start on lavapipe less, ~5 s of CPU).
+  let forcedVulkan: Promise<ChildReport[]> | undefined;
+  const forcedVulkanRuns = async (): Promise<ChildReport[]> => {
+    forcedVulkan ??= tiedModel().then((tied) =>
+      runChildOn([modelPath, tied], "vulkan", lavapipeEnvironment(icd, true)),
+    );
+    return forcedVulkan;
+  };
+
   it("the CPU reference runs the native loop on the CPU package's libllama", () => {
     expect(cpu).toMatchObject({ gpu: false, refused: [], decodeLoop: "native", gpuLayers: 0 });
     expect(cpu.llamaLibrary).toMatch(CPU_LIBLLAMA);
@@ -181,7 +196,8 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
   }, 300_000);
 
   it("a forced gpu = vulkan runs the native loop on lavapipe, calling libllama.vulkan, with the CPU's greedy text", async () => {
-    const vulkan = await runChild(modelPath, "vulkan", lavapipeEnvironment(icd, true));
+    const [vulkan] = await forcedVulkanRuns();
+    if (vulkan === undefined) throw new Error("the forced Vulkan process reported nothing");
     expect(vulkan.gpu).toBe("vulkan");
     expect(vulkan.gpuDevices).toEqual([expect.stringMatching(/llvmpipe/)]);
     expect(vulkan.warning).toMatch(/^gpu = "vulkan" runs on no real GPU: llvmpipe/);
@@ -198,17 +214,17 @@ describe.skipIf(missing !== undefined || notBuilt !== undefined)("llama.cpp on l
   }, 200_000);
 
   it("on lavapipe the greedy tokens sampled on the device are those sampled on the host, ties included", async () => {
-    const environment = lavapipeEnvironment(icd, true);
-    // The noise model, and a scripted one whose every logit is 0 after "OK": a tie across the
-    // vocabulary, which the host breaks by lowest token and ggml_argmax (llama.cpp's backend
-    // greedy) by no promised rule (on the CPU backend: the last token).
-    const tied = await ensureTestModel({ successors: { "\n": "O", O: "K" } });
     // "on": auto keeps Vulkan on the host (a sampler changed between jobs corrupted the heap on
     // lavapipe); each engine's one job sets it once, before the first decode. One process per
-    // mode opens both models in turn (Vulkan's start on lavapipe is most of a process's time).
-    const models = [modelPath, tied];
-    const onDevices = await runChildOn(models, "vulkan", environment, "on");
-    const onHosts = await runChildOn(models, "vulkan", environment, "off");
+    // mode opens both models in turn (Vulkan's start on lavapipe is most of a process's time);
+    // the host's are the forced-Vulkan case's runs, whose "auto" samples on the host (asserted).
+    const onDevices = await runChildOn(
+      [modelPath, await tiedModel()],
+      "vulkan",
+      lavapipeEnvironment(icd, true),
+      "on",
+    );
+    const onHosts = await forcedVulkanRuns();
     for (const [index, onDevice] of onDevices.entries()) {
       const onHost = onHosts[index]!;
       expect([onDevice.gpu, onDevice.decodeLoop, onHost.decodeLoop]).toEqual([
