@@ -5,8 +5,7 @@
 // own rendering of a call (a multi-line apply_patch) parses back to that call; reasoning parses
 // as reasoning. Needs python3 with jinja2: skips saying why without it, fails under CI=true.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatMessage, ToolDefinition } from "../../src/engines/engine.ts";
@@ -19,7 +18,7 @@ import {
   type ChatFamily,
   type ChatFamilyCheck,
 } from "./support/chat-families.ts";
-import { llamaModelsFolder, writeFamilyVocabGguf } from "./support/family-vocab-gguf.ts";
+import { familyVocabGguf, llamaModelsFolder } from "./support/family-vocab-gguf.ts";
 import { startJinja2Renderer, type Jinja2Renderer } from "./support/jinja2-renderer.ts";
 
 /**
@@ -259,20 +258,17 @@ async function check(
 describe.skipIf(skipReason !== undefined)(
   "chat formats of each model family (llama.cpp's common/chat)",
   () => {
-    let directory: string;
     let models: string;
     beforeAll(async () => {
-      directory = await mkdtemp(join(tmpdir(), "spark-chat-families-"));
       models = await llamaModelsFolder(chatFamilies.map((family) => family.vocab));
     }, 120_000);
-    afterAll(async () => {
+    afterAll(() => {
       jinja2?.close();
-      await rm(directory, { recursive: true, force: true });
     });
 
-    // Opened once per family and shared by its three tests: writing the vocab GGUF (parsing a
-    // 150k-token vocabulary in JS) is most of a test's time, and a ChatFormat holds no state
-    // between calls.
+    // Opened once per family and shared by its three tests: opening it is most of a test's time
+    // (its vocab GGUF is written once per machine: familyVocabGguf), and a ChatFormat holds no
+    // state between calls.
     const openedFormats = new Map<string, Promise<{ format: ChatFormat; template: string }>>();
     function open(family: ChatFamily): Promise<{ format: ChatFormat; template: string }> {
       let opening = openedFormats.get(family.name);
@@ -287,11 +283,11 @@ describe.skipIf(skipReason !== undefined)(
       family: ChatFamily,
     ): Promise<{ format: ChatFormat; template: string }> {
       const template = await readFile(join(models, "templates", family.template), "utf8");
-      const gguf = join(directory, `${family.template}.gguf`);
-      await writeFamilyVocabGguf(
-        { ...family, vocab: join(models, `ggml-vocab-${family.vocab}.gguf`), template },
-        gguf,
-      );
+      const gguf = await familyVocabGguf({
+        ...family,
+        vocab: join(models, `ggml-vocab-${family.vocab}.gguf`),
+        template,
+      });
       const opened = await openModelChatFormat(gguf);
       if (opened.format === undefined) throw new Error(opened.reason);
       expect(opened.toolsUnsupportedReason).toBeUndefined();

@@ -2,11 +2,13 @@
 // (models/ggml-vocab-*.gguf) and real templates (models/templates/*.jinja), taken from the
 // llama.cpp source bundle node-llama-cpp ships (extracted once into a temp folder and reused),
 // re-written with the family's template, BOS/EOS and the special tokens the template uses that
-// the test vocabulary lacks (added as control tokens).
+// the test vocabulary lacks (added as control tokens); familyVocabGguf keeps each one written, for
+// later runs, in a temp folder keyed by everything it is written from.
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { mkdir, readFile, rename, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { readGgufFileInfo } from "node-llama-cpp";
 import {
   writeGgufFile,
@@ -114,4 +116,39 @@ export async function writeFamilyVocabGguf(family: FamilyVocab, target: string):
     metadata.set("tokenizer.ggml.scores", { type: "float32[]", value: scoreValues });
   metadata.set("tokenizer.chat_template", { type: "string", value: family.template });
   await writeGgufFile(target, { metadata, tensors: [] });
+}
+
+/** This writer and the GGUF writer it calls: a change to either writes every file again. */
+const WRITER_SOURCES = [
+  fileURLToPath(import.meta.url),
+  fileURLToPath(new URL("../../../src/engines/llama-cpp/gguf/gguf-writer.ts", import.meta.url)),
+];
+
+/**
+ * The family's vocab GGUF, written once per machine: parsing a 150k-token vocabulary and writing
+ * it again cost each test file that opens families ~0.2–0.4 s of CPU a family, every run. Keyed by
+ * the vocab file (path, size, time), the family's fields and the writers' source text.
+ */
+export async function familyVocabGguf(family: FamilyVocab): Promise<string> {
+  const vocab = await stat(family.vocab);
+  const { template, bosToken, eosToken } = family;
+  const key = createHash("sha256").update(
+    JSON.stringify([family.vocab, vocab.size, vocab.mtimeMs, template, bosToken, eosToken]),
+  );
+  for (const source of WRITER_SOURCES) key.update(await readFile(source));
+  const folder = join(tmpdir(), "spark-family-vocab");
+  const target = join(folder, `${key.digest("hex").slice(0, 24)}.gguf`);
+  if (
+    await stat(target).then(
+      (found) => found.isFile(),
+      () => false,
+    )
+  )
+    return target;
+  await mkdir(folder, { recursive: true });
+  // Written beside it and renamed: another worker may be writing or reading the same file.
+  const partial = `${target}.${process.pid}.partial`;
+  await writeFamilyVocabGguf({ vocab: family.vocab, template, bosToken, eosToken }, partial);
+  await rename(partial, target);
+  return target;
 }
