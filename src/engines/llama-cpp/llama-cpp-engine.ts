@@ -50,7 +50,7 @@ import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { chatFormatNotice } from "./chat-format/chat-format-notice.ts";
 import { chooseContextSizeFor, type ContextSizeChoice } from "./choose-context-size.ts";
-import { openPrefixCache } from "./prefix-cache/open-prefix-cache.ts";
+import { prefixCacheOpening } from "./prefix-cache/open-prefix-cache.ts";
 import { prefetchPrefixes } from "./prefix-cache/prepare-prefix.ts";
 
 export type { LlamaCppEngineOptions };
@@ -177,10 +177,12 @@ export class LlamaCppEngine implements Engine {
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
     const activity = { streams: 0 };
-    const parts = await openEngineParts(options, activity);
+    // The prefix cache on disk, when configured and the native loop runs (prefix-cache/): its
+    // warm start loads on the decode thread while the rest of the engine opens.
+    const prefixCache = prefixCacheOpening(options);
+    const parts = await openEngineParts(options, activity, prefixCache.hooks);
     const engine = new LlamaCppEngine(parts, options, activity);
-    // The prefix cache on disk, when configured and the native loop runs (prefix-cache/).
-    engine.generationParts.prefixCache = await openPrefixCache(options, parts, (request) =>
+    engine.generationParts.prefixCache = await prefixCache.finish((request) =>
       engine.renderTokens(request),
     );
     return engine;

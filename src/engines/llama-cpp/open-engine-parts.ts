@@ -63,6 +63,30 @@ export interface EngineParts {
   gpuLayers: number;
 }
 
+/** What exists once the native loop's context is created, while the rest of the open goes on. */
+export interface NativeOpened {
+  loaded: LoadedModel;
+  native: NativeContext;
+  gpuLayers: number;
+}
+
+/** Work on the native context that runs while the open goes on. */
+export interface NativeContextWork {
+  /** The open goes on once this settles: what must be on the decode thread's queue is there. */
+  queued: Promise<unknown>;
+  /** Awaited before a failed open frees the context: nothing is copied into one being freed. */
+  ended: Promise<unknown>;
+}
+
+export interface OpenEngineHooks {
+  /**
+   * Called once the native context exists, before the chat wrapper is resolved (~0.15–0.6 s of
+   * synchronous JavaScript on the test shapes): work queued on the decode thread by then (the
+   * prefix cache's warm start) runs during it instead of after the open.
+   */
+  nativeOpened?: (opened: NativeOpened) => NativeContextWork;
+}
+
 /** The configured context size (0 when none is: chosen at load, see choose-context-size.ts),
  * which raising helps only up to the model's trained one. */
 export function configuredContextSize(options: LlamaCppEngineOptions): number {
@@ -76,6 +100,7 @@ export function configuredContextSize(options: LlamaCppEngineOptions): number {
 export async function openEngineParts(
   options: LlamaCppEngineOptions,
   activity: { streams: number },
+  hooks: OpenEngineHooks = {},
 ): Promise<EngineParts> {
   const gpu = options.gpu ?? "auto";
   // `auto`'s refusal of a software GPU is remembered beside the prefix cache (none when it is off).
@@ -98,6 +123,7 @@ export async function openEngineParts(
   let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;
   let loaded = await load(addon !== undefined);
   let native: NativeContext | undefined;
+  let nativeWork: NativeContextWork | undefined;
   try {
     // The chat format needs no weights (the GGUF's template and token texts); with the native loop
     // it runs every chat request, so node-llama-cpp never needs a second copy of the weights.
@@ -141,6 +167,10 @@ export async function openEngineParts(
       } catch (error) {
         nativeFallbackReason = SparkError.from(error).message;
       }
+      if (native !== undefined) {
+        nativeWork = hooks.nativeOpened?.({ loaded, native, gpuLayers });
+        await nativeWork?.queued;
+      }
     }
     let tools = toolSupport(loaded);
     let nodeLlamaCpp: NodeLlamaCppContext | undefined;
@@ -183,6 +213,7 @@ export async function openEngineParts(
       gpuLayers,
     };
   } catch (error) {
+    await nativeWork?.ended.catch(() => {});
     native?.dispose();
     await loaded.model.dispose();
     throw error;

@@ -1,46 +1,109 @@
 // The engine's prefix cache, when configured and the native loop holds the KV cache (node-llama-cpp's
 // sequences keep theirs in node-llama-cpp's own context, which the native loop's state API cannot
-// reach; that loop serves without a disk cache).
+// reach; that loop serves without a disk cache). It starts as soon as the native context exists, so
+// that the warm start's copy runs on the decode thread while the rest of the engine opens.
 import type { EngineRequest } from "../../engine.ts";
 import type { Token } from "node-llama-cpp";
 import type { LlamaCppEngineOptions } from "../llama-cpp-engine-options.ts";
-import type { EngineParts } from "../open-engine-parts.ts";
+import type { NativeContextWork, NativeOpened, OpenEngineHooks } from "../open-engine-parts.ts";
 import type { EnginePrefixCache } from "./prepare-prefix.ts";
-import { PrefixCache } from "./prefix-cache.ts";
+import { PrefixCache, type PrefixCacheSettings } from "./prefix-cache.ts";
 import { modelFileIdentity } from "./prefix-cache-key.ts";
 import { SystemPrefixTokens } from "./system-prefix.ts";
 
-/** Never throws: a cache that cannot open (the model file unreadable) leaves the engine without. */
-export async function openPrefixCache(
-  options: Pick<LlamaCppEngineOptions, "prefixCache" | "modelPath">,
-  parts: EngineParts,
+/**
+ * How long the open waits at most, once everything else in it is done, for the warm start's load
+ * to end (ms). It began before the chat wrapper was resolved and normally ended during it; a state
+ * whose copy outlasts that by this much (a cold disk, gigabytes of GPU state) finishes behind the
+ * open, and the first request waits for it as before (the pool holds others back for a second).
+ */
+const WARM_START_OPEN_WAIT_MS = 1_000;
+
+interface PrefixCacheStart extends NativeContextWork {
+  /** The cache, once the warm start's copy is queued; undefined when it cannot open. */
+  cache: Promise<PrefixCache | undefined>;
+}
+
+export interface PrefixCacheOpening {
+  /** For openEngineParts: starts the cache as the native context exists. */
+  hooks: OpenEngineHooks;
+  /** Once the engine is built: the cache it holds (see finishPrefixCache), or none. */
+  finish(
+    render: (request: EngineRequest) => readonly Token[],
+  ): Promise<EnginePrefixCache | undefined>;
+}
+
+/**
+ * The engine's prefix cache through its open. The model file's identity (its first MiB hashed,
+ * ~10 ms) is read at once, while the backend and the model load; a file that cannot be read leaves
+ * the engine without a cache.
+ */
+export function prefixCacheOpening(
+  options: Pick<LlamaCppEngineOptions, "prefixCache" | "modelPath" | "signal">,
+): PrefixCacheOpening {
+  const settings = options.prefixCache;
+  if (settings === undefined) return { hooks: {}, finish: () => Promise.resolve(undefined) };
+  const identity = modelFileIdentity(options.modelPath).catch(() => undefined);
+  let start: PrefixCacheStart | undefined;
+  return {
+    hooks: {
+      nativeOpened: (opened) =>
+        (start = startPrefixCache(settings, opened, identity, options.signal)),
+    },
+    finish: (render) => finishPrefixCache(start, render),
+  };
+}
+
+/**
+ * As the native context opens: the folder is listed and what the last process left off with is
+ * mapped and its copy queued on the decode thread (`queued`), so it runs while the engine's open
+ * resolves the chat wrapper; `ended` once that load ended. Never rejects.
+ */
+function startPrefixCache(
+  settings: PrefixCacheSettings,
+  opened: NativeOpened,
+  identity: Promise<string | undefined>,
+  signal?: AbortSignal,
+): PrefixCacheStart {
+  const { llama, model } = opened.loaded;
+  const { native } = opened;
+  // Read now: when node-llama-cpp needs the weights after all, this vocabulary-only model goes.
+  const shape = {
+    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
+    gpuLayers: opened.gpuLayers,
+    flashAttention: String(model.defaultContextFlashAttention),
+    sequences: native.options.sequences,
+    kvType: "f16",
+  };
+  const cache = (async (): Promise<PrefixCache | undefined> => {
+    const modelIdentity = await identity;
+    if (modelIdentity === undefined) return undefined;
+    const prefixCache = new PrefixCache(settings, { modelIdentity, ...shape }, native.mapFile);
+    await prefixCache.prefetch(undefined);
+    // An open given up meanwhile: nothing is loaded into a context about to be freed.
+    if (signal?.aborted !== true)
+      await prefixCache.loadWhereLastLeftOff(native.pool, undefined).copying;
+    return prefixCache;
+  })().catch(() => undefined);
+  return { cache, queued: cache, ended: cache.then((opened) => opened?.warmStartEnded()) };
+}
+
+/**
+ * The cache as the engine holds it, once the warm start's load ended (or WARM_START_OPEN_WAIT_MS
+ * passed): the first request then finds its state in memory, checked, instead of waiting for the
+ * copy and its checksum behind its own prompt's rendering.
+ */
+async function finishPrefixCache(
+  start: PrefixCacheStart | undefined,
   render: (request: EngineRequest) => readonly Token[],
 ): Promise<EnginePrefixCache | undefined> {
-  const settings = options.prefixCache;
-  if (settings === undefined || parts.native === undefined) return undefined;
-  const { llama, model } = parts.loaded;
-  let modelIdentity: string;
-  try {
-    modelIdentity = await modelFileIdentity(options.modelPath);
-  } catch {
-    return undefined;
-  }
-  const cache = new PrefixCache(
-    settings,
-    {
-      modelIdentity,
-      llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
-      gpuLayers: parts.gpuLayers,
-      flashAttention: String(model.defaultContextFlashAttention),
-      sequences: parts.native.options.sequences,
-      kvType: "f16",
-    },
-    parts.native.mapFile,
-  );
-  // As the engine opens (a few ms here), the folder is listed and what the last process left off
-  // with is mapped, its copy into a sequence queued on the decode thread: the first request's
-  // prompt renders meanwhile, where each of these steps stalled behind it (see warm-start.ts).
-  await cache.prefetch(undefined);
-  await cache.loadWhereLastLeftOff(parts.native.pool, undefined).copying;
+  const cache = await start?.cache;
+  if (start === undefined || cache === undefined) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    start.ended,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, WARM_START_OPEN_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
   return { cache, systemPrefix: new SystemPrefixTokens(render) };
 }

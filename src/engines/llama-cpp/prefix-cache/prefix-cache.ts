@@ -155,6 +155,11 @@ export class PrefixCache {
     return { copying: Promise.race([queued, this.opening]) };
   }
 
+  /** Resolves once the load as the engine opened ended (loaded, nothing to load, or failed). */
+  warmStartEnded(): Promise<void> {
+    return this.opening;
+  }
+
   /** What was loaded into `sequence` as the engine opened and `reused` of it, once: then 0. */
   private claimLoadedAtOpen(sequence: NativeSequence, reused: number): number {
     const tokens = this.loadedAtOpen.get(sequence);
