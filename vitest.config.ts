@@ -20,6 +20,8 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     sequence: { sequencer: SlowFirstSequencer },
+    // Records nothing unless SPARK_TEST_CPU names a file (see test/support/file-cpu-report.ts).
+    setupFiles: ["test/support/file-cpu-report.ts"],
     projects: [
       {
         extends: true,
