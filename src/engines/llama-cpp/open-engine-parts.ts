@@ -4,7 +4,7 @@
 // are opened only when something must run on them: no native loop, or a tool-call syntax the
 // native loop does not speak. Holding both cost, on the 0.5B shape at 4 × 8k tokens on the CPU,
 // ~400 MiB of KV cache and ~480 MiB of repacked q8_0 weights; on a GPU the same in VRAM.
-import { resolveChatWrapper, type ChatWrapper, type LlamaContext } from "node-llama-cpp";
+import type { ChatWrapper, LlamaContext } from "node-llama-cpp";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { SparkError } from "../../protocol/spark-error.ts";
 import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
@@ -18,6 +18,7 @@ import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-l
 import type { ChatFormat } from "./chat-format/chat-format.ts";
 import { openModelChatFormat, type ModelChatFormat } from "./chat-format/open-model-chat-format.ts";
 import { chooseContextSize } from "./choose-context-size.ts";
+import { chatWrapperFor } from "./remembered-chat-wrapper.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
@@ -172,7 +173,7 @@ export async function openEngineParts(
         await nativeWork?.queued;
       }
     }
-    let tools = toolSupport(loaded);
+    let tools = await toolSupport(loaded, options);
     let nodeLlamaCpp: NodeLlamaCppContext | undefined;
     const chatFormat = native === undefined ? undefined : chat.format;
     if (native === undefined || (tools.syntax === undefined && chatFormat === undefined)) {
@@ -181,7 +182,7 @@ export async function openEngineParts(
         const full = await load(false);
         await loaded.model.dispose();
         loaded = full;
-        tools = toolSupport(loaded);
+        tools = await toolSupport(loaded, options);
       }
       const settings = { contextSize, sequences, threads, gpuLayers };
       nodeLlamaCpp = await openNodeLlamaCppContext(loaded, settings, options, activity);
@@ -234,12 +235,21 @@ async function layersOnGpu(loaded: LoadedModel): Promise<number> {
   return resolved.gpuLayers;
 }
 
-function toolSupport(loaded: LoadedModel): {
+async function toolSupport(
+  loaded: LoadedModel,
+  options: LlamaCppEngineOptions,
+): Promise<{
   chatWrapper: ChatWrapper;
   syntax: ToolCallSyntax | undefined;
   reason: string | undefined;
-} {
-  const chatWrapper = documentToolsAfterFirstSystemMessage(resolveChatWrapper(loaded.model));
+}> {
+  // Remembered beside the prefix cache, as the GPU refusal is (see remembered-chat-wrapper.ts).
+  const { chatWrapper: resolved } = await chatWrapperFor(
+    loaded.model,
+    options.modelPath,
+    options.prefixCache?.directory,
+  );
+  const chatWrapper = documentToolsAfterFirstSystemMessage(resolved);
   const syntax = findToolCallSyntax(chatWrapper, loaded.model);
   return "reason" in syntax
     ? { chatWrapper, syntax: undefined, reason: syntax.reason }
