@@ -13,9 +13,9 @@ import { SystemPrefixTokens } from "./system-prefix.ts";
 
 /**
  * How long the open waits at most, once everything else in it is done, for the warm start's load
- * to end (ms). It began before the chat wrapper was resolved and normally ended during it; a state
- * whose copy outlasts that by this much (a cold disk, gigabytes of GPU state) finishes behind the
- * open, and the first request waits for it as before (the pool holds others back for a second).
+ * to end (ms). It began before the chat format and wrapper opened and mostly ends meanwhile; a
+ * state whose copy outlasts that by this much (a cold disk, gigabytes of GPU state) finishes behind
+ * the open, and the first request waits for it as before (the pool holds others back a second).
  */
 const WARM_START_OPEN_WAIT_MS = 1_000;
 
@@ -57,7 +57,7 @@ export function prefixCacheOpening(
 /**
  * As the native context opens: the folder is listed and what the last process left off with is
  * mapped and its copy queued on the decode thread (`queued`), so it runs while the engine's open
- * resolves the chat wrapper; `ended` once that load ended. Never rejects.
+ * opens the chat format and wrapper; `ended` once that load ended. Never rejects.
  */
 function startPrefixCache(
   settings: PrefixCacheSettings,
