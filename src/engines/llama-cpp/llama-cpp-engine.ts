@@ -177,8 +177,7 @@ export class LlamaCppEngine implements Engine {
 
   static async create(options: LlamaCppEngineOptions): Promise<LlamaCppEngine> {
     const activity = { streams: 0 };
-    // The prefix cache on disk, when configured and the native loop runs (prefix-cache/): its
-    // warm start loads on the decode thread while the rest of the engine opens.
+    // The disk prefix cache (prefix-cache/): its warm start loads while the rest opens.
     const prefixCache = prefixCacheOpening(options);
     const parts = await openEngineParts(options, activity, prefixCache.hooks);
     const engine = new LlamaCppEngine(parts, options, activity);
