@@ -1,7 +1,8 @@
 // With SPARK_TEST_CPU=<file> (Linux), each test file appends one JSON line there: its wall time and
 // the CPU its worker spent meanwhile, its own and that of the child processes it reaped (servers,
-// CLIs, browsers, editors). A file whose CPU is far below its wall time waits more than it computes:
-// on two cores that is where the full run idles (see docs/development.md, "Where the time goes").
+// CLIs; not a process whose own parent exits before reaping it: chromium's renderers, tmux's server,
+// so browser and terminal files read low). A file whose CPU is far below its wall time waits:
+// on two cores that is where the full run idles (see docs/development.md).
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
