@@ -2,10 +2,11 @@
 // node-llama-cpp's binary test and starts the GPU backend (Vulkan on Mesa's lavapipe: ~0.7 s and
 // ~0.6 s of CPU a start). Kept in the cache folder under a key of everything that could change the
 // answer; a record that does not match, or cannot be read, is ignored and the backend probed.
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { LlamaGpuType } from "node-llama-cpp";
+import { readCacheRecord, writeCacheRecord } from "./cache-folder-record.ts";
 
 /** The record's file in the cache folder (beside prefix/, which holds the prefix cache). */
 export const GPU_REFUSAL_FILE = "llama-backend.json";
@@ -62,11 +63,7 @@ export async function rememberRefusal(
   try {
     const key = await refusalKey(refused.map((refusal) => refusal.bindingPath));
     const record: RefusalRecord = { version: RECORD_VERSION, key, refused };
-    const path = gpuRefusalPath(cacheDirectory);
-    await mkdir(cacheDirectory, { recursive: true });
-    const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, JSON.stringify(record, null, 2) + "\n", { flag: "wx" });
-    await rename(temporary, path);
+    await writeCacheRecord(gpuRefusalPath(cacheDirectory), record);
   } catch {
     // A cache folder that cannot be written (read-only, missing): the next start probes again.
   }
@@ -78,12 +75,7 @@ export async function forgetRefusal(cacheDirectory: string): Promise<void> {
 }
 
 async function readRecord(cacheDirectory: string): Promise<RefusalRecord | undefined> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(gpuRefusalPath(cacheDirectory), "utf8"));
-  } catch {
-    return undefined;
-  }
+  const parsed = await readCacheRecord(gpuRefusalPath(cacheDirectory));
   return isRecord(parsed) ? parsed : undefined;
 }
 
@@ -137,15 +129,23 @@ export async function refusalKey(bindingPaths: readonly string[]): Promise<strin
   });
 }
 
-/** The installed node-llama-cpp's version (its package.json, beside dist/), if it can be read. */
-export async function nodeLlamaCppVersion(): Promise<string | undefined> {
-  try {
-    const manifest = new URL("../package.json", import.meta.resolve("node-llama-cpp"));
-    const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version?: unknown };
-    return typeof version === "string" ? version : undefined;
-  } catch {
-    return undefined;
-  }
+let installedVersion: Promise<string | undefined> | undefined;
+
+/**
+ * The installed node-llama-cpp's version (its package.json, beside dist/), if it can be read; read
+ * once per process (the refusal's and the chat wrapper's keys, spark doctor).
+ */
+export function nodeLlamaCppVersion(): Promise<string | undefined> {
+  installedVersion ??= (async () => {
+    try {
+      const manifest = new URL("../package.json", import.meta.resolve("node-llama-cpp"));
+      const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version?: unknown };
+      return typeof version === "string" ? version : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return installedVersion;
 }
 
 /** A file as its path, size and modification time; "missing" when it is gone. */

@@ -1,9 +1,8 @@
 // The cache's counters, kept across processes in stats.json beside the entries (`spark doctor`
 // shows the hit rate): each process adds what it counted when it flushes. Two processes flushing
 // at once may lose one's counts; they are a report, not an account.
-import { randomUUID } from "node:crypto";
-import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { readCacheRecord, writeCacheRecord } from "../cache-folder-record.ts";
 
 export interface CacheCounters {
   /** Requests that looked for a cached prefix. */
@@ -33,17 +32,12 @@ export function emptyCounters(): CacheCounters {
 
 export async function readCounters(directory: string): Promise<CacheCounters> {
   const counters = emptyCounters();
-  try {
-    const stored = JSON.parse(await readFile(join(directory, STATS_FILE), "utf8")) as Record<
-      string,
-      unknown
-    >;
-    for (const key of Object.keys(counters) as (keyof CacheCounters)[]) {
-      const value = stored[key];
-      if (typeof value === "number" && Number.isFinite(value)) counters[key] = value;
-    }
-  } catch {
-    // None yet, or unreadable: start from zero.
+  // None yet, or unreadable: start from zero.
+  const stored = await readCacheRecord(join(directory, STATS_FILE));
+  if (typeof stored !== "object" || stored === null) return counters;
+  for (const key of Object.keys(counters) as (keyof CacheCounters)[]) {
+    const value = (stored as Record<string, unknown>)[key];
+    if (typeof value === "number" && Number.isFinite(value)) counters[key] = value;
   }
   return counters;
 }
@@ -53,7 +47,5 @@ export async function addCounters(directory: string, delta: CacheCounters): Prom
   if (Object.values(delta).every((value) => value === 0)) return;
   const stored = await readCounters(directory);
   for (const key of Object.keys(stored) as (keyof CacheCounters)[]) stored[key] += delta[key];
-  const temporary = join(directory, `${STATS_FILE}.${randomUUID()}.tmp`);
-  await writeFile(temporary, JSON.stringify(stored, null, 2) + "\n");
-  await rename(temporary, join(directory, STATS_FILE));
+  await writeCacheRecord(join(directory, STATS_FILE), stored);
 }
