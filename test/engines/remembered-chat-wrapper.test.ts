@@ -15,9 +15,11 @@ import {
 } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadModel, type LoadedModel } from "../../src/engines/llama-cpp/load-model.ts";
+import { modelFileIdentity } from "../../src/engines/llama-cpp/prefix-cache/prefix-cache-key.ts";
 import {
   CHAT_WRAPPER_FILE,
   chatWrapperFor,
+  type ChatWrapperMemory,
 } from "../../src/engines/llama-cpp/remembered-chat-wrapper.ts";
 import { chatFamilies, type ChatFamily } from "./support/chat-families.ts";
 import { familyVocabGguf, llamaModelsFolder } from "./support/family-vocab-gguf.ts";
@@ -54,6 +56,11 @@ function countingResolver(): { resolve: (model: LlamaModel) => ChatWrapper; call
     },
     calls: () => calls,
   };
+}
+
+/** What an engine's open passes: the cache folder and the model file's identity, read afresh. */
+function memory(path: string, cacheDirectory: string): ChatWrapperMemory {
+  return { cacheDirectory, modelIdentity: modelFileIdentity(path) };
 }
 
 function family(name: string): ChatFamily {
@@ -105,14 +112,14 @@ describe("the chat wrapper choice remembered in the cache folder", () => {
       const cache = await mkdtemp(join(scratch, "cache-"));
       const { path, model: llamaModel } = model(name);
       const first = countingResolver();
-      const resolved = await chatWrapperFor(llamaModel, path, cache, first.resolve);
+      const resolved = await chatWrapperFor(llamaModel, memory(path, cache), first.resolve);
       expect(first.calls()).toBe(1);
       expect(resolved.remembered).toBe(false);
       expect(resolved.chatWrapper).toBeInstanceOf(JinjaTemplateChatWrapper);
       await expect.poll(() => readFile(join(cache, CHAT_WRAPPER_FILE), "utf8")).toContain("jinja");
 
       const second = countingResolver();
-      const remembered = await chatWrapperFor(llamaModel, path, cache, second.resolve);
+      const remembered = await chatWrapperFor(llamaModel, memory(path, cache), second.resolve);
       expect(second.calls()).toBe(0);
       expect(remembered.remembered).toBe(true);
       expect(remembered.chatWrapper).toBeInstanceOf(JinjaTemplateChatWrapper);
@@ -126,7 +133,7 @@ describe("the chat wrapper choice remembered in the cache folder", () => {
     const { path, model: llamaModel } = model(SPECIALIZED_FAMILY);
     for (let open = 0; open < 2; open++) {
       const resolver = countingResolver();
-      const choice = await chatWrapperFor(llamaModel, path, cache, resolver.resolve);
+      const choice = await chatWrapperFor(llamaModel, memory(path, cache), resolver.resolve);
       expect(resolver.calls()).toBe(1);
       expect(choice.remembered).toBe(false);
       expect(choice.chatWrapper).not.toBeInstanceOf(JinjaTemplateChatWrapper);
@@ -136,38 +143,44 @@ describe("the chat wrapper choice remembered in the cache folder", () => {
   it("resolves again for a model file replaced under the same name, and past a corrupt record", async () => {
     const cache = await mkdtemp(join(scratch, "cache-"));
     const { path, model: llamaModel } = model(TEMPLATE_FAMILIES[1]!);
-    await chatWrapperFor(llamaModel, path, cache, countingResolver().resolve);
+    await chatWrapperFor(llamaModel, memory(path, cache), countingResolver().resolve);
     await expect.poll(() => readFile(join(cache, CHAT_WRAPPER_FILE), "utf8")).toContain("jinja");
 
     const later = new Date(Date.now() + 60_000);
     await utimes(path, later, later);
     const replaced = countingResolver();
-    expect((await chatWrapperFor(llamaModel, path, cache, replaced.resolve)).remembered).toBe(
-      false,
-    );
+    expect(
+      (await chatWrapperFor(llamaModel, memory(path, cache), replaced.resolve)).remembered,
+    ).toBe(false);
     expect(replaced.calls()).toBe(1);
     // Its write (off the open's path) lands first: the new identity beside the old one.
     const remembered = async (): Promise<number> =>
-      (JSON.parse(await readFile(join(cache, CHAT_WRAPPER_FILE), "utf8")) as { models: unknown[] })
-        .models.length;
+      (
+        JSON.parse(await readFile(join(cache, CHAT_WRAPPER_FILE), "utf8")) as {
+          jinjaTemplateModels: unknown[];
+        }
+      ).jinjaTemplateModels.length;
     await expect.poll(remembered).toBe(2);
 
     await writeFile(join(cache, CHAT_WRAPPER_FILE), '{"version":1,"models":[{"key"');
     const corrupt = countingResolver();
-    const choice = await chatWrapperFor(llamaModel, path, cache, corrupt.resolve);
+    const choice = await chatWrapperFor(llamaModel, memory(path, cache), corrupt.resolve);
     expect(corrupt.calls()).toBe(1);
     expect(choice.chatWrapper).toBeInstanceOf(JinjaTemplateChatWrapper);
     // Written again whole: the next open is remembered.
     await expect
-      .poll(async () => (await chatWrapperFor(llamaModel, path, cache, corrupt.resolve)).remembered)
+      .poll(
+        async () =>
+          (await chatWrapperFor(llamaModel, memory(path, cache), corrupt.resolve)).remembered,
+      )
       .toBe(true);
   });
 
   it("always resolves without a cache folder", async () => {
-    const { path, model: llamaModel } = model(TEMPLATE_FAMILIES[1]!);
+    const { model: llamaModel } = model(TEMPLATE_FAMILIES[1]!);
     const resolver = countingResolver();
-    await chatWrapperFor(llamaModel, path, undefined, resolver.resolve);
-    await chatWrapperFor(llamaModel, path, undefined, resolver.resolve);
+    await chatWrapperFor(llamaModel, undefined, resolver.resolve);
+    await chatWrapperFor(llamaModel, undefined, resolver.resolve);
     expect(resolver.calls()).toBe(2);
   });
 });

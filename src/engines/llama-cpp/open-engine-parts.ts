@@ -81,6 +81,11 @@ export interface NativeContextWork {
 
 export interface OpenEngineHooks {
   /**
+   * The model file's identity (modelFileIdentity), read once as the open starts: the prefix cache
+   * keys its entries by it, and the chat wrapper's choice is remembered under it.
+   */
+  modelIdentity?: Promise<string | undefined>;
+  /**
    * Called once the native context exists, before the chat format opens and the chat wrapper
    * resolves (tens of ms on the tiny test model, 0.1–0.7 s on the 0.5B shape): work queued on the
    * decode thread by then (the prefix cache's warm start) runs during them, not after the open.
@@ -174,7 +179,7 @@ export async function openEngineParts(
               ? {}
               : { addonPath: options.chatFormatAddonPath }),
           });
-    let tools = await toolSupport(loaded, options);
+    let tools = await toolSupport(loaded, options, hooks);
     let nodeLlamaCpp: NodeLlamaCppContext | undefined;
     const chatFormat = native === undefined ? undefined : chat.format;
     if (native === undefined || (tools.syntax === undefined && chatFormat === undefined)) {
@@ -183,7 +188,7 @@ export async function openEngineParts(
         const full = await load(false);
         await loaded.model.dispose();
         loaded = full;
-        tools = await toolSupport(loaded, options);
+        tools = await toolSupport(loaded, options, hooks);
       }
       const settings = { contextSize, sequences, threads, gpuLayers };
       nodeLlamaCpp = await openNodeLlamaCppContext(loaded, settings, options, activity);
@@ -239,17 +244,18 @@ async function layersOnGpu(loaded: LoadedModel): Promise<number> {
 async function toolSupport(
   loaded: LoadedModel,
   options: LlamaCppEngineOptions,
+  hooks: OpenEngineHooks,
 ): Promise<{
   chatWrapper: ChatWrapper;
   syntax: ToolCallSyntax | undefined;
   reason: string | undefined;
 }> {
   // Remembered beside the prefix cache, as the GPU refusal is (see remembered-chat-wrapper.ts).
-  const { chatWrapper: resolved } = await chatWrapperFor(
-    loaded.model,
-    options.modelPath,
-    options.prefixCache?.directory,
-  );
+  const memory =
+    options.prefixCache === undefined || hooks.modelIdentity === undefined
+      ? undefined
+      : { cacheDirectory: options.prefixCache.directory, modelIdentity: hooks.modelIdentity };
+  const { chatWrapper: resolved } = await chatWrapperFor(loaded.model, memory);
   const chatWrapper = documentToolsAfterFirstSystemMessage(resolved);
   const syntax = findToolCallSyntax(chatWrapper, loaded.model);
   return "reason" in syntax

@@ -47,6 +47,7 @@ export function prefixCacheOpening(
   let start: PrefixCacheStart | undefined;
   return {
     hooks: {
+      modelIdentity: identity,
       nativeOpened: (opened) =>
         (start = startPrefixCache(settings, opened, identity, options.signal)),
     },
