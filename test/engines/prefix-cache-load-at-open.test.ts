@@ -67,17 +67,23 @@ function entryFiles(directory: string): string[] {
 describe.skipIf(!existsSync(defaultAddonPath))("prefix cache load inside the engine's open", () => {
   let modelPath: string;
   let directory: string;
+
+  /** A first process asks the question and ends, leaving its entries in a new cache folder. */
+  async function firstProcessAnswers(question: ChatMessage[]) {
+    directory = mkdtempSync(join(tmpdir(), "spark-open-load-"));
+    const first = await open(modelPath, directory);
+    const answer = await ask(first.engine, question);
+    await first.engine.dispose();
+    return answer;
+  }
   beforeAll(async () => {
     modelPath = await ensureTestModel();
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
   it("has the last conversation loaded and checked when the engine is handed out", async () => {
-    directory = mkdtempSync(join(tmpdir(), "spark-open-load-"));
     const question = conversation("Is this loop correct?");
-    const first = await open(modelPath, directory);
-    const answer = await ask(first.engine, question);
-    await first.engine.dispose();
+    const answer = await firstProcessAnswers(question);
 
     const second = await open(modelPath, directory);
     // The whole last turn (its prompt and answer), before the open resolved, with no notice.
@@ -98,11 +104,8 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache load inside the eng
   });
 
   it("has removed an entry failing its checksum, with one notice, when the engine is handed out", async () => {
-    directory = mkdtempSync(join(tmpdir(), "spark-open-load-"));
     const question = conversation("Is this loop correct?");
-    const first = await open(modelPath, directory);
-    const answer = await ask(first.engine, question);
-    await first.engine.dispose();
+    const answer = await firstProcessAnswers(question);
     // Every entry of the same size, one state byte changed: only the checksum can tell.
     for (const path of entryFiles(directory)) {
       const bytes = await readFile(path);
