@@ -124,6 +124,20 @@ const WRITER_SOURCES = [
   fileURLToPath(new URL("../../../src/engines/llama-cpp/gguf/gguf-writer.ts", import.meta.url)),
 ];
 
+let writersDigest: Promise<string> | undefined;
+
+/** The writers' source text hashed, read once per process (not once per family). */
+function writersSourceDigest(): Promise<string> {
+  writersDigest ??= Promise.all(WRITER_SOURCES.map((source) => readFile(source))).then(
+    (sources) => {
+      const hash = createHash("sha256");
+      for (const source of sources) hash.update(source);
+      return hash.digest("hex");
+    },
+  );
+  return writersDigest;
+}
+
 /**
  * The family's vocab GGUF, written once per machine: parsing a 150k-token vocabulary and writing
  * it again cost each test file that opens families ~0.2–0.4 s of CPU a family, every run. Keyed by
@@ -135,7 +149,7 @@ export async function familyVocabGguf(family: FamilyVocab): Promise<string> {
   const key = createHash("sha256").update(
     JSON.stringify([family.vocab, vocab.size, vocab.mtimeMs, template, bosToken, eosToken]),
   );
-  for (const source of WRITER_SOURCES) key.update(await readFile(source));
+  key.update(await writersSourceDigest());
   const folder = join(tmpdir(), "spark-family-vocab");
   const target = join(folder, `${key.digest("hex").slice(0, 24)}.gguf`);
   if (
