@@ -89,6 +89,14 @@ describe("guardNestedMetadata", () => {
     expect(existsSync(at("sub-old", ".git"))).toBe(false);
   });
 
+  it("writes back a .git file whose bytes changed under the same inode", () => {
+    // As a new file given the old one's freed inode number: the identity alone cannot tell.
+    const guard = guardNestedMetadata(root);
+    writeFileSync(at("sub", ".git"), "gitdir: /elsewhere\n");
+    expect(guard.undoChanges()).toHaveLength(2);
+    expect(readFileSync(at("sub", ".git"), "utf8")).toBe("gitdir: ../.git/modules/sub\n");
+  });
+
   it("writes back a .git file or link that is gone", () => {
     symlinkSync("../elsewhere", at("docs", ".git"));
     const guard = guardNestedMetadata(root);

@@ -37,10 +37,10 @@ export function guardNestedMetadata(workspaceRoot: string): NestedMetadataGuard 
 }
 
 function undoChanges(workspaceRoot: string, before: readonly Snapshot[]): string[] {
-  const after = findNestedMetadata(workspaceRoot);
+  const after = findNestedMetadata(workspaceRoot).map(withLinkTarget);
   const name = (candidate: string): string => path.relative(workspaceRoot, candidate);
   const notes: string[] = [];
-  const atPath = (entry: NestedMetadata): NestedMetadata | undefined =>
+  const atPath = (entry: NestedMetadata): Snapshot | undefined =>
     after.find((candidate) => candidate.path === entry.path);
   const stayed = (original: NestedMetadata): boolean => {
     const now = atPath(original);
@@ -110,8 +110,22 @@ function withLinkTarget(entry: NestedMetadata): Snapshot {
   }
 }
 
-function sameIdentity(left: NestedMetadata, right: NestedMetadata): boolean {
-  return left.device === right.device && left.inode === right.inode && left.kind === right.kind;
+/**
+ * The same entry, unchanged: the same inode (a moved one keeps it) and, since a freed inode number
+ * can be given at once to the link or file a command makes in its place, the same link target and
+ * the same small file's bytes.
+ */
+function sameIdentity(left: Snapshot, right: Snapshot): boolean {
+  return (
+    left.device === right.device &&
+    left.inode === right.inode &&
+    left.kind === right.kind &&
+    left.linkTarget === right.linkTarget &&
+    (left.content === undefined) === (right.content === undefined) &&
+    (left.content === undefined ||
+      right.content === undefined ||
+      left.content.equals(right.content))
+  );
 }
 
 function present(candidate: string): boolean {
