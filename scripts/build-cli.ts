@@ -25,10 +25,8 @@ const BUNDLE_METAFILE = path.join(ROOT, "dist", "cli-meta.json");
  * into the chunks, which saves each start resolving, reading and compiling hundreds of small
  * modules (zod, the MCP SDK, ioredis, ...: a scripted `spark exec` took 0.47 s of CPU, 0.30 s
  * bundled; a `spark serve` start 0.42 s, 0.27 s). node-llama-cpp: a native addon that finds its
- * binaries and llama.cpp's files beside its own. ink: the terminal UI imports ink's instance
- * registry by its path (use-resize-reflow.ts), which must be the module ink itself uses, and with
- * DEV=true ink reads its package.json beside itself and imports react-devtools-core (not
- * installed). react: ink's and the JSX runtime of Spark's .tsx files must be one instance for
+ * binaries and llama.cpp's files beside its own. ink: with DEV=true ink reads its package.json
+ * beside itself and imports react-devtools-core (not installed). react: ink's and the JSX runtime of Spark's .tsx files must be one instance for
  * hooks to work. Their subpaths (react/jsx-runtime) stay external too.
  */
 const EXTERNAL_PACKAGES = ["node-llama-cpp", "ink", "react"];

@@ -7,7 +7,7 @@ import { errorAction, useAgentSession } from "./hooks/use-agent-session.ts";
 import type { SessionViewAction } from "./state/session-view-state.ts";
 import { useElapsedMs } from "./hooks/use-elapsed.ts";
 import { usePromptController } from "./hooks/use-prompt-controller.ts";
-import { useResizeReflow } from "./hooks/use-resize-reflow.ts";
+import { useResizeRepaint } from "./hooks/use-resize-repaint.ts";
 import type { AgentEnvironment } from "./commands/agent-environment.ts";
 import { ApprovalPrompt } from "./views/approval-prompt.tsx";
 import { InputBox } from "./views/input-box.tsx";
@@ -59,7 +59,9 @@ export function App(props: AppProps) {
   const [staticGeneration, setStaticGeneration] = useState(0);
   const [clearedBefore, setClearedBefore] = useState(0);
   const columns = useTerminalColumns(stdout);
-  useResizeReflow(stdout);
+  /** Where /clear last cut the current session's transcript: a repaint starts there. */
+  const clearPoint = useRef(0);
+  const previousClearPoint = useRef(0);
   /** The session shown before the last switch: where a refused switch goes back to. */
   const previousSessionId = useRef<string | undefined>(undefined);
   const backFromFailedAttach = useRef<(failed: string, error: unknown) => void>(() => undefined);
@@ -80,6 +82,8 @@ export function App(props: AppProps) {
     (next: string) => {
       previousSessionId.current = sessionId;
       props.onSwitch?.(next);
+      previousClearPoint.current = clearPoint.current;
+      clearPoint.current = 0;
       // A new <Static> for the new session: the old one's items stay on screen above it.
       setSessionId(next);
       setStaticGeneration((generation) => generation + 1);
@@ -105,6 +109,7 @@ export function App(props: AppProps) {
       return;
     }
     // Back where the user was, its items already on screen: none drawn again, the reason below.
+    clearPoint.current = previousClearPoint.current;
     setSessionId(previous);
     setStaticGeneration((generation) => generation + 1);
     setClearedBefore(kept);
@@ -117,7 +122,16 @@ export function App(props: AppProps) {
     writeAboveLive(CLEAR_SCREEN);
     setStaticGeneration((generation) => generation + 1);
     setClearedBefore(finishedCount);
+    clearPoint.current = finishedCount;
   }, [writeAboveLive, finishedCount]);
+  // After a resize the terminal's reflow can leave copies of the live region where no cursor
+  // reaches them: the screen and scrollback are cleared and this session's transcript (since the
+  // last /clear) is drawn again at the new width.
+  useResizeRepaint(stdout, () => {
+    writeAboveLive(CLEAR_SCREEN);
+    setStaticGeneration((generation) => generation + 1);
+    setClearedBefore(clearPoint.current);
+  });
   const quit = useCallback(() => {
     exit();
     props.onQuit?.(sessionId);
