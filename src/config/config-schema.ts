@@ -91,6 +91,7 @@ const serveFields = {
     .regex(/^rediss?:\/\/[^\s]+$/, "a Redis URL: redis://host:port[/db] (or rediss:// for TLS)"),
   replica_lease_ms: z.int().min(100),
   drain_grace_seconds: nonNegativeInteger,
+  log_repeat_interval_seconds: positiveInteger,
   /** The response store's caps, per tenant (API key), and how long a stored response is kept. */
   response_store_max_responses: positiveInteger,
   response_store_max_bytes: positiveInteger,
@@ -316,6 +317,9 @@ export const mergedConfigSchema = z.strictObject({
       store: serveFields.store.optional(),
       replica_lease_ms: serveFields.replica_lease_ms.default(serveDefaults.replicaLeaseMs),
       drain_grace_seconds: serveFields.drain_grace_seconds.default(serveDefaults.drainGraceSeconds),
+      log_repeat_interval_seconds: serveFields.log_repeat_interval_seconds.default(
+        serveDefaults.logRepeatIntervalSeconds,
+      ),
       response_store_max_responses: serveFields.response_store_max_responses.default(
         serveDefaults.responseStoreMaxEntries,
       ),

@@ -96,6 +96,7 @@ export type ServeConfig = Pick<
   | "store"
   | "replicaLeaseMs"
   | "drainGraceSeconds"
+  | "logRepeatIntervalSeconds"
   | "responseStoreMaxEntries"
   | "responseStoreMaxBytes"
   | "responseStoreTtlSeconds"

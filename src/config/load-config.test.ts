@@ -36,6 +36,7 @@ describe("loadConfig", () => {
       contextLimitTokens: 131072,
       replicaLeaseMs: 3000,
       drainGraceSeconds: 20,
+      logRepeatIntervalSeconds: 10,
       responseStoreMaxEntries: 10_000,
       responseStoreMaxBytes: 256 * 1024 * 1024,
       responseStoreTtlSeconds: 3600,
@@ -283,6 +284,10 @@ path = "~/b.gguf"
     await directories.writeUserConfig(`[serve]\nport = 70000\n`);
     expect((await directories.loadError()).message).toBe(
       `${file}: serve.port: expected number <= 65535, got 70000`,
+    );
+    await directories.writeUserConfig(`[serve]\nlog_repeat_interval_seconds = 0\n`);
+    expect((await directories.loadError()).message).toBe(
+      `${file}: serve.log_repeat_interval_seconds: expected number > 0, got 0`,
     );
     await directories.writeUserConfig(`[serve]\napi_keys = ["ok", 3]\n`);
     expect((await directories.loadError()).message).toBe(

@@ -36,6 +36,7 @@ export function toSparkConfig(merged: MergedConfigValues): Omit<SparkConfig, "pr
       ...(serve.store === undefined ? {} : { store: serve.store }),
       replicaLeaseMs: serve.replica_lease_ms,
       drainGraceSeconds: serve.drain_grace_seconds,
+      logRepeatIntervalSeconds: serve.log_repeat_interval_seconds,
       responseStoreMaxEntries: serve.response_store_max_responses,
       responseStoreMaxBytes: serve.response_store_max_bytes,
       responseStoreTtlSeconds: serve.response_store_ttl_seconds,

@@ -85,7 +85,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       liveGraceMs: config.resumeGraceSeconds * 1000,
     });
-  const log = new RequestLog(options.log, { replica: store.replicaId });
+  const log = new RequestLog(options.log, {
+    replica: store.replicaId,
+    repeatIntervalMs: config.logRepeatIntervalSeconds * 1000,
+  });
   const context: GatewayContext = {
     config,
     models: options.models,

@@ -2,7 +2,8 @@
 // the same cause again within the interval is only counted, and one summary line with the count
 // follows at the interval's end (a 20 s Redis outage wrote ~1,500 identical lines per replica).
 
-/** How long one cause's repeats are folded into one summary line. */
+/** How long one cause's repeats are folded into one summary line, unless [serve]
+ * log_repeat_interval_seconds says otherwise. */
 export const REPEAT_INTERVAL_MS = 10_000;
 
 interface CauseWindow {

@@ -28,7 +28,8 @@ export interface ResponseLogEntry {
 export interface RequestLogOptions {
   /** This process's name in a shared store (or its own); on every line. */
   replica?: string;
-  /** How long a repeated warning's repeats are folded into one line (tests). */
+  /** How long a repeated warning's repeats are folded into one line ([serve]
+   * log_repeat_interval_seconds); default REPEAT_INTERVAL_MS. */
   repeatIntervalMs?: number;
 }
 

@@ -1,5 +1,6 @@
 // The serving tier's settings (the config file's [serve] section, camelCased) and their defaults:
 // the one place they are defined (the config file's schema takes its defaults from here).
+import { REPEAT_INTERVAL_MS } from "./repeated-warnings.ts";
 
 export interface ServeConfig {
   host: string;
@@ -60,6 +61,9 @@ export interface ServeConfig {
   /** SIGTERM: how long responses in flight may take to finish before they are handed over to
    * another replica (WebSocket, with a shared store) or ended with a retryable failure. */
   drainGraceSeconds: number;
+  /** The operator log writes a repeating warning (Redis away: one per request) once per this
+   * many seconds, with a count of the repeats it folded. */
+  logRepeatIntervalSeconds: number;
 }
 
 export const defaultServeConfig: ServeConfig = {
@@ -88,6 +92,7 @@ export const defaultServeConfig: ServeConfig = {
   sendBufferHardBytes: 16 * 1024 * 1024,
   replicaLeaseMs: 3000,
   drainGraceSeconds: 20,
+  logRepeatIntervalSeconds: REPEAT_INTERVAL_MS / 1000,
 };
 
 export function resolveServeConfig(config: Partial<ServeConfig> = {}): ServeConfig {
