@@ -26,6 +26,11 @@ export const AUTO_CONTEXT_CEILING = 131_072;
 /** Share of free RAM the KV cache may take on the host: the machine must stay usable. */
 const HOST_MEMORY_SHARE = 0.5;
 
+/** Whether a context taking `bytes` of host memory fits the share of free RAM a choice may take. */
+export function fitsHostMemory(bytes: number): boolean {
+  return bytes <= os.freemem() * HOST_MEMORY_SHARE;
+}
+
 export interface ContextSizeChoice {
   contextSize: number;
   /** One line for `spark doctor` and `--stats`: what was chosen and why. */

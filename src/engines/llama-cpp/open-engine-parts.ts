@@ -18,12 +18,17 @@ import { findNativeLoop, requestedDecodeLoop } from "./native-loop/open-native-l
 import type { ChatFormat } from "./chat-format/chat-format.ts";
 import { openModelChatFormat, type ModelChatFormat } from "./chat-format/open-model-chat-format.ts";
 import { chooseContextSize } from "./choose-context-size.ts";
+import { openPlanning, settle } from "./open-planning.ts";
+import { planMatchesModel } from "./remembered-open-plan.ts";
+import type { AddonContextOptions } from "./native-loop/generation-loop-addon.ts";
 import { chatWrapperFor } from "./remembered-chat-wrapper.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 
 const DEFAULT_SEQUENCES = 4;
+/** Ends the context size's reason when an earlier open's choice was used (remembered-open-plan.ts). */
+export const REMEMBERED = "(remembered from an earlier open)";
 /** node-llama-cpp's default batch: min(context × sequences, 512). */
 const DEFAULT_BATCH_SIZE = 512;
 
@@ -127,7 +132,44 @@ export async function openEngineParts(
   const found = findNativeLoop(requested, backend, options.nativeLoopAddonPath);
   const addon = found.addon;
   let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;
-  let loaded = await load(addon !== undefined);
+  const sequences = options.sequences ?? DEFAULT_SEQUENCES;
+  const nativeSettings = (
+    settings: Pick<AddonContextOptions, "contextSize" | "gpuLayers" | "flashAttention" | "threads">,
+    llamaGpu: LoadedModel["llama"]["gpu"],
+  ): AddonContextOptions => ({
+    ...settings,
+    modelPath: options.modelPath,
+    sequences,
+    batchSize: options.batchSize ?? Math.min(settings.contextSize * sequences, DEFAULT_BATCH_SIZE),
+    deviceSampling: deviceSamplingEnabled(deviceSampling, llamaGpu),
+  });
+  // On the host CPU, what a previous open chose lets the weights load beside the vocabulary.
+  const planning = openPlanning(options, hooks.modelIdentity, sequences, backend);
+  const plan = addon === undefined ? undefined : await planning?.remembered();
+  const early =
+    addon === undefined || plan === undefined || backend === undefined
+      ? undefined
+      : settle(
+          NativeContext.create(
+            addon,
+            nativeSettings(
+              {
+                contextSize: plan.contextSize,
+                gpuLayers: 0,
+                flashAttention: plan.flashAttention,
+                threads: options.threads ?? defaultCpuThreads(),
+              },
+              backend.llama.gpu,
+            ),
+          ),
+        );
+  let loaded: LoadedModel;
+  try {
+    loaded = await load(addon !== undefined);
+  } catch (error) {
+    (await early)?.value?.dispose();
+    throw error;
+  }
   let native: NativeContext | undefined;
   let nativeWork: NativeContextWork | undefined;
   try {
@@ -135,37 +177,43 @@ export async function openEngineParts(
     // A vocabulary-only model reports 0 as its trainContextSize; the file's metadata has it.
     const trainContextSize =
       loaded.model.fileInsights.trainContextSize ?? loaded.model.trainContextSize;
-    const sequences = options.sequences ?? DEFAULT_SEQUENCES;
-    const chosenContext = await chooseContextSize({
-      configured: options.contextSize,
-      trainContextSize,
-      sequences,
-      gpuLayers,
-      flashAttention: loaded.model.defaultContextFlashAttention,
-      resolver: loaded.model.fileInsights.configurationResolver,
-    });
+    const earlyNative = (await early)?.value;
+    const planHeld = plan !== undefined && gpuLayers === 0 && planMatchesModel(plan, loaded.model);
+    if (earlyNative !== undefined && planHeld) native = earlyNative;
+    else earlyNative?.dispose();
+    const chosenContext =
+      native !== undefined && plan !== undefined
+        ? { contextSize: plan.contextSize, reason: `${plan.contextSizeReason} ${REMEMBERED}` }
+        : await chooseContextSize({
+            configured: options.contextSize,
+            trainContextSize,
+            sequences,
+            gpuLayers,
+            flashAttention: loaded.model.defaultContextFlashAttention,
+            resolver: loaded.model.fileInsights.configurationResolver,
+          });
     const contextSize = chosenContext.contextSize;
     const threads =
       options.threads ?? (gpuLayers > 0 ? loaded.llama.cpuMathCores : defaultCpuThreads());
-    if (addon !== undefined) {
+    if (addon !== undefined && native === undefined) {
+      const flashAttention = loaded.model.defaultContextFlashAttention;
       try {
-        native = await NativeContext.create(addon, {
-          modelPath: options.modelPath,
-          contextSize,
-          sequences,
-          threads,
-          batchSize: options.batchSize ?? Math.min(contextSize * sequences, DEFAULT_BATCH_SIZE),
-          gpuLayers,
-          flashAttention: loaded.model.defaultContextFlashAttention,
-          deviceSampling: deviceSamplingEnabled(deviceSampling, loaded.llama.gpu),
-        });
+        native = await NativeContext.create(
+          addon,
+          nativeSettings({ contextSize, gpuLayers, flashAttention, threads }, loaded.llama.gpu),
+        );
       } catch (error) {
         nativeFallbackReason = SparkError.from(error).message;
       }
-      if (native !== undefined) {
-        nativeWork = hooks.nativeOpened?.({ loaded, native, gpuLayers });
-        await nativeWork?.queued;
+      if (native !== undefined && gpuLayers === 0) {
+        const { reason: contextSizeReason } = chosenContext;
+        const chosen = { contextSize, contextSizeReason, trainContextSize, flashAttention };
+        planning?.remember(chosen, loaded.model);
       }
+    }
+    if (native !== undefined) {
+      nativeWork = hooks.nativeOpened?.({ loaded, native, gpuLayers });
+      await nativeWork?.queued;
     }
     // The chat format needs no weights (the GGUF's template and token texts); with the native loop
     // it runs every chat request, so node-llama-cpp never needs a second copy of the weights. Opened
