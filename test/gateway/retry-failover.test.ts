@@ -4,7 +4,10 @@
 // CLI sends; the `openai` SDK's own retry of a non-streaming request through haproxy) reaches the
 // other replica, which finds the response by the request's fingerprint, replays what was logged
 // and continues it: the same response id, every sequence number once, the whole text, and the
-// survivor's metrics count a continuation rather than a new generation.
+// survivor's metrics count a continuation rather than a new generation. The cases share only the
+// Redis (each its own replicas and request bodies), and mostly wait on paced scripts and leases:
+// they run at once.
+import { Redis } from "ioredis";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -32,6 +35,8 @@ const LINE = WORDS.join(" ");
 const auth = { authorization: `Bearer ${KEY}` };
 const redisMissing = redisMissingReason();
 const haproxyMissing = redisMissing ?? loadBalancerMissingReason("haproxy");
+/** Its cases at once (see above). */
+const describeWithRedis = describe.skipIf(redisMissing !== undefined).concurrent;
 
 async function metricsOf(replica: ServeReplica): Promise<string> {
   return (await fetch(`${replica.url}/metrics`, { headers: auth })).text();
@@ -45,13 +50,15 @@ function post(url: string, body: unknown): Promise<Response> {
   });
 }
 
-describe.skipIf(redisMissing !== undefined)("a retried request after its replica died", () => {
+describeWithRedis("a retried request after its replica died", () => {
   let redis: RedisServer;
+  let admin: Redis;
   let fleet: ReplicaFleet;
   let args: string[];
 
   beforeAll(async () => {
     redis = await startRedisServer();
+    admin = new Redis(redis.url);
     fleet = createReplicaFleet(`[serve]\napi_keys = ["${KEY}"]\nreplica_lease_ms = 1000\n`);
     // Each replica reads the script from its first line: a request generated again from scratch
     // on the survivor would give the same text, so the proof is its id and the survivor's counts.
@@ -60,6 +67,7 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
   }, 60_000);
 
   afterAll(async () => {
+    admin?.disconnect();
     await fleet?.stopAll();
     await redis?.stop();
   });
@@ -127,7 +135,9 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
         stream: true,
         tools: [{ type: "function", name: "save", parameters: { type: "object" } }],
       };
-      const first = readSse(await post(generating.url, body));
+      const started = await post(generating.url, body);
+      const replica = started.headers.get("x-spark-replica");
+      const first = readSse(started);
       await first.waitFor(
         (event) =>
           event.type === "response.function_call_arguments.delta" &&
@@ -135,7 +145,11 @@ describe.skipIf(redisMissing !== undefined)("a retried request after its replica
       );
       await generating.kill("SIGKILL");
       const responseId = (first.events[0]?.response as { id: string }).id;
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      // Until its lease has expired: the survivor then takes it for dead, the case in which a
+      // text response would be continued.
+      expect(replica).toMatch(/\S/);
+      while ((await admin.exists(`spark:lease:${replica}`)) === 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
 
       const retry = readSse(await post(survivor.url, body));
       const ended = await retry.waitFor((event) =>
