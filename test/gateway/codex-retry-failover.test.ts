@@ -36,8 +36,8 @@ describe.skipIf(missing !== undefined)("Codex CLI's retry after its replica died
   beforeAll(async () => {
     redis = await startRedisServer();
     fleet = createReplicaFleet("");
-    // 60 words at 100 ms: 6 s; killed 2 s in.
-    const script = fleet.script("answer", [{ text: LINE, delayMs: 100 }]);
+    // 60 words at 50 ms: 3 s; killed 1 s in, when Codex has read a third of them.
+    const script = fleet.script("answer", [{ text: LINE, delayMs: 50 }]);
     writeFileSync(
       `${fleet.home}/config.toml`,
       `default_model = "spark-script"\n[models."spark-script"]\nengine = "script"\npath = "${script}"\n` +
@@ -55,8 +55,8 @@ describe.skipIf(missing !== undefined)("Codex CLI's retry after its replica died
       ),
       port,
     );
-    // Both replicas up in haproxy's eyes (rise 2 × inter 500 ms).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // No wait for health checks: haproxy starts its servers up (one failed check takes one down,
+    // `fall 1`), and both replicas were ready before it started.
   }, 60_000);
 
   afterAll(async () => {
@@ -80,7 +80,7 @@ describe.skipIf(missing !== undefined)("Codex CLI's retry after its replica died
       for (const replica of replicas)
         if (/spark_gateway_active_streams 1\b/.test(await metricsOf(replica))) generating = replica;
     }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await generating.kill("SIGKILL");
     const run = await codex;
     const survivor = replicas.find((replica) => replica !== generating)!;
