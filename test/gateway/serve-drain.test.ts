@@ -116,20 +116,14 @@ describe.skipIf(redisMissing !== undefined)("SIGTERM drains a replica", () => {
     expect(sseText).toContain('"spark_code":"engine_busy"');
     expect(sseText).toContain('"retry_after":1');
     const sseId = /"id":"(resp_\w+)"/.exec(sseText)?.[1];
-    const retried = await fetch(`${survivor.url}/v1/responses`, {
+
+    // Both continue on the survivor at once, each from where the drain left it: the SSE retry and
+    // the WebSocket's resume.
+    const retriedText = fetch(`${survivor.url}/v1/responses`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: sseBody,
-    });
-    const retriedText = await retried.text();
-    expect(retriedText).toContain("event: response.completed");
-    const retriedEvents = retriedText
-      .split("\n")
-      .filter((line) => line.startsWith("data: "))
-      .map((line) => JSON.parse(line.slice(6)) as ServerEvent);
-    expect(deltaText(retriedEvents)).toBe(LINE);
-    expect((retriedEvents.at(-1)?.response as { id: string }).id).toBe(sseId);
-
+    }).then((retried) => retried.text());
     const before = [...first.events];
     const responseId = String((before[0]?.response as { id: string }).id);
     const lastSeen = Math.max(...before.map((event) => event.sequence_number ?? -1));
@@ -139,6 +133,15 @@ describe.skipIf(redisMissing !== undefined)("SIGTERM drains a replica", () => {
       response_id: responseId,
       last_sequence_number: lastSeen,
     });
+
+    expect(await retriedText).toContain("event: response.completed");
+    const retriedEvents = (await retriedText)
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as ServerEvent);
+    expect(deltaText(retriedEvents)).toBe(LINE);
+    expect((retriedEvents.at(-1)?.response as { id: string }).id).toBe(sseId);
+
     const final = await second.finalEvent(0, 20_000);
     expect(final.type).toBe("response.completed");
     const all = [...before, ...second.events];
