@@ -26,7 +26,8 @@ function firstOf(socket: WebSocket, events: readonly string[]): Promise<string> 
   });
 }
 
-describe("a drain and the WebSocket requests on their way", () => {
+// The cases run at once: each has its own replica (and relay), and mostly waits on the drain.
+describe.concurrent("a drain and the WebSocket requests on their way", () => {
   let fleet: ReplicaFleet;
   const relays: GatedRelay[] = [];
 
