@@ -66,8 +66,10 @@ const events = (from: number, count: number): string[] =>
     JSON.stringify({ type: "response.output_text.delta", sequence_number: from + index }),
   );
 
+/** Each case opens its own pair (its own memory core, its own Redis namespace) and mostly waits
+ * for leases and expiries: the cases, and the implementations, run at once. */
 function runStoreContract(name: string, createPair: PairFactory, skip?: string): void {
-  describe.skipIf(skip !== undefined)(`shared store contract: ${name}`, () => {
+  describe.skipIf(skip !== undefined).concurrent(`shared store contract: ${name}`, () => {
     it("serves a response stored by one replica to the other, to its owner only", async () => {
       const { a, b, close } = await createPair();
       await a.putResponse(stored("resp_1", "tenant-a"));
