@@ -42,6 +42,8 @@ describe("spark serve --workers 2 (the in-machine store)", () => {
         body: JSON.stringify({
           model: "script",
           input: `Turn ${turn}.`,
+          // The chain is what this case follows, not the paced line: two words of it.
+          max_output_tokens: 2,
           ...(previous === undefined ? {} : { previous_response_id: previous }),
         }),
       });
