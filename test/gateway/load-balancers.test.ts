@@ -96,16 +96,18 @@ describe("behind load balancers", () => {
   it.skipIf(haproxyMissing !== undefined)(
     "haproxy: SIGTERM of one replica under HTTP and WebSocket load fails no request",
     async () => {
-      const first = await fleet.start(["--model", `script:${script}`]);
-      const second = await fleet.start(["--model", `script:${script}`]);
+      const [first, second] = await Promise.all([
+        fleet.start(["--model", `script:${script}`]),
+        fleet.start(["--model", `script:${script}`]),
+      ]);
       const port = await freePort();
       const haproxy = await startHaproxy(
         haproxyReplicasConfig(port, [portOf(first.url), portOf(second.url)]),
         port,
       );
       balancers.push(haproxy);
-      // Both replicas up in haproxy's eyes (rise 2 × inter 500 ms).
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // No wait for health checks: haproxy starts its servers up (one failed check takes one
+      // down, `fall 1`), and both replicas were ready before it started.
 
       const outcomes: string[] = [];
       let running = true;
