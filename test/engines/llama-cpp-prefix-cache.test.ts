@@ -2,6 +2,7 @@
 // one's system prompt and turn instead of computing them and writes the same tokens, and an engine
 // loads what it wrote itself; a corrupt or truncated entry is removed with one line and the prompt
 // computed; a model file replaced on disk never matches; the cap evicts the least recently used;
+// a file's first FIM request after a restart loads what an earlier process's computed;
 // one tenant's entries are never loaded for another; and a cache turned off in config.toml writes
 // nothing. Only the first case's reader is a fresh process; every other engine opens in this one
 // (a process costs ~5 s of CPU before its first token, an engine here ~0.5 s), each disposed before
@@ -203,6 +204,39 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
     // later conversations loaded, each touching it: the unit test holds the order.)
     const again = await inEngine({ modelPath, directory, maxBytes, requests: [requests[2]!] });
     expect(computed(again.answers[0]!.usage)).toBe(1);
+  });
+
+  it("a file's first FIM after a restart starts from the entry an earlier process's left", async () => {
+    newDirectory();
+    const fimModel = await ensureTestModel({ fimTokens: true });
+    // A file opened in the editor: ~1,900 prompt tokens computed by its first completion.
+    const body = Array.from({ length: 60 }, (_, line) => `  total += values[${line}] * ${line};`);
+    const prefix = `export function weigh(values: number[]): number {\n  let total = 0;\n${body.join("\n")}\n  return `;
+    const suffix = "\n}\n";
+    const opened = await inEngine({
+      modelPath: fimModel,
+      directory,
+      requests: [{ completion: { prefix, suffix } }],
+    });
+    expect(computed(opened.answers[0]!.usage)).toBeGreaterThan(1500);
+    expect(entryFiles(directory)).toHaveLength(1);
+    // After a restart, the next keystroke: the prompt differs at the cursor.
+    const typed = { completion: { prefix: `${prefix}t`, suffix } };
+    const restarted = await inEngine({ modelPath: fimModel, directory, requests: [typed] });
+    const withoutCache = await inEngine({ modelPath: fimModel, requests: [typed] });
+    const [fromDisk] = restarted.answers;
+    expect(fromDisk?.text).toBe(withoutCache.answers[0]?.text);
+    expect(fromDisk?.usage.diskCachedInputTokens).toBeGreaterThan(1500);
+    expect(computed(fromDisk!.usage)).toBeLessThan(40);
+    // That keystroke computed a few tokens: nothing more is written for it.
+    expect(entryFiles(directory)).toHaveLength(1);
+    // A short file's completion is not worth a write.
+    await inEngine({
+      modelPath: fimModel,
+      directory,
+      requests: [{ completion: { prefix: "let x = ", suffix: ";\n" } }],
+    });
+    expect(entryFiles(directory)).toHaveLength(1);
   });
 
   it("never loads one tenant's entries for another", async () => {

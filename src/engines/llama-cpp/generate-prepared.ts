@@ -16,6 +16,7 @@ import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { configuredContextSize } from "./open-engine-parts.ts";
 import type { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import {
+  COMPLETION_SAVE_MINIMUM,
   preparePrefix,
   type EnginePrefixCache,
   type PreparedPrefix,
@@ -116,13 +117,14 @@ export async function* generatePrepared(
   const countCached = (reused: number): void => {
     usage.cachedInputTokens = Math.max(0, reused - prefix.computedAhead);
     if (prefix.fromDisk > 0) usage.diskCachedInputTokens = Math.min(prefix.fromDisk, reused);
-    if (
-      engine.prefixCache !== undefined &&
-      lease.loop === "native" &&
-      request.completion === undefined &&
-      signal?.aborted !== true
-    )
+    if (engine.prefixCache === undefined || lease.loop !== "native" || signal?.aborted === true)
+      return;
+    if (request.completion === undefined)
       engine.prefixCache.cache.save(lease.lease.sequence, request.cacheScope, "turn");
+    // A keystroke's FIM computes a few tokens past the last one's: only a long computed prompt
+    // (a file opened, or one changed far above the cursor) is worth its write.
+    else if (promptTokens.length - reused >= COMPLETION_SAVE_MINIMUM)
+      engine.prefixCache.cache.save(lease.lease.sequence, request.cacheScope, "completion");
   };
   if (request.prefillOnly === true) {
     if (lease.loop === "native")

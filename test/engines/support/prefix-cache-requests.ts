@@ -3,7 +3,7 @@
 // dispose the engine (writing the cache). Run in a process of its own (prefix-cache-process.ts)
 // where the test is about a fresh process, in the test's own process where it is about the disk.
 import { collectStream } from "../../../src/engines/collect-stream.ts";
-import type { ChatMessage, Usage } from "../../../src/engines/engine.ts";
+import type { ChatMessage, CompletionPrompt, Usage } from "../../../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-engine.ts";
 
 export interface PrefixCacheProcessInput {
@@ -11,7 +11,8 @@ export interface PrefixCacheProcessInput {
   /** Unset: no prefix cache. */
   directory?: string;
   maxBytes?: number;
-  requests: { messages: ChatMessage[]; cacheScope?: string }[];
+  /** A chat, or a raw completion (FIM) with `completion` and no messages. */
+  requests: { messages?: ChatMessage[]; completion?: CompletionPrompt; cacheScope?: string }[];
 }
 
 export type PrefixCacheLine =
@@ -42,7 +43,8 @@ export async function runPrefixCacheRequests(
     for (const request of input.requests) {
       const result = await collectStream(
         engine.stream({
-          messages: request.messages,
+          messages: request.messages ?? [],
+          ...(request.completion === undefined ? {} : { completion: request.completion }),
           sampling: { temperature: 0, maxOutputTokens: 16 },
           ...(request.cacheScope === undefined ? {} : { cacheScope: request.cacheScope }),
         }),

@@ -17,8 +17,12 @@ const HEAD_READ_BYTES = 128 * 1024;
 /** Headers are a few dozen bytes; anything larger is not one of ours. */
 const MAX_HEADER_BYTES = 4096;
 
-/** "prefix": the end of the system prompt and tools; "turn": the end of a finished turn. */
-export type EntryKind = "prefix" | "turn";
+/**
+ * "prefix": the end of the system prompt and tools; "turn": the end of a finished turn;
+ * "completion": a FIM request that computed a long prompt (a file opened in the editor).
+ */
+export type EntryKind = "prefix" | "turn" | "completion";
+const ENTRY_KINDS: readonly unknown[] = ["prefix", "turn", "completion"] satisfies EntryKind[];
 
 export interface EntryHeader {
   kind: EntryKind;
@@ -192,10 +196,10 @@ function parseHeader(
       throw invalid(path, `bad ${name} in header`);
     return field;
   };
-  if (header.version !== 1 || (header.kind !== "prefix" && header.kind !== "turn"))
+  if (header.version !== 1 || !ENTRY_KINDS.includes(header.kind))
     throw invalid(path, "unknown entry version");
   return {
-    kind: header.kind,
+    kind: header.kind as EntryKind,
     tokenCount: count("tokenCount"),
     stateBytes: count("stateBytes"),
     stateCrc32: count("stateCrc32"),

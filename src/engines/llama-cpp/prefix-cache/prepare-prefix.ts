@@ -1,6 +1,6 @@
 // A request's prefix before its job, on the native loop: loaded from disk when the cache holds more
-// of the prompt than the sequence does; else, when the sequence lacks the system prompt and tools,
-// those are computed first on their own and saved, so the next process starts from them.
+// of the prompt than the sequence does; else, when a chat's sequence lacks the system prompt and
+// tools, those are computed first on their own and saved, so the next process starts from them.
 import type { Token } from "node-llama-cpp";
 import type { EngineRequest } from "../../engine.ts";
 import type { NativeSequence } from "../native-loop/native-sequence.ts";
@@ -20,6 +20,13 @@ export interface PreparedPrefix {
   computedAhead: number;
 }
 
+/**
+ * A FIM request's state is saved when it computed at least this many prompt tokens: a keystroke's
+ * request computes a few past the last one's, a file opened (after a restart, in another editor)
+ * all of it, which on a CPU takes seconds for a file of a few hundred lines.
+ */
+export const COMPLETION_SAVE_MINIMUM = 512;
+
 /** Prefixes shorter than this are not split off: their own file is not worth the round trip. */
 const MINIMUM_SYSTEM_PREFIX = 64;
 
@@ -31,10 +38,11 @@ export async function preparePrefix(
   signal: AbortSignal | undefined,
 ): Promise<PreparedPrefix> {
   const prepared: PreparedPrefix = { fromDisk: 0, computedAhead: 0 };
-  // FIM prompts change with every keystroke; their own sequence's cache serves them.
-  if (request.completion !== undefined) return prepared;
   const scope = request.cacheScope;
+  // A FIM prompt the sequence mostly holds (the last keystroke's) reads nothing; one it does not (a
+  // file opened after a restart) may start from an entry its first completion left.
   prepared.fromDisk = await prefixCache.cache.restore(sequence, prompt, scope);
+  if (request.completion !== undefined) return prepared;
   // A prompt found on disk came after one that saved its system prefix: no second rendering of
   // the system prompt and tools on the way to this one's first token.
   if (prepared.fromDisk > 0) return prepared;
@@ -57,8 +65,7 @@ export function prefetchPrefixes(
   prefixCache: EnginePrefixCache | undefined,
   request: EngineRequest,
 ): void {
-  if (prefixCache !== undefined && request.completion === undefined)
-    void prefixCache.cache.prefetch(request.cacheScope);
+  if (prefixCache !== undefined) void prefixCache.cache.prefetch(request.cacheScope);
 }
 
 /** Read through a call: the signal changes across the awaits above. */
