@@ -194,7 +194,14 @@ export async function buildLlamaBench(backend?: AnchorBackend): Promise<NativeAn
 /** llama-bench's tg figure (decode without sampling: a floor, not the fair anchor). */
 export async function runLlamaBench(
   bench: NativeAnchor,
-  options: { modelPath: string; threads: number; tokens: number; gpuLayers?: number },
+  options: {
+    modelPath: string;
+    threads: number;
+    tokens: number;
+    gpuLayers?: number;
+    /** Tokens in the KV cache before the timed decode (llama-bench's -d). */
+    depth?: number;
+  },
 ): Promise<number> {
   // llama-bench loads ggml's backends from its working folder.
   const { stdout } = await run(
@@ -202,6 +209,7 @@ export async function runLlamaBench(
     [
       "-m",
       options.modelPath,
+      ...(options.depth === undefined ? [] : ["-d", String(options.depth)]),
       "-p",
       "0",
       "-n",
