@@ -56,6 +56,10 @@ const UNFINISHED_LIVE_MS = 3_600_000;
 /** A command Redis does not answer within this long fails (a stopped or overloaded Redis), and the
  * breaker opens: calls after it fail at once until a probe is answered. One short wait, once. */
 const COMMAND_TIMEOUT_MS = 1000;
+/** How long ioredis's disconnect waits for the socket's close before destroying it. Its timer is
+ * not unref'd and only a close still to come clears it: after a refused connection (closed
+ * already) it held `spark serve`'s exit after "Cannot reach the store" for its default 2 s. */
+const DISCONNECT_TIMEOUT_MS = 100;
 /**
  * A stored response another replica wrote ahead can, in a rare race, be read before Redis has read
  * it (its bytes still in flight, or its script sent again after NOSCRIPT): a miss looks once more
@@ -79,6 +83,7 @@ export async function openRedisGatewayStore(
     maxRetriesPerRequest: 0,
     commandTimeout: options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS,
     connectTimeout: options.connectTimeoutMs ?? 3000,
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
     // Reconnect for ever, backing off to once every 2 s: a restarted Redis is picked up again.
     retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
     connectionName: `spark-${options.replicaId}`,
