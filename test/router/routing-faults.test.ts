@@ -1,13 +1,16 @@
 // Fallback, retries, retry-after, the circuit breaker and the deadline through a real gateway and
 // router against loopback fake upstreams (429 with retry-after, 500, stalls, resets). Times are
-// measured and printed as the fault table; assertions only bound them generously.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+// measured and printed as the fault table; assertions only bound them generously. Each case has its
+// own upstreams and gateway, and mostly waits (a retry-after, timeouts, a deadline): they run at
+// once.
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { ReplayServer } from "../openai-compatible/replay-server.ts";
 import {
   createResponse,
   readMetrics,
   startRoutedGateway,
   type RoutedGateway,
+  type RoutedGatewayOptions,
   type RoutedResponse,
 } from "./routed-gateway.ts";
 
@@ -16,13 +19,36 @@ const ok = { fixture: "openai-text.sse" };
 const stallBeforeHeaders = { fixture: "openai-text.sse", headersDelayMs: 20_000 };
 const promptly = 15_000;
 
-let spark: ReplayServer;
-let backup: ReplayServer;
-let codex: ReplayServer;
-let gateway: RoutedGateway | undefined;
 const faultTable: string[] = [];
 
-function configToml(router = ""): string {
+interface Route {
+  gateway: RoutedGateway;
+  spark: ReplayServer;
+  backup: ReplayServer;
+  codex: ReplayServer;
+}
+
+/** This case's own three upstreams (each answering `ok` until told otherwise) and the gateway
+ * routing to them, closed when the case ends. */
+async function startRoute(
+  context: TestContext,
+  router = "",
+  options: RoutedGatewayOptions = {},
+): Promise<Route> {
+  const [spark, backup, codex] = await Promise.all([
+    ReplayServer.start(),
+    ReplayServer.start(),
+    ReplayServer.start(),
+  ]);
+  context.onTestFinished(async () => {
+    await Promise.all([spark.close(), backup.close(), codex.close()]);
+  });
+  const gateway = await startRoutedGateway(configToml({ spark, backup, codex }, router), options);
+  context.onTestFinished(() => gateway.close());
+  return { gateway, spark, backup, codex };
+}
+
+function configToml({ spark, backup, codex }: Omit<Route, "gateway">, router = ""): string {
   return `
 default_model = "auto"
 
@@ -63,31 +89,19 @@ function record(fault: string, result: RoutedResponse): void {
   );
 }
 
-beforeAll(async () => {
-  [spark, backup, codex] = await Promise.all([
-    ReplayServer.start(),
-    ReplayServer.start(),
-    ReplayServer.start(),
-  ]);
-});
-afterEach(async () => {
-  await gateway?.close();
-  gateway = undefined;
-  for (const server of [spark, backup, codex]) server.respondWith(ok);
-});
-afterAll(async () => {
-  await Promise.all([spark.close(), backup.close(), codex.close()]);
+afterAll(() => {
+  // In the order the cases finished.
   process.stdout.write(
     `\n| fault | what Spark did | time |\n|---|---|---|\n${faultTable.join("\n")}\n`,
   );
 });
 
-describe("routing through faults", () => {
+describe.concurrent("routing through faults", () => {
   it(
     "a 429 with retry-after is retried on the same upstream after the time it asked for",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark, backup } = await startRoute(context);
       spark.respondInTurn(
         [
           {
@@ -118,8 +132,8 @@ describe("routing through faults", () => {
   it(
     "a retry-after over the cap falls back at once instead of waiting",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark } = await startRoute(context);
       spark.respondWith({ status: 429, headers: { "retry-after": "120" }, body: "busy" });
       const result = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
       record("429, retry-after: 120 (over the 3 s cap)", result);
@@ -137,8 +151,8 @@ describe("routing through faults", () => {
   it(
     "repeated 500s use the retries, then fall back down the chain",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark } = await startRoute(context);
       const before = spark.chatRequests().length;
       spark.respondWith({
         status: 500,
@@ -167,8 +181,8 @@ describe("routing through faults", () => {
   it(
     "a stall before headers times the attempt out and falls back",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark, backup } = await startRoute(context);
       spark.respondWith(stallBeforeHeaders);
       backup.respondWith(stallBeforeHeaders);
       const result = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
@@ -190,8 +204,8 @@ describe("routing through faults", () => {
   it(
     "a reset before any output is retried; the retry's output arrives once",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark } = await startRoute(context);
       spark.respondInTurn([{ fixture: "openai-text.sse", destroyAfterBytes: 0 }], ok);
       const result = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
       record("connection reset before output", result);
@@ -204,8 +218,8 @@ describe("routing through faults", () => {
   it(
     "a reset after the first tokens is never retried: no duplicate output",
     { timeout: promptly },
-    async () => {
-      gateway = await startRoutedGateway(configToml());
+    async (context) => {
+      const { gateway, spark, backup } = await startRoute(context);
       const before = spark.chatRequests().length;
       const backupBefore = backup.chatRequests().length;
       spark.respondWith({ fixture: "openai-text.sse", destroyAfterBytes: 1_200 });
@@ -221,26 +235,32 @@ describe("routing through faults", () => {
     },
   );
 
-  it("the deadline ends a request whose every upstream stalls", { timeout: promptly }, async () => {
-    gateway = await startRoutedGateway(configToml("deadline_ms = 1500\n"), { firstByteMs: 5_000 });
-    for (const server of [spark, backup, codex]) server.respondWith(stallBeforeHeaders);
-    const result = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
-    record("every upstream stalls (deadline 1500 ms)", result);
-    expect(result.status).toBe("failed");
-    expect(result.error?.spark_code).toBe("upstream_timeout");
-    expect(result.error?.message).toMatch(/1500 ms deadline passed/);
-    expect(result.spark_timings?.routing?.deadline_exceeded).toBe(true);
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(1_500);
-    expect(result.elapsedMs).toBeLessThan(10_000);
-    expect(await readMetrics(gateway.url)).toMatch(/^spark_router_deadline_exceeded_total 1$/m);
-  });
+  it(
+    "the deadline ends a request whose every upstream stalls",
+    { timeout: promptly },
+    async (context) => {
+      const { gateway, spark, backup, codex } = await startRoute(context, "deadline_ms = 1500\n", {
+        firstByteMs: 5_000,
+      });
+      for (const server of [spark, backup, codex]) server.respondWith(stallBeforeHeaders);
+      const result = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
+      record("every upstream stalls (deadline 1500 ms)", result);
+      expect(result.status).toBe("failed");
+      expect(result.error?.spark_code).toBe("upstream_timeout");
+      expect(result.error?.message).toMatch(/1500 ms deadline passed/);
+      expect(result.spark_timings?.routing?.deadline_exceeded).toBe(true);
+      expect(result.elapsedMs).toBeGreaterThanOrEqual(1_500);
+      expect(result.elapsedMs).toBeLessThan(10_000);
+      expect(await readMetrics(gateway.url)).toMatch(/^spark_router_deadline_exceeded_total 1$/m);
+    },
+  );
 
   it(
     "the breaker opens after repeated failures, skips the upstream, and closes after a good probe",
     { timeout: promptly },
-    async () => {
+    async (context) => {
       let now = 0;
-      gateway = await startRoutedGateway(configToml(), { now: () => now });
+      const { gateway, spark } = await startRoute(context, "", { now: () => now });
       spark.respondWith({ status: 503, body: "down" });
       const first = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
       const second = await createResponse(gateway.url, { model: "fast", input: "Say hello." });
