@@ -3,6 +3,7 @@
 // loads what it wrote itself; a corrupt or truncated entry is removed with one line and the prompt
 // computed; a model file replaced on disk never matches; the cap evicts the least recently used;
 // a file's first FIM request after a restart loads what an earlier process's computed;
+// node-llama-cpp's loop saves and loads through its state files, under a key of its own;
 // one tenant's entries are never loaded for another; and a cache turned off in config.toml writes
 // nothing. Only the first case's reader is a fresh process; every other engine opens in this one
 // (a process costs ~5 s of CPU before its first token, an engine here ~0.5 s), each disposed before
@@ -237,6 +238,26 @@ describe.skipIf(!existsSync(defaultAddonPath))("prefix cache on disk (native loo
       requests: [{ completion: { prefix: "let x = ", suffix: ";\n" } }],
     });
     expect(entryFiles(directory)).toHaveLength(1);
+  });
+
+  it("on node-llama-cpp's loop a second engine loads the prompt from disk, apart from the native loop's", async () => {
+    newDirectory();
+    const requests = [{ messages: conversation("Is this loop correct?") }];
+    const native = await inEngine({ modelPath, directory, requests });
+    const nodeLlamaCpp = { modelPath, directory, requests, decodeLoop: "node-llama-cpp" as const };
+    // The native loop's entries are another KV shape: nothing of them is loaded here.
+    const first = await inEngine(nodeLlamaCpp);
+    const [cold] = first.answers;
+    expect(cold?.error).toBeUndefined();
+    expect(cold?.text).toBe(native.answers[0]?.text);
+    expect(cold?.usage.diskCachedInputTokens).toBeUndefined();
+    expect(entryFiles(directory)).toHaveLength(4);
+    const second = await inEngine(nodeLlamaCpp);
+    const [warm] = second.answers;
+    expect(second.notices).toEqual([]);
+    expect(warm?.text).toBe(cold?.text);
+    expect(computed(warm!.usage)).toBe(1);
+    expect(warm?.usage.diskCachedInputTokens).toBe(warm!.usage.inputTokens - 1);
   });
 
   it("never loads one tenant's entries for another", async () => {

@@ -21,6 +21,8 @@ import {
   type EnginePrefixCache,
   type PreparedPrefix,
 } from "./prefix-cache/prepare-prefix.ts";
+import type { CachedSequence } from "./prefix-cache/cached-sequence.ts";
+import { nodeLlamaCppCachedSequence } from "./prefix-cache/node-llama-cpp-cached-sequence.ts";
 import { contextOverflowMessage } from "./request-tools.ts";
 import type { ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
 
@@ -48,7 +50,7 @@ export interface GenerationEngineParts {
   /** The model's tool-call syntax when the native loop runs tool turns. */
   toolSyntax: ToolCallSyntax | undefined;
   chatWrapper: ChatWrapper;
-  /** The prefix cache on disk (native loop only), when configured. */
+  /** The prefix cache on disk, when configured. */
   prefixCache: EnginePrefixCache | undefined;
 }
 
@@ -109,22 +111,22 @@ export async function* generatePrepared(
     );
     return;
   }
+  const cached = cachedSequenceOf(lease);
   const prefix: PreparedPrefix =
-    engine.prefixCache !== undefined && lease.loop === "native"
-      ? await preparePrefix(engine.prefixCache, lease.lease.sequence, request, promptTokens, signal)
+    engine.prefixCache !== undefined
+      ? await preparePrefix(engine.prefixCache, cached, request, promptTokens, signal)
       : { fromDisk: 0, computedAhead: 0 };
   // After the job: the turn's state is copied before the lease goes and written in the background.
   const countCached = (reused: number): void => {
     usage.cachedInputTokens = Math.max(0, reused - prefix.computedAhead);
     if (prefix.fromDisk > 0) usage.diskCachedInputTokens = Math.min(prefix.fromDisk, reused);
-    if (engine.prefixCache === undefined || lease.loop !== "native" || signal?.aborted === true)
-      return;
+    if (engine.prefixCache === undefined || signal?.aborted === true) return;
     if (request.completion === undefined)
-      engine.prefixCache.cache.save(lease.lease.sequence, request.cacheScope, "turn");
+      engine.prefixCache.cache.save(cached, request.cacheScope, "turn");
     // A keystroke's FIM computes a few tokens past the last one's: only a long computed prompt
     // (a file opened, or one changed far above the cursor) is worth its write.
     else if (promptTokens.length - reused >= COMPLETION_SAVE_MINIMUM)
-      engine.prefixCache.cache.save(lease.lease.sequence, request.cacheScope, "completion");
+      engine.prefixCache.cache.save(cached, request.cacheScope, "completion");
   };
   if (request.prefillOnly === true) {
     if (lease.loop === "native")
@@ -165,4 +167,11 @@ export async function* generatePrepared(
   usage.outputTokens = result.outputTokens;
   countCached(result.cachedInputTokens);
   yield* finish(signal?.aborted ? "cancelled" : result.finishReason);
+}
+
+/** The lease's sequence as the prefix cache sees it, on either loop. */
+function cachedSequenceOf(lease: EngineLease): CachedSequence {
+  return lease.loop === "native"
+    ? lease.lease.sequence
+    : nodeLlamaCppCachedSequence(lease.lease.sequence);
 }

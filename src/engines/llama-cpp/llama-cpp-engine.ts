@@ -181,9 +181,8 @@ export class LlamaCppEngine implements Engine {
     const prefixCache = prefixCacheOpening(options);
     const parts = await openEngineParts(options, activity, prefixCache.hooks);
     const engine = new LlamaCppEngine(parts, options, activity);
-    engine.generationParts.prefixCache = await prefixCache.finish((request) =>
-      engine.renderTokens(request),
-    );
+    const render = (request: EngineRequest): readonly Token[] => engine.renderTokens(request);
+    engine.generationParts.prefixCache = await prefixCache.finish(render, parts);
     return engine;
   }
 

@@ -5,12 +5,15 @@
 import { collectStream } from "../../../src/engines/collect-stream.ts";
 import type { ChatMessage, CompletionPrompt, Usage } from "../../../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../../../src/engines/llama-cpp/llama-cpp-engine.ts";
+import type { DecodeLoop } from "../../../src/engines/llama-cpp/native-loop/open-native-loop.ts";
 
 export interface PrefixCacheProcessInput {
   modelPath: string;
   /** Unset: no prefix cache. */
   directory?: string;
   maxBytes?: number;
+  /** Default: the native loop (where it is built). */
+  decodeLoop?: DecodeLoop;
   /** A chat, or a raw completion (FIM) with `completion` and no messages. */
   requests: { messages?: ChatMessage[]; completion?: CompletionPrompt; cacheScope?: string }[];
 }
@@ -29,6 +32,7 @@ export async function runPrefixCacheRequests(
     // the number of sequences shapes the saved state.
     sequences: 3,
     contextSize: 4096,
+    ...(input.decodeLoop === undefined ? {} : { decodeLoop: input.decodeLoop }),
     ...(input.directory === undefined
       ? {}
       : {

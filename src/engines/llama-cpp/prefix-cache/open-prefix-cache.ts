@@ -1,11 +1,17 @@
-// The engine's prefix cache, when configured and the native loop holds the KV cache (node-llama-cpp's
-// sequences keep theirs in node-llama-cpp's own context, which the native loop's state API cannot
-// reach; that loop serves without a disk cache). It starts as soon as the native context exists, so
-// that the warm start's copy runs on the decode thread while the rest of the engine opens.
+// The engine's prefix cache, when configured. On the native loop it starts as soon as the native
+// context exists, so that the warm start's copy runs on the decode thread while the rest of the
+// engine opens. On node-llama-cpp's loop it opens with the engine, without a warm start: a request's
+// lookup loads its prefix through node-llama-cpp's state files (node-llama-cpp-cached-sequence.ts).
 import type { EngineRequest } from "../../engine.ts";
-import type { Token } from "node-llama-cpp";
+import type { LlamaContext, Token } from "node-llama-cpp";
 import type { LlamaCppEngineOptions } from "../llama-cpp-engine-options.ts";
-import type { NativeContextWork, NativeOpened, OpenEngineHooks } from "../open-engine-parts.ts";
+import type { LoadedModel } from "../load-model.ts";
+import type {
+  EngineParts,
+  NativeContextWork,
+  NativeOpened,
+  OpenEngineHooks,
+} from "../open-engine-parts.ts";
 import type { EnginePrefixCache } from "./prepare-prefix.ts";
 import { PrefixCache, type PrefixCacheSettings } from "./prefix-cache.ts";
 import { modelFileIdentity } from "./prefix-cache-key.ts";
@@ -27,9 +33,13 @@ interface PrefixCacheStart extends NativeContextWork {
 export interface PrefixCacheOpening {
   /** For openEngineParts: starts the cache as the native context exists. */
   hooks: OpenEngineHooks;
-  /** Once the engine is built: the cache it holds (see finishPrefixCache), or none. */
+  /**
+   * Once the engine is built: the cache it holds (see finishPrefixCache), or none. Without the
+   * native loop, on the context node-llama-cpp's loop runs on.
+   */
   finish(
     render: (request: EngineRequest) => readonly Token[],
+    parts: Pick<EngineParts, "native" | "nodeLlamaCpp" | "loaded">,
   ): Promise<EnginePrefixCache | undefined>;
 }
 
@@ -51,8 +61,41 @@ export function prefixCacheOpening(
       nativeOpened: (opened) =>
         (start = startPrefixCache(settings, opened, identity, options.signal)),
     },
-    finish: (render) => finishPrefixCache(start, render),
+    finish: (render, { native, nodeLlamaCpp, loaded }) => {
+      if (start === undefined && native === undefined && nodeLlamaCpp !== undefined)
+        start = startWithoutWarmStart(
+          settings,
+          { loaded, context: nodeLlamaCpp.context },
+          identity,
+        );
+      return finishPrefixCache(start, render);
+    },
   };
+}
+
+/** The cache for node-llama-cpp's loop: keyed by its context's settings, nothing loaded at open. */
+function startWithoutWarmStart(
+  settings: PrefixCacheSettings,
+  { loaded, context }: { loaded: LoadedModel; context: LlamaContext },
+  identity: Promise<string | undefined>,
+): PrefixCacheStart {
+  const { llama, model } = loaded;
+  const shape = {
+    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
+    gpuLayers: model.gpuLayers,
+    flashAttention: String(context.flashAttention),
+    sequences: context.totalSequences,
+    kvType: "f16",
+    decodeLoop: "node-llama-cpp" as const,
+  };
+  const cache = (async (): Promise<PrefixCache | undefined> => {
+    const modelIdentity = await identity;
+    if (modelIdentity === undefined) return undefined;
+    const prefixCache = new PrefixCache(settings, { modelIdentity, ...shape });
+    await prefixCache.prefetch(undefined);
+    return prefixCache;
+  })().catch(() => undefined);
+  return { cache, queued: cache, ended: cache };
 }
 
 /**

@@ -25,6 +25,11 @@ export interface KvShape {
   sequences: number;
   /** The KV cache's element type (the native loop's context keeps llama.cpp's f16). */
   kvType: string;
+  /**
+   * Set for node-llama-cpp's loop: its states are llama.cpp's state files, with the tokens in
+   * front, and its context's settings are its own. Absent for the native loop's (keys unchanged).
+   */
+  decodeLoop?: "node-llama-cpp";
 }
 
 function sha256(...parts: (string | Uint8Array)[]): string {

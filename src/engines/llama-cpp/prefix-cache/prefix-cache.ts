@@ -1,13 +1,15 @@
 // The embedded engine's prefix cache on disk: before a request's job, the longest cached prefix of
 // its prompt (of its scope, model and KV shape) is loaded into the sequence instead of computed;
 // after the system prompt and tools, and after each finished turn, the sequence's state is copied
-// on the decode thread and written in the background (a serial queue, never before a token).
+// (on the native loop's decode thread, or by node-llama-cpp under its evaluation lock) and written
+// in the background (a serial queue, never before a token).
 import { existsSync } from "node:fs";
 import { mkdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import type { Token } from "node-llama-cpp";
 import type { MapFile } from "../native-loop/generation-loop-addon.ts";
 import type { NativeSequence } from "../native-loop/native-sequence.ts";
+import type { CachedSequence } from "./cached-sequence.ts";
 import type { SequencePool } from "../sequence-pool.ts";
 import { addCounters, emptyCounters, type CacheCounters } from "./cache-stats.ts";
 import {
@@ -71,7 +73,7 @@ export class PrefixCache {
   private readonly waiting: WaitingWrite[] = [];
   private counters: CacheCounters = emptyCounters();
   /** Tokens loaded into a sequence as the engine opened, until a request reuses them. */
-  private readonly loadedAtOpen = new WeakMap<NativeSequence, number>();
+  private readonly loadedAtOpen = new WeakMap<CachedSequence, number>();
   /** The load as the engine opened (dispose waits for it). */
   private opening: Promise<void> = Promise.resolve();
 
@@ -106,7 +108,7 @@ export class PrefixCache {
    * nothing loaded). A file that fails to read or load is removed, and the prompt is computed.
    */
   async restore(
-    sequence: NativeSequence,
+    sequence: CachedSequence,
     prompt: readonly Token[],
     scope: string | undefined,
   ): Promise<number> {
@@ -161,7 +163,7 @@ export class PrefixCache {
   }
 
   /** What was loaded into `sequence` as the engine opened and `reused` of it, once: then 0. */
-  private claimLoadedAtOpen(sequence: NativeSequence, reused: number): number {
+  private claimLoadedAtOpen(sequence: CachedSequence, reused: number): number {
     const tokens = this.loadedAtOpen.get(sequence);
     if (tokens === undefined) return 0;
     this.loadedAtOpen.delete(sequence);
@@ -180,7 +182,7 @@ export class PrefixCache {
    * evicted it since the listing.
    */
   private async load(
-    sequence: NativeSequence,
+    sequence: CachedSequence,
     directory: EntryDirectory,
     entry: CachedEntry,
     /** Called once the copy is queued on the decode thread (the state is mapped). */
@@ -195,7 +197,7 @@ export class PrefixCache {
       if (restored.status === "rejected") throw restored.reason;
       if (checked.status === "rejected") {
         // What was copied in is not the state that was saved: the job computes the prompt.
-        sequence.forget();
+        await sequence.forget();
         throw checked.reason;
       }
     } catch (error) {
@@ -233,7 +235,7 @@ export class PrefixCache {
    * Saves what the sequence holds now (call between jobs, before its lease goes: the copy is
    * queued ahead of any later job on it) and writes it in the background.
    */
-  save(sequence: NativeSequence, scope: string | undefined, kind: EntryKind): void {
+  save(sequence: CachedSequence, scope: string | undefined, kind: EntryKind): void {
     if (sequence.cachedTokens.length < this.minimumTokens) return;
     let saving: Promise<{ tokens: Token[]; state: Buffer }>;
     try {

@@ -1,9 +1,9 @@
-// A request's prefix before its job, on the native loop: loaded from disk when the cache holds more
+// A request's prefix before its job, on either decode loop: loaded from disk when the cache holds more
 // of the prompt than the sequence does; else, when a chat's sequence lacks the system prompt and
 // tools, those are computed first on their own and saved, so the next process starts from them.
 import type { Token } from "node-llama-cpp";
 import type { EngineRequest } from "../../engine.ts";
-import type { NativeSequence } from "../native-loop/native-sequence.ts";
+import type { CachedSequence } from "./cached-sequence.ts";
 import { sharedPrefixLength } from "./entry-directory.ts";
 import type { PrefixCache } from "./prefix-cache.ts";
 import type { SystemPrefixTokens } from "./system-prefix.ts";
@@ -32,7 +32,7 @@ const MINIMUM_SYSTEM_PREFIX = 64;
 
 export async function preparePrefix(
   prefixCache: EnginePrefixCache,
-  sequence: NativeSequence,
+  sequence: CachedSequence,
   request: EngineRequest,
   prompt: Token[],
   signal: AbortSignal | undefined,
