@@ -16,8 +16,8 @@ import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import { configuredContextSize } from "./open-engine-parts.ts";
 import type { RequestLookups } from "./prompt-lookup/request-lookup.ts";
 import {
-  COMPLETION_SAVE_MINIMUM,
   preparePrefix,
+  saveAfterJob,
   type EnginePrefixCache,
   type PreparedPrefix,
 } from "./prefix-cache/prepare-prefix.ts";
@@ -111,22 +111,21 @@ export async function* generatePrepared(
     );
     return;
   }
-  const cached = cachedSequenceOf(lease);
+  // The disk cache, and the lease's sequence as it sees it (either loop's).
+  const disk =
+    engine.prefixCache === undefined
+      ? undefined
+      : { cache: engine.prefixCache, sequence: cachedSequenceOf(lease) };
   const prefix: PreparedPrefix =
-    engine.prefixCache !== undefined
-      ? await preparePrefix(engine.prefixCache, cached, request, promptTokens, signal)
-      : { fromDisk: 0, computedAhead: 0 };
+    disk === undefined
+      ? { fromDisk: 0, computedAhead: 0 }
+      : await preparePrefix(disk.cache, disk.sequence, request, promptTokens, signal);
   // After the job: the turn's state is copied before the lease goes and written in the background.
   const countCached = (reused: number): void => {
     usage.cachedInputTokens = Math.max(0, reused - prefix.computedAhead);
     if (prefix.fromDisk > 0) usage.diskCachedInputTokens = Math.min(prefix.fromDisk, reused);
-    if (engine.prefixCache === undefined || signal?.aborted === true) return;
-    if (request.completion === undefined)
-      engine.prefixCache.cache.save(cached, request.cacheScope, "turn");
-    // A keystroke's FIM computes a few tokens past the last one's: only a long computed prompt
-    // (a file opened, or one changed far above the cursor) is worth its write.
-    else if (promptTokens.length - reused >= COMPLETION_SAVE_MINIMUM)
-      engine.prefixCache.cache.save(cached, request.cacheScope, "completion");
+    if (disk !== undefined && signal?.aborted !== true)
+      saveAfterJob(disk.cache, disk.sequence, request, promptTokens.length - reused);
   };
   if (request.prefillOnly === true) {
     if (lease.loop === "native")

@@ -4,13 +4,14 @@
 // loaded one is written to a file of its own first. The file's tokens are checked against the
 // entry's: a state that holds others is not used.
 import { randomUUID } from "node:crypto";
-import { readFile, rm, stat, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { SparkError } from "../../../protocol/spark-error.ts";
 import { prefillPrompt } from "../generate-text.ts";
 import type { CachedSequence } from "./cached-sequence.ts";
+import { sharedPrefixLength } from "./entry-directory.ts";
 
 const adapted = new WeakMap<LlamaContextSequence, CachedSequence>();
 
@@ -60,13 +61,10 @@ function adapt(sequence: LlamaContextSequence): CachedSequence {
           cause: error,
         });
       } finally {
-        if (await stat(path).catch(() => undefined)) await rm(path, { force: true });
+        await rm(path, { force: true });
       }
       const loaded = sequence.contextTokens;
-      if (
-        loaded.length !== tokens.length ||
-        loaded.some((token, index) => token !== tokens[index])
-      ) {
+      if (loaded.length !== tokens.length || sharedPrefixLength(loaded, tokens) !== tokens.length) {
         await sequence.clearHistory();
         throw new SparkError("checksum_mismatch", "The state holds other tokens than its entry.");
       }

@@ -25,7 +25,7 @@ export interface PreparedPrefix {
  * request computes a few past the last one's, a file opened (after a restart, in another editor)
  * all of it, which on a CPU takes seconds for a file of a few hundred lines.
  */
-export const COMPLETION_SAVE_MINIMUM = 512;
+const COMPLETION_SAVE_MINIMUM = 512;
 
 /** Prefixes shorter than this are not split off: their own file is not worth the round trip. */
 const MINIMUM_SYSTEM_PREFIX = 64;
@@ -60,12 +60,33 @@ export async function preparePrefix(
   return prepared;
 }
 
-/** Starts reading the request's cached prefixes (before its prompt renders: the lookup needs both). */
+/**
+ * After the job, before the sequence's lease goes: a chat's turn is saved; a FIM request only when
+ * it computed a long prompt (a keystroke's computes a few tokens past the last one's).
+ */
+export function saveAfterJob(
+  prefixCache: EnginePrefixCache,
+  sequence: CachedSequence,
+  request: EngineRequest,
+  computedTokens: number,
+): void {
+  if (request.completion === undefined)
+    prefixCache.cache.save(sequence, request.cacheScope, "turn");
+  else if (computedTokens >= COMPLETION_SAVE_MINIMUM)
+    prefixCache.cache.save(sequence, request.cacheScope, "completion");
+}
+
+/**
+ * Starts reading a chat's cached prefixes (before its prompt renders: the lookup needs both). Not
+ * for FIM: a keystroke's prompt is in its sequence, and a listing per keystroke would be wasted; a
+ * file's first completion lists the folder in its lookup.
+ */
 export function prefetchPrefixes(
   prefixCache: EnginePrefixCache | undefined,
   request: EngineRequest,
 ): void {
-  if (prefixCache !== undefined) void prefixCache.cache.prefetch(request.cacheScope);
+  if (prefixCache !== undefined && request.completion === undefined)
+    void prefixCache.cache.prefetch(request.cacheScope);
 }
 
 /** Read through a call: the signal changes across the awaits above. */
