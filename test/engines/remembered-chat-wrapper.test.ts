@@ -14,12 +14,12 @@ import {
   type LlamaModel,
 } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ModelMemory } from "../../src/engines/llama-cpp/cache-folder-record.ts";
 import { loadModel, type LoadedModel } from "../../src/engines/llama-cpp/load-model.ts";
 import { modelFileIdentity } from "../../src/engines/llama-cpp/prefix-cache/prefix-cache-key.ts";
 import {
   CHAT_WRAPPER_FILE,
   chatWrapperFor,
-  type ChatWrapperMemory,
 } from "../../src/engines/llama-cpp/remembered-chat-wrapper.ts";
 import { chatFamilies, type ChatFamily } from "./support/chat-families.ts";
 import { familyVocabGguf, llamaModelsFolder } from "./support/family-vocab-gguf.ts";
@@ -59,7 +59,7 @@ function countingResolver(): { resolve: (model: LlamaModel) => ChatWrapper; call
 }
 
 /** What an engine's open passes: the cache folder and the model file's identity, read afresh. */
-function memory(path: string, cacheDirectory: string): ChatWrapperMemory {
+function memory(path: string, cacheDirectory: string): ModelMemory {
   return { cacheDirectory, modelIdentity: modelFileIdentity(path) };
 }
 

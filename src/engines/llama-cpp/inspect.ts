@@ -14,8 +14,5 @@ export * from "./llama-backend.ts";
 export { checkModelFile, defaultCpuThreads } from "./load-model.ts";
 export * from "./native-loop/open-native-loop.ts";
 export * from "./prefix-cache/prefix-cache-summary.ts";
-export {
-  gpuRefusalPath,
-  nodeLlamaCppVersion,
-  readRememberedRefusal,
-} from "./remembered-gpu-refusal.ts";
+export { gpuRefusalPath, readRememberedRefusal } from "./remembered-gpu-refusal.ts";
+export { nodeLlamaCppVersion } from "./cache-folder-record.ts";

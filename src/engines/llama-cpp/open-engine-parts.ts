@@ -22,6 +22,7 @@ import { openPlanning, settle } from "./open-planning.ts";
 import { planMatchesModel } from "./remembered-open-plan.ts";
 import type { AddonContextOptions } from "./native-loop/generation-loop-addon.ts";
 import { chatWrapperFor } from "./remembered-chat-wrapper.ts";
+import type { ModelMemory } from "./cache-folder-record.ts";
 import { SequencePool } from "./sequence-pool.ts";
 import { documentToolsAfterFirstSystemMessage } from "./tools-after-first-system-message.ts";
 import { findToolCallSyntax, type ToolCallSyntax } from "./tool-calls/tool-call-syntax.ts";
@@ -133,6 +134,12 @@ export async function openEngineParts(
   const addon = found.addon;
   let nativeFallbackReason = found.addon === undefined ? found.reason : undefined;
   const sequences = options.sequences ?? DEFAULT_SEQUENCES;
+  // What opens learn of this model (the chat wrapper's choice, the open's plan) is remembered
+  // beside the prefix cache, as the GPU refusal is.
+  const memory: ModelMemory | undefined =
+    options.prefixCache === undefined || hooks.modelIdentity === undefined
+      ? undefined
+      : { cacheDirectory: options.prefixCache.directory, modelIdentity: hooks.modelIdentity };
   const nativeSettings = (
     settings: Pick<AddonContextOptions, "contextSize" | "gpuLayers" | "flashAttention" | "threads">,
     llamaGpu: LoadedModel["llama"]["gpu"],
@@ -144,7 +151,11 @@ export async function openEngineParts(
     deviceSampling: deviceSamplingEnabled(deviceSampling, llamaGpu),
   });
   // On the host CPU, what a previous open chose lets the weights load beside the vocabulary.
-  const planning = openPlanning(options, hooks.modelIdentity, sequences, backend);
+  const planning = openPlanning(
+    memory,
+    { sequences, configuredContextSize: options.contextSize },
+    backend,
+  );
   const plan = addon === undefined ? undefined : await planning?.remembered();
   const early =
     addon === undefined || plan === undefined || backend === undefined
@@ -227,7 +238,7 @@ export async function openEngineParts(
               ? {}
               : { addonPath: options.chatFormatAddonPath }),
           });
-    let tools = await toolSupport(loaded, options, hooks);
+    let tools = await toolSupport(loaded, memory);
     let nodeLlamaCpp: NodeLlamaCppContext | undefined;
     const chatFormat = native === undefined ? undefined : chat.format;
     if (native === undefined || (tools.syntax === undefined && chatFormat === undefined)) {
@@ -236,7 +247,7 @@ export async function openEngineParts(
         const full = await load(false);
         await loaded.model.dispose();
         loaded = full;
-        tools = await toolSupport(loaded, options, hooks);
+        tools = await toolSupport(loaded, memory);
       }
       const settings = { contextSize, sequences, threads, gpuLayers };
       nodeLlamaCpp = await openNodeLlamaCppContext(loaded, settings, options, activity);
@@ -291,18 +302,12 @@ async function layersOnGpu(loaded: LoadedModel): Promise<number> {
 
 async function toolSupport(
   loaded: LoadedModel,
-  options: LlamaCppEngineOptions,
-  hooks: OpenEngineHooks,
+  memory: ModelMemory | undefined,
 ): Promise<{
   chatWrapper: ChatWrapper;
   syntax: ToolCallSyntax | undefined;
   reason: string | undefined;
 }> {
-  // Remembered beside the prefix cache, as the GPU refusal is (see remembered-chat-wrapper.ts).
-  const memory =
-    options.prefixCache === undefined || hooks.modelIdentity === undefined
-      ? undefined
-      : { cacheDirectory: options.prefixCache.directory, modelIdentity: hooks.modelIdentity };
   const { chatWrapper: resolved } = await chatWrapperFor(loaded.model, memory);
   const chatWrapper = documentToolsAfterFirstSystemMessage(resolved);
   const syntax = findToolCallSyntax(chatWrapper, loaded.model);

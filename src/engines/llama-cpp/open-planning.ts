@@ -3,14 +3,13 @@
 // outcome as a value, so a context created beside the vocabulary's load is never left unfreed.
 import type { LlamaModel } from "node-llama-cpp";
 import type { LlamaBackend } from "./llama-backend.ts";
-import type { LlamaCppEngineOptions } from "./llama-cpp-engine-options.ts";
 import {
   rememberedOpenPlan,
   rememberOpenPlan,
   type OpenPlan,
-  type OpenPlanMemory,
   type OpenPlanSettings,
 } from "./remembered-open-plan.ts";
+import type { ModelMemory } from "./cache-folder-record.ts";
 
 export interface OpenPlanning {
   /** The plan a previous open left for this model and settings, if it still holds. */
@@ -25,18 +24,12 @@ export interface OpenPlanning {
  * VRAM free at each open).
  */
 export function openPlanning(
-  options: LlamaCppEngineOptions,
-  modelIdentity: Promise<string | undefined> | undefined,
-  sequences: number,
+  memory: ModelMemory | undefined,
+  settings: OpenPlanSettings,
   backend: LlamaBackend | undefined,
 ): OpenPlanning | undefined {
-  if (options.prefixCache === undefined || modelIdentity === undefined) return undefined;
-  if (backend === undefined || backend.llama.gpu !== false) return undefined;
-  const memory: OpenPlanMemory = {
-    cacheDirectory: options.prefixCache.directory,
-    modelIdentity,
-  };
-  const settings: OpenPlanSettings = { sequences, configuredContextSize: options.contextSize };
+  if (memory === undefined || backend === undefined || backend.llama.gpu !== false)
+    return undefined;
   return {
     remembered: () => rememberedOpenPlan(memory, settings).catch(() => undefined),
     remember: (plan, model) => {

@@ -3,7 +3,6 @@
 // most families' real templates none does, after 0.6–3.6 s of JavaScript on every open. When that
 // is how it ended (the model's own template), the cache folder remembers it under the model file's
 // identity and node-llama-cpp's version, and a later open builds the template's wrapper at once.
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
   JinjaTemplateChatWrapper,
@@ -11,8 +10,12 @@ import {
   type ChatWrapper,
   type LlamaModel,
 } from "node-llama-cpp";
-import { readCacheRecord, writeCacheRecord } from "./cache-folder-record.ts";
-import { nodeLlamaCppVersion } from "./remembered-gpu-refusal.ts";
+import {
+  modelRecordKey,
+  readCacheRecord,
+  writeCacheRecord,
+  type ModelMemory,
+} from "./cache-folder-record.ts";
 
 /** The record's file in the cache folder (beside llama-backend.json and prefix/). */
 export const CHAT_WRAPPER_FILE = "chat-wrappers.json";
@@ -24,13 +27,6 @@ const MAXIMUM_MODELS = 64;
 interface ChatWrapperRecord {
   version: number;
   jinjaTemplateModels: string[];
-}
-
-/** Where the choice is remembered: the cache folder, and the model file's identity. */
-export interface ChatWrapperMemory {
-  cacheDirectory: string;
-  /** modelFileIdentity() of the model, read once as the engine opens; undefined if unreadable. */
-  modelIdentity: Promise<string | undefined>;
 }
 
 export interface ChatWrapperChoice {
@@ -46,13 +42,13 @@ export interface ChatWrapperChoice {
  */
 export async function chatWrapperFor(
   model: LlamaModel,
-  memory: ChatWrapperMemory | undefined,
+  memory: ModelMemory | undefined,
   resolve: (model: LlamaModel) => ChatWrapper = resolveChatWrapper,
 ): Promise<ChatWrapperChoice> {
   const template = model.fileInfo.metadata?.tokenizer?.chat_template;
   if (memory === undefined || typeof template !== "string" || template.trim() === "")
     return { chatWrapper: resolve(model), remembered: false };
-  const key = await chatWrapperKey(memory.modelIdentity);
+  const key = await modelRecordKey(memory.modelIdentity);
   if (key === undefined) return { chatWrapper: resolve(model), remembered: false };
   const path = join(memory.cacheDirectory, CHAT_WRAPPER_FILE);
   const remembered = await readRecord(path);
@@ -74,15 +70,6 @@ export async function chatWrapperFor(
     void writeCacheRecord(path, record).catch(() => undefined);
   }
   return { chatWrapper, remembered: false };
-}
-
-/** The model file's identity and the resolver's version; undefined when either is unknown. */
-async function chatWrapperKey(
-  modelIdentity: Promise<string | undefined>,
-): Promise<string | undefined> {
-  const [version, identity] = await Promise.all([nodeLlamaCppVersion(), modelIdentity]);
-  if (version === undefined || identity === undefined) return undefined;
-  return createHash("sha256").update(`${version}\n${identity}`).digest("hex");
 }
 
 /** The remembered keys, or none when the record is missing, unreadable or of another version. */

@@ -2,11 +2,11 @@
 // node-llama-cpp's binary test and starts the GPU backend (Vulkan on Mesa's lavapipe: ~0.7 s and
 // ~0.6 s of CPU a start). Kept in the cache folder under a key of everything that could change the
 // answer; a record that does not match, or cannot be read, is ignored and the backend probed.
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { LlamaGpuType } from "node-llama-cpp";
-import { readCacheRecord, writeCacheRecord } from "./cache-folder-record.ts";
+import { nodeLlamaCppVersion, readCacheRecord, writeCacheRecord } from "./cache-folder-record.ts";
 
 /** The record's file in the cache folder (beside prefix/, which holds the prefix cache). */
 export const GPU_REFUSAL_FILE = "llama-backend.json";
@@ -127,25 +127,6 @@ export async function refusalKey(bindingPaths: readonly string[]): Promise<strin
     deviceNodes,
     environment,
   });
-}
-
-let installedVersion: Promise<string | undefined> | undefined;
-
-/**
- * The installed node-llama-cpp's version (its package.json, beside dist/), if it can be read; read
- * once per process (the refusal's and the chat wrapper's keys, spark doctor).
- */
-export function nodeLlamaCppVersion(): Promise<string | undefined> {
-  installedVersion ??= (async () => {
-    try {
-      const manifest = new URL("../package.json", import.meta.resolve("node-llama-cpp"));
-      const { version } = JSON.parse(await readFile(manifest, "utf8")) as { version?: unknown };
-      return typeof version === "string" ? version : undefined;
-    } catch {
-      return undefined;
-    }
-  })();
-  return installedVersion;
 }
 
 /** A file as its path, size and modification time; "missing" when it is gone. */

@@ -3,12 +3,15 @@
 // tokenizer loaded: ~0.5 s on the 0.5B shape) and its memory estimate for the context (~0.14 s);
 // remembered, the native context (weights and KV cache, ~1 s there) loads while the vocabulary does.
 // Only where no GPU takes layers: on a GPU, how many fit depends on the VRAM free at each open.
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { LlamaContextOptions, LlamaModel } from "node-llama-cpp";
-import { readCacheRecord, writeCacheRecord } from "./cache-folder-record.ts";
+import {
+  modelRecordKey,
+  readCacheRecord,
+  writeCacheRecord,
+  type ModelMemory,
+} from "./cache-folder-record.ts";
 import { fitsHostMemory } from "./choose-context-size.ts";
-import { nodeLlamaCppVersion } from "./remembered-gpu-refusal.ts";
 
 /** The record's file in the cache folder (beside chat-wrappers.json and prefix/). */
 export const OPEN_PLAN_FILE = "open-plans.json";
@@ -35,12 +38,6 @@ export interface OpenPlanSettings {
   configuredContextSize: number | undefined;
 }
 
-/** Where plans are remembered: the cache folder, and the model file's identity. */
-export interface OpenPlanMemory {
-  cacheDirectory: string;
-  modelIdentity: Promise<string | undefined>;
-}
-
 interface OpenPlanRecord {
   version: number;
   /** Newest first. */
@@ -49,10 +46,10 @@ interface OpenPlanRecord {
 
 /** The remembered plan, if there is one and its context still fits the memory free now. */
 export async function rememberedOpenPlan(
-  memory: OpenPlanMemory,
+  memory: ModelMemory,
   settings: OpenPlanSettings,
 ): Promise<OpenPlan | undefined> {
-  const key = await planKey(memory.modelIdentity, settings);
+  const key = await planKey(memory, settings);
   if (key === undefined) return undefined;
   const record = await readRecord(join(memory.cacheDirectory, OPEN_PLAN_FILE));
   const plan = record.find((entry) => entry.key === key)?.plan;
@@ -66,12 +63,12 @@ export async function rememberedOpenPlan(
  * next open chooses again). `model` estimates the context's memory when free memory decided it.
  */
 export async function rememberOpenPlan(
-  memory: OpenPlanMemory,
+  memory: ModelMemory,
   settings: OpenPlanSettings,
   plan: Omit<OpenPlan, "chosenFromFreeMemory">,
   model: LlamaModel,
 ): Promise<void> {
-  const key = await planKey(memory.modelIdentity, settings);
+  const key = await planKey(memory, settings);
   if (key === undefined) return;
   let remembered: OpenPlan = plan;
   if (settings.configuredContextSize === undefined) {
@@ -101,17 +98,15 @@ export function planMatchesModel(plan: OpenPlan, model: LlamaModel): boolean {
   );
 }
 
-async function planKey(
-  modelIdentity: Promise<string | undefined>,
-  settings: OpenPlanSettings,
-): Promise<string | undefined> {
-  const [version, identity] = await Promise.all([nodeLlamaCppVersion(), modelIdentity]);
-  if (version === undefined || identity === undefined) return undefined;
-  const shape = JSON.stringify({
-    sequences: settings.sequences,
-    configuredContextSize: settings.configuredContextSize ?? null,
-  });
-  return createHash("sha256").update(`${version}\n${identity}\n${shape}`).digest("hex");
+/** The model file and node-llama-cpp, and what else the choice depended on. */
+function planKey(memory: ModelMemory, settings: OpenPlanSettings): Promise<string | undefined> {
+  return modelRecordKey(
+    memory.modelIdentity,
+    JSON.stringify({
+      sequences: settings.sequences,
+      configuredContextSize: settings.configuredContextSize ?? null,
+    }),
+  );
 }
 
 async function readRecord(path: string): Promise<OpenPlanRecord["plans"]> {
