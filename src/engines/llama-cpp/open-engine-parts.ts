@@ -140,16 +140,17 @@ export async function openEngineParts(
     options.prefixCache === undefined || hooks.modelIdentity === undefined
       ? undefined
       : { cacheDirectory: options.prefixCache.directory, modelIdentity: hooks.modelIdentity };
+  // The backend the native loop binds to is the one node-llama-cpp's loads share.
   const nativeSettings = (
     settings: Pick<AddonContextOptions, "contextSize" | "gpuLayers" | "flashAttention" | "threads">,
-    llamaGpu: LoadedModel["llama"]["gpu"],
   ): AddonContextOptions => ({
     ...settings,
     modelPath: options.modelPath,
     sequences,
     batchSize: options.batchSize ?? Math.min(settings.contextSize * sequences, DEFAULT_BATCH_SIZE),
-    deviceSampling: deviceSamplingEnabled(deviceSampling, llamaGpu),
+    deviceSampling: deviceSamplingEnabled(deviceSampling, backend?.llama.gpu ?? false),
   });
+  const loading = settle(load(addon !== undefined));
   // On the host CPU, what a previous open chose lets the weights load beside the vocabulary.
   const planning = openPlanning(
     memory,
@@ -158,29 +159,25 @@ export async function openEngineParts(
   );
   const plan = addon === undefined ? undefined : await planning?.remembered();
   const early =
-    addon === undefined || plan === undefined || backend === undefined
+    addon === undefined || plan === undefined
       ? undefined
       : settle(
           NativeContext.create(
             addon,
-            nativeSettings(
-              {
-                contextSize: plan.contextSize,
-                gpuLayers: 0,
-                flashAttention: plan.flashAttention,
-                threads: options.threads ?? defaultCpuThreads(),
-              },
-              backend.llama.gpu,
-            ),
+            nativeSettings({
+              contextSize: plan.contextSize,
+              gpuLayers: 0,
+              flashAttention: plan.flashAttention,
+              threads: options.threads ?? defaultCpuThreads(),
+            }),
           ),
         );
-  let loaded: LoadedModel;
-  try {
-    loaded = await load(addon !== undefined);
-  } catch (error) {
+  const vocabulary = await loading;
+  if (vocabulary.value === undefined) {
     (await early)?.value?.dispose();
-    throw error;
+    throw vocabulary.error;
   }
+  let loaded = vocabulary.value;
   let native: NativeContext | undefined;
   let nativeWork: NativeContextWork | undefined;
   try {
@@ -211,7 +208,7 @@ export async function openEngineParts(
       try {
         native = await NativeContext.create(
           addon,
-          nativeSettings({ contextSize, gpuLayers, flashAttention, threads }, loaded.llama.gpu),
+          nativeSettings({ contextSize, gpuLayers, flashAttention, threads }),
         );
       } catch (error) {
         nativeFallbackReason = SparkError.from(error).message;
