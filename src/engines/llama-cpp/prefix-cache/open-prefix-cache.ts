@@ -14,7 +14,8 @@ import type {
 } from "../open-engine-parts.ts";
 import type { EnginePrefixCache } from "./prepare-prefix.ts";
 import { PrefixCache, type PrefixCacheSettings } from "./prefix-cache.ts";
-import { modelFileIdentity } from "./prefix-cache-key.ts";
+import { modelFileIdentity, type KvShape } from "./prefix-cache-key.ts";
+import type { MapFile } from "../native-loop/generation-loop-addon.ts";
 import { SystemPrefixTokens } from "./system-prefix.ts";
 
 /**
@@ -79,22 +80,14 @@ function startWithoutWarmStart(
   { loaded, context }: { loaded: LoadedModel; context: LlamaContext },
   identity: Promise<string | undefined>,
 ): PrefixCacheStart {
-  const { llama, model } = loaded;
   const shape = {
-    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
-    gpuLayers: model.gpuLayers,
+    ...backendShape(loaded.llama),
+    gpuLayers: loaded.model.gpuLayers,
     flashAttention: String(context.flashAttention),
     sequences: context.totalSequences,
-    kvType: "f16",
     decodeLoop: "node-llama-cpp" as const,
   };
-  const cache = (async (): Promise<PrefixCache | undefined> => {
-    const modelIdentity = await identity;
-    if (modelIdentity === undefined) return undefined;
-    const prefixCache = new PrefixCache(settings, { modelIdentity, ...shape });
-    await prefixCache.prefetch(undefined);
-    return prefixCache;
-  })().catch(() => undefined);
+  const cache = openCache(settings, identity, shape);
   return { cache, queued: cache, ended: cache };
 }
 
@@ -109,27 +102,49 @@ function startPrefixCache(
   identity: Promise<string | undefined>,
   signal?: AbortSignal,
 ): PrefixCacheStart {
-  const { llama, model } = opened.loaded;
   const { native } = opened;
   // Read now: when node-llama-cpp needs the weights after all, this vocabulary-only model goes.
   const shape = {
-    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
+    ...backendShape(opened.loaded.llama),
     gpuLayers: opened.gpuLayers,
-    flashAttention: String(model.defaultContextFlashAttention),
+    flashAttention: String(opened.loaded.model.defaultContextFlashAttention),
     sequences: native.options.sequences,
-    kvType: "f16",
   };
-  const cache = (async (): Promise<PrefixCache | undefined> => {
-    const modelIdentity = await identity;
-    if (modelIdentity === undefined) return undefined;
-    const prefixCache = new PrefixCache(settings, { modelIdentity, ...shape }, native.mapFile);
-    await prefixCache.prefetch(undefined);
+  const cache = openCache(settings, identity, shape, native.mapFile, async (prefixCache) => {
     // An open given up meanwhile: nothing is loaded into a context about to be freed.
     if (signal?.aborted !== true)
       await prefixCache.loadWhereLastLeftOff(native.pool, undefined).copying;
+  });
+  return { cache, queued: cache, ended: cache.then((opened) => opened?.warmStartEnded()) };
+}
+
+/** What either loop's KV state shares: llama.cpp's release, and llama.cpp's f16 KV cache. */
+function backendShape(llama: LoadedModel["llama"]): Pick<KvShape, "llamaCppRelease" | "kvType"> {
+  return {
+    llamaCppRelease: `${llama.llamaCppRelease.repo}@${llama.llamaCppRelease.release}`,
+    kvType: "f16",
+  };
+}
+
+/**
+ * The cache once the model's identity is read and the folder listed (then `warmStart`); undefined
+ * when the identity cannot be read. Never rejects.
+ */
+function openCache(
+  settings: PrefixCacheSettings,
+  identity: Promise<string | undefined>,
+  shape: Omit<KvShape, "modelIdentity">,
+  mapFile?: MapFile,
+  warmStart?: (cache: PrefixCache) => Promise<void>,
+): Promise<PrefixCache | undefined> {
+  return (async (): Promise<PrefixCache | undefined> => {
+    const modelIdentity = await identity;
+    if (modelIdentity === undefined) return undefined;
+    const prefixCache = new PrefixCache(settings, { modelIdentity, ...shape }, mapFile);
+    await prefixCache.prefetch(undefined);
+    await warmStart?.(prefixCache);
     return prefixCache;
   })().catch(() => undefined);
-  return { cache, queued: cache, ended: cache.then((opened) => opened?.warmStartEnded()) };
 }
 
 /**
