@@ -116,22 +116,24 @@ export function App(props: AppProps) {
   };
 
   const finishedCount = state.finished.length;
+  /** Clears the screen and its scrollback and draws the session's items from `first` again. */
+  const redrawFrom = useCallback(
+    (first: number) => {
+      // Through Ink: it erases its live region, writes this, and draws the input and status again
+      // at once (written past Ink, the screen stayed blank until a key changed the output).
+      writeAboveLive(CLEAR_SCREEN);
+      setStaticGeneration((generation) => generation + 1);
+      setClearedBefore(first);
+    },
+    [writeAboveLive],
+  );
   const clearScreen = useCallback(() => {
-    // Through Ink: it erases its live region, writes this, and draws the input and status again
-    // at once (written past Ink, the screen stayed blank until a key changed the output).
-    writeAboveLive(CLEAR_SCREEN);
-    setStaticGeneration((generation) => generation + 1);
-    setClearedBefore(finishedCount);
     clearPoint.current = finishedCount;
-  }, [writeAboveLive, finishedCount]);
+    redrawFrom(finishedCount);
+  }, [redrawFrom, finishedCount]);
   // After a resize the terminal's reflow can leave copies of the live region where no cursor
-  // reaches them: the screen and scrollback are cleared and this session's transcript (since the
-  // last /clear) is drawn again at the new width.
-  useResizeRepaint(stdout, () => {
-    writeAboveLive(CLEAR_SCREEN);
-    setStaticGeneration((generation) => generation + 1);
-    setClearedBefore(clearPoint.current);
-  });
+  // reaches them: this session's transcript since the last /clear is drawn again at the new width.
+  useResizeRepaint(stdout, () => redrawFrom(clearPoint.current));
   const quit = useCallback(() => {
     exit();
     props.onQuit?.(sessionId);
