@@ -39,23 +39,27 @@ async function startReview(page: Page, changes: number): Promise<void> {
 }
 
 describe.skipIf(missing !== undefined)("inline review in code-server", { timeout: 240_000 }, () => {
-  const editor = useEditorSuite();
+  const editor = useEditorSuite({ shareWindows: true });
 
-  async function reviewReady(...turnTexts: string[]): Promise<{ page: Page; file: string }> {
+  /** `name`: a file of the test's own, since the tests share a window (see shared-window.ts). */
+  async function reviewReady(
+    name: string,
+    ...turnTexts: string[]
+  ): Promise<{ page: Page; file: string }> {
     const workbench = await editor.open({
       turns: turnTexts.map((text) => ({ text })),
-      files: { "sum.js": ORIGINAL },
+      files: { [name]: ORIGINAL },
       settings: { "spark.editReview": "inline" },
     });
     const { page } = workbench;
-    await openFile(page, "sum.js");
+    await openFile(page, name);
     await page.locator(".monaco-editor .view-line").first().click();
     await startReview(page, 2);
-    return { page, file: path.join(workbench.root, "sum.js") };
+    return { page, file: path.join(workbench.root, name) };
   }
 
   it("shows the proposal in the file: struck deleted lines, lenses per change; one accepted by its lens, the rest rejected by Ctrl+Backspace", async () => {
-    const { page, file } = await reviewReady(REWRITTEN);
+    const { page, file } = await reviewReady("sum.js", REWRITTEN);
     const shown = await editorText(page);
     expect(shown).toContain("function sum(items) {");
     expect(shown).toContain("function sum(items = []) {");
@@ -84,7 +88,7 @@ describe.skipIf(missing !== undefined)("inline review in code-server", { timeout
   });
 
   it("a save by hand during review writes the file without the pending proposal, and ends the review", async () => {
-    const { page, file } = await reviewReady(REWRITTEN);
+    const { page, file } = await reviewReady("saved.js", REWRITTEN);
     await saveAll(page);
     await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
     expect(await fileSettles(file, ORIGINAL)).toBe(ORIGINAL);
@@ -93,7 +97,7 @@ describe.skipIf(missing !== undefined)("inline review in code-server", { timeout
 
   it("Ctrl+Enter accepts every change and is VS Code's again after; Cancel on the notice rejects", async () => {
     const truncated = REWRITTEN.replace("total | 0", "Math.trunc(total)");
-    const { page } = await reviewReady(REWRITTEN, truncated);
+    const { page } = await reviewReady("total.js", REWRITTEN, truncated);
     await page.locator(".monaco-editor .view-line", { hasText: "let total" }).first().click();
     await page.keyboard.press("Control+Enter");
     await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);
@@ -111,7 +115,7 @@ describe.skipIf(missing !== undefined)("inline review in code-server", { timeout
     await startReview(page, 1);
     expect(await editorText(page)).toContain("Math.trunc(total)");
     await page
-      .locator(".notification-toast", { hasText: /Spark's edit to sum\.js .* is ready/ })
+      .locator(".notification-toast", { hasText: /Spark's edit to total\.js .* is ready/ })
       .getByRole("button", { name: "Cancel" })
       .click();
     await expect.poll(() => lenses(page, "Accept").count(), { timeout: 30_000 }).toBe(0);

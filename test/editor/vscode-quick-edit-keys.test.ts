@@ -38,7 +38,7 @@ describe.skipIf(missing !== undefined)(
   "quick edit keys in code-server",
   { timeout: 240_000 },
   () => {
-    const editor = useEditorSuite();
+    const editor = useEditorSuite({ shareWindows: true });
 
     it("refuses when the selected line changed while the edit streamed, and leaves the identical line 9 alone", async () => {
       const workbench = await editor.open({
@@ -67,11 +67,11 @@ describe.skipIf(missing !== undefined)(
     it("rejects when the diff tab is closed (Ctrl+Shift+Enter stays Insert Line Above); Ctrl+I edits the current line and Ctrl+Enter accepts in the proposal", async () => {
       const workbench = await editor.open({
         turns: [{ text: COERCED.trim() }, { text: COERCED }],
-        files: { "sums.js": SUMS },
+        files: { "coerced.js": SUMS },
       });
       const { page, root } = workbench;
-      const file = path.join(root, "sums.js");
-      await openFile(page, "sums.js");
+      const file = path.join(root, "coerced.js");
+      await openFile(page, "coerced.js");
       await page.locator(".monaco-editor .view-line").first().click();
       await selectLines(page, 3);
       await quickEdit(page, "coerce items to numbers");
@@ -84,7 +84,7 @@ describe.skipIf(missing !== undefined)(
       // Rejected: its notice goes with it.
       await expect.poll(() => proposalNotice(page).count(), { timeout: 10_000 }).toBe(0);
       // Later, in the file: VS Code's Insert Line Above, not the forgotten rewrite.
-      await focusFileEditor(page, "sums.js");
+      await focusFileEditor(page, "coerced.js");
       await goToLine(page, 9);
       await page.keyboard.press("Control+Shift+Enter");
       await page.keyboard.type("// above");
@@ -118,10 +118,10 @@ describe.skipIf(missing !== undefined)(
       const rewrite = `${lines.join("\n")}\n  // checked every item`;
       const workbench = await editor.open({
         turns: [{ text: rewrite, delayMs: 250 }],
-        files: { "sums.js": SUMS, "other.js": "const other = 1;\n" },
+        files: { "checked.js": SUMS, "other.js": "const other = 1;\n" },
       });
       const { page } = workbench;
-      await openFile(page, "sums.js");
+      await openFile(page, "checked.js");
       await page.locator(".monaco-editor .view-line").first().click();
       await selectLines(page, 3);
       await quickEdit(page, "check every item");

@@ -29,7 +29,7 @@ if (missing !== undefined) console.warn(`Skipping the quick edit tests: ${missin
 const FUNCTION = "function add(x, y) {\n  return x + y;\n}";
 
 describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 240_000 }, () => {
-  const editor = useEditorSuite();
+  const editor = useEditorSuite({ shareWindows: true });
 
   const selectFunctionAt = (page: Page, line: number): Promise<void> => selectLines(page, line, 2);
 
@@ -85,17 +85,17 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
         { text: rewritten, delayMs: 250 },
         { text: "function multiply(x, y) {\n  return (x * y) | 0;\n}", delayMs: 250 },
       ],
-      files: { "sample.js": content },
+      files: { "multiply.js": content },
     });
     const { page, root } = workbench;
-    const file = path.join(root, "sample.js");
-    await openFile(page, "sample.js");
+    const file = path.join(root, "multiply.js");
+    await openFile(page, "multiply.js");
     await page.locator(".monaco-editor .view-line").first().click();
     await selectFunctionAt(page, 3);
     await quickEdit(page, "use Math.imul");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     // Meanwhile, the user adds a line at the top of the file.
-    await editFileWhileStreaming(page, "sample.js", "Control+Home", "let added = 0;\n");
+    await editFileWhileStreaming(page, "multiply.js", "Control+Home", "let added = 0;\n");
     await proposalReady(page);
     await acceptProposal(page);
     await diffClosed(page, /Math\.imul/);
@@ -107,7 +107,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     await selectFunctionAt(page, 4);
     await quickEdit(page, "use Math.imul");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
-    await editFileWhileStreaming(page, "sample.js", undefined, "x", 5);
+    await editFileWhileStreaming(page, "multiply.js", undefined, "x", 5);
     await proposalReady(page);
     await acceptProposal(page);
     await toast(page, "was not applied").waitFor({ timeout: 10_000 });

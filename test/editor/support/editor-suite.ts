@@ -1,16 +1,19 @@
 // The hooks every code-server test file shares: one code-server and one chromium for the file
 // (started together in beforeAll), a new window per test (its own `spark serve`, workspace folder,
-// user settings and browser context), screenshotted and closed after it. Starting code-server once
-// per file instead of once per test saves its install and start (~5 s a test on this machine);
-// starting each test's `spark serve` while the test before runs saves its start (~9 s a test, see
-// spark-serve-pool.ts). SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
+// user settings and browser context), screenshotted and closed after it; with `shareWindows`, a
+// test takes the window the test before left where it can (see shared-window.ts). Starting
+// code-server once per file instead of once per test saves its install and start (~5 s a test on
+// this machine); starting each test's `spark serve` while the test before runs saves its start
+// (~9 s a test, see spark-serve-pool.ts). SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
 import { chromium, type Browser } from "playwright-core";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { packageExtension, startCodeServer, type CodeServer } from "./code-server.ts";
 import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
-import { useSparkServePool } from "./spark-serve-pool.ts";
+import { ServerSwitch } from "./server-switch.ts";
+import { SharedWindow, sharingKey } from "./shared-window.ts";
+import { hasLaterTest, useSparkServePool } from "./spark-serve-pool.ts";
 import { useSuiteTimings } from "./suite-timings.ts";
 import {
   openWorkbench,
@@ -28,14 +31,27 @@ export interface EditorSuite {
   defer(cleanup: () => Promise<void>): void;
 }
 
+export interface EditorSuiteOptions extends BuiltInExtensionChoice {
+  /**
+   * A test takes the window the test before left when it asks for the same user settings (see
+   * shared-window.ts): for files whose tests make only quick edit and completion requests.
+   */
+  shareWindows?: boolean;
+}
+
 /**
- * Registers the file's hooks; call it at the top of the file's describe block. `extensions` turns
- * on built-in extensions the file's tests need (see disabled-extensions.ts).
+ * Registers the file's hooks; call it at the top of the file's describe block. `typescript` turns
+ * on the built-in extensions for it (see disabled-extensions.ts).
  */
-export function useEditorSuite(extensions: BuiltInExtensionChoice = {}): EditorSuite {
+export function useEditorSuite({
+  shareWindows = false,
+  ...extensions
+}: EditorSuiteOptions = {}): EditorSuite {
   let browser: Browser | undefined;
   let codeServer: CodeServer | undefined;
   let workbench: Workbench | undefined;
+  let shared: SharedWindow | undefined;
+  let serverSwitch: ServerSwitch | undefined;
   const cleanups: (() => Promise<void>)[] = [];
   let file = "";
   let stepsStartedAt: number | undefined;
@@ -52,6 +68,9 @@ export function useEditorSuite(extensions: BuiltInExtensionChoice = {}): EditorS
     ]);
   }, 180_000);
   afterAll(async () => {
+    await timings.time("teardown: shared window", async () => shared?.close());
+    shared = undefined;
+    await serverSwitch?.close();
     await timings.time("teardown: chromium", async () => browser?.close());
     await timings.time("teardown: code-server", async () => codeServer?.close());
   });
@@ -66,7 +85,15 @@ export function useEditorSuite(extensions: BuiltInExtensionChoice = {}): EditorS
       await timings.time("close: screenshot", () =>
         screenshotPages(browserContext, context.task.name),
       );
-      await workbench.close();
+      // A window kept only for a test that follows, and only after this one passed.
+      const keep =
+        context.task.result?.state !== "fail" && hasLaterTest(context.task.file, context.task.id);
+      const window = workbench.page === shared?.first.page ? shared : undefined;
+      if (window === undefined) await workbench.close();
+      else if (!keep || !(await timings.time("close: reset the window", () => window.reset()))) {
+        await window.close();
+        shared = undefined;
+      }
       workbench = undefined;
     }
     for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -76,7 +103,20 @@ export function useEditorSuite(extensions: BuiltInExtensionChoice = {}): EditorS
     async open(options) {
       if (browser === undefined || codeServer === undefined)
         throw new Error("the editor suite's beforeAll did not finish");
-      workbench = await openWorkbench(browser, codeServer, options, { timings, servers });
+      const setup = { timings, servers };
+      const key = shareWindows ? sharingKey(options) : undefined;
+      if (key !== undefined && shared?.accepts(key, options) === true)
+        workbench = await shared.take(options, setup);
+      else {
+        await shared?.close();
+        shared = undefined;
+        if (key === undefined) workbench = await openWorkbench(browser, codeServer, options, setup);
+        else {
+          serverSwitch ??= await ServerSwitch.start();
+          shared = await SharedWindow.open(key, browser, codeServer, serverSwitch, options, setup);
+          workbench = shared.first;
+        }
+      }
       servers.prepareNext();
       stepsStartedAt = performance.now();
       return workbench;

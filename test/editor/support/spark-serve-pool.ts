@@ -52,7 +52,7 @@ export function useSparkServePool(): SparkServePool {
 }
 
 /** Whether a test after `testId` in the file will run (not skipped, filtered out or todo). */
-function hasLaterTest(file: RunnerTestFile, testId: string): boolean {
+export function hasLaterTest(file: RunnerTestFile, testId: string): boolean {
   const tests: RunnerTask[] = [];
   const collect = (tasks: readonly RunnerTask[]): void => {
     for (const task of tasks) {

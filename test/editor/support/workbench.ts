@@ -1,8 +1,8 @@
-// One code-server window per test for the extension's end-to-end tests: a real `spark serve`
-// (scripted engine; the suite's are started ahead, see spark-serve-pool.ts), a window of the test
-// file's code-server on a new workspace folder, in a new browser context (its own storage:
-// secrets, state). The helpers drive it the way a user does: the command palette, the explorer,
-// notifications.
+// One code-server window for the extension's end-to-end tests (a test's own, or one tests share:
+// see shared-window.ts): a real `spark serve` (scripted engine; the suite's are started ahead,
+// see spark-serve-pool.ts), a window of the test file's code-server on a new workspace folder, in
+// a new browser context (its own storage: secrets, state). The helpers drive it the way a user
+// does: the command palette, the explorer, notifications.
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,0 +1,58 @@
+// The forwarder a shared editor window's settings name (support/server-switch.ts): a request goes
+// to the server switched to last, even over a client's kept-alive connection from before.
+import { createServer, Agent, get, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { ServerSwitch } from "./support/server-switch.ts";
+
+function answering(text: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((_request, response) => response.end(text));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://127.0.0.1:${port}` });
+    }),
+  );
+}
+
+function read(url: string, agent: Agent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent }, (response) => {
+      let body = "";
+      response.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      response.on("end", () => resolve(body));
+    }).on("error", reject);
+  });
+}
+
+describe("the server switch", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  it("sends each request to the server switched to last, kept-alive connections included", async () => {
+    const first = await answering("first");
+    const second = await answering("second");
+    const serverSwitch = await ServerSwitch.start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(async () => {
+      agent.destroy();
+      await serverSwitch.close();
+      first.server.closeAllConnections();
+      second.server.closeAllConnections();
+      await Promise.all([first, second].map(({ server }) => new Promise((r) => server.close(r))));
+    });
+
+    serverSwitch.switchTo(first.url);
+    expect(await read(serverSwitch.url, agent)).toBe("first");
+    expect(await read(serverSwitch.url, agent)).toBe("first");
+    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
+    serverSwitch.switchTo(second.url);
+    // The agent's idle socket to the first server is ended (a client learns it as the close
+    // arrives, which the window's next request, seconds later, always finds done): a new one.
+    await expect.poll(() => Object.values(agent.freeSockets).flat().length).toBe(0);
+    expect(await read(serverSwitch.url, agent)).toBe("second");
+    expect(await read(serverSwitch.url, agent)).toBe("second");
+  });
+});
