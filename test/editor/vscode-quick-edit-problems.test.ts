@@ -123,13 +123,14 @@ describe.skipIf(missing !== undefined)(
       await quickEdit(page, "guard against overflow");
       // Sampled every 100 ms for as long as the rewrite streams (about 18 s): each state it
       // streams through stands 2 s (sampled back to back, the loop's round trips to the page
-      // cost more CPU than the rest of the test).
+      // cost more CPU than the rest of the test). Between samples it waits for Accept, so it
+      // accepts as soon as the proposal is offered, as the back-to-back loop did.
       const seen: number[] = [];
       const accept = page.locator('.editor-actions [aria-label^="Spark: Accept Edit"]').first();
       const deadline = Date.now() + 150_000;
       while (!(await accept.isVisible()) && Date.now() < deadline) {
         seen.push(await problemCount(page));
-        await sleep(100);
+        await accept.waitFor({ timeout: 100 }).catch(() => undefined);
       }
       // The counts seen, one per change: "0,1,2,1,0" (the old build's flicker).
       const changes = seen.filter((count, index) => index === 0 || count !== seen[index - 1]);
