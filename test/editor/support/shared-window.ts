@@ -6,8 +6,6 @@
 // folder. A test takes the window only when it would open one with the same user settings and
 // none of its files' names were used in it before; after a test that failed, or one that left a
 // file unsaved, the next test opens a new window.
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import type { SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
@@ -85,10 +83,9 @@ export class SharedWindow {
     const server = await setup.timings.time("open: spark serve", () =>
       setup.servers.take(options.turns),
     );
-    const root = this.first.root;
+    // The window's folder is the first server's workspace.
     for (const [name, content] of Object.entries(options.files ?? {})) {
-      mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-      writeFileSync(path.join(root, name), content);
+      this.first.server.workspace.write(name, content);
       this.written.add(name);
     }
     this.serverSwitch.switchTo(server.url);
