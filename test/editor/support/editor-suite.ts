@@ -13,7 +13,7 @@ import { packageExtension, startCodeServer, type CodeServer } from "./code-serve
 import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
 import { ServerSwitch } from "./server-switch.ts";
 import { SharedWindow, sharingKey } from "./shared-window.ts";
-import { hasLaterTest, useSparkServePool } from "./spark-serve-pool.ts";
+import { useSparkServePool } from "./spark-serve-pool.ts";
 import { useSuiteTimings } from "./suite-timings.ts";
 import {
   openWorkbench,
@@ -86,8 +86,7 @@ export function useEditorSuite({
         screenshotPages(browserContext, context.task.name),
       );
       // A window kept only for a test that follows, and only after this one passed.
-      const keep =
-        context.task.result?.state !== "fail" && hasLaterTest(context.task.file, context.task.id);
+      const keep = context.task.result?.state !== "fail" && servers.laterTestRuns();
       const window = workbench.page === shared?.first.page ? shared : undefined;
       if (window === undefined) await workbench.close();
       else if (!keep || !(await timings.time("close: reset the window", () => window.reset()))) {

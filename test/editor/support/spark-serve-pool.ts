@@ -19,6 +19,8 @@ export interface SparkServePool {
    * own start is over (its window opened), so the two do not compete for the CPU.
    */
   prepareNext(): void;
+  /** Whether a test after the running one in this file will run (read in its beforeEach). */
+  laterTestRuns(): boolean;
 }
 
 /** Registers the file's hooks: the first spare starts in beforeAll, the last is stopped after. */
@@ -48,11 +50,12 @@ export function useSparkServePool(): SparkServePool {
     prepareNext() {
       if (spare === undefined && laterTestRuns) spare = SpareSparkServe.start();
     },
+    laterTestRuns: () => laterTestRuns,
   };
 }
 
 /** Whether a test after `testId` in the file will run (not skipped, filtered out or todo). */
-export function hasLaterTest(file: RunnerTestFile, testId: string): boolean {
+function hasLaterTest(file: RunnerTestFile, testId: string): boolean {
   const tests: RunnerTask[] = [];
   const collect = (tasks: readonly RunnerTask[]): void => {
     for (const task of tasks) {
