@@ -1,5 +1,6 @@
 // The forwarder a shared editor window's settings name (support/server-switch.ts): a request goes
-// to the server switched to last, even over a client's kept-alive connection from before.
+// to the server switched to last, even over a client's kept-alive connection from before, and to
+// none once it is disconnected (a shared window between two tests).
 import { createServer, Agent, get, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -54,5 +55,25 @@ describe("the server switch", () => {
     await expect.poll(() => Object.values(agent.freeSockets).flat().length).toBe(0);
     expect(await read(serverSwitch.url, agent)).toBe("second");
     expect(await read(serverSwitch.url, agent)).toBe("second");
+  });
+
+  it("ends open connections and refuses new ones while disconnected, until the next switch", async () => {
+    const only = await answering("only");
+    const serverSwitch = await ServerSwitch.start();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(async () => {
+      agent.destroy();
+      await serverSwitch.close();
+      only.server.closeAllConnections();
+      await new Promise((resolve) => only.server.close(resolve));
+    });
+
+    serverSwitch.switchTo(only.url);
+    expect(await read(serverSwitch.url, agent)).toBe("only");
+    serverSwitch.disconnect();
+    await expect.poll(() => Object.values(agent.freeSockets).flat().length).toBe(0);
+    await expect(read(serverSwitch.url, agent)).rejects.toThrow(/socket hang up|ECONNRESET/);
+    serverSwitch.switchTo(only.url);
+    expect(await read(serverSwitch.url, agent)).toBe("only");
   });
 });

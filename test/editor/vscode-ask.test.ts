@@ -2,7 +2,8 @@
 // question is echoed at once and carries the active file and selection; the reply is Markdown
 // built as DOM (markup in it stays text) with Copy and Insert on code; Stop and New chat; a server
 // that hangs, a refused key and a session that is new after the connection dropped each say so;
-// the conversation survives a window reload.
+// the conversation survives a window reload. The tests without a server address or config.toml of
+// their own share one window, its view cleared between them (see support/shared-window.ts).
 import net from "node:net";
 import type { FrameLocator, Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -16,16 +17,16 @@ const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the Ask Spark tests: ${missing}.`);
 
 describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 240_000 }, () => {
-  const editor = useEditorSuite();
+  // Tests without their own server address or config.toml take the window the test before left
+  // (the first four: the Markdown test comes last of them, as Insert leaves its file unsaved).
+  const editor = useEditorSuite({ shareWindows: true, resetView: startNewChat });
   // Registered after the suite's hooks, so it runs before the window closes.
   afterEach(async (context) => {
     if (context.task.result?.state !== "fail") return;
     console.log(editor.workbench?.server.output().slice(-3000));
-    const frame = editor.workbench?.page
-      .frameLocator("iframe.webview.ready")
-      .frameLocator("iframe#active-frame");
+    const page = editor.workbench?.page;
     console.log(
-      await frame
+      await (page === undefined ? undefined : askView(page))
         ?.locator("#transcript")
         .innerText()
         .catch(() => ""),
@@ -34,15 +35,142 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
 
   async function openAsk(page: Page): Promise<FrameLocator> {
     await runCommand(page, "Focus on Ask Spark View");
-    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+    const view = askView(page);
     await view.locator("#prompt").waitFor();
     return view;
   }
 
+  /**
+   * Sends `text` as a user does. The page echoes a question in the same handler that reads the
+   * box, so a missing echo means the Enter never reached it: one full run under load lost it
+   * (the echo did not come in 30 s). It types and presses again then, as `runCommand` does for the
+   * palette, and says so.
+   */
   async function ask(view: FrameLocator, text: string): Promise<void> {
-    await view.locator("#prompt").fill(text);
-    await view.locator("#prompt").press("Enter");
+    const echoes = view.locator(".user", { hasText: text });
+    const before = await echoes.count();
+    for (let attempt = 1; ; attempt += 1) {
+      await view.locator("#prompt").fill(text);
+      await view.locator("#prompt").press("Enter");
+      const sent = await echoes
+        .nth(before)
+        .waitFor({ timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (sent) return;
+      if (attempt === 3) throw new Error(`the Ask view did not echo "${text}" after three Enters`);
+      console.warn(`vscode-ask: no echo of "${text}" 5 s after Enter (try ${attempt}); again`);
+    }
   }
+
+  it("stops a running turn and starts a new chat", async () => {
+    const long = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
+    // Each session plays the script from its first line.
+    const workbench = await editor.open({
+      turns: [{ text: long, delayMs: 50 }],
+      files: { "notes.txt": "hello\n" },
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Count for a while");
+    const stop = view.locator("#stop");
+    await stop.waitFor({ state: "visible", timeout: 30_000 });
+    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(1);
+    await stop.click();
+    await view.locator(".status", { hasText: "stopped" }).waitFor({ timeout: 30_000 });
+    await stop.waitFor({ state: "hidden", timeout: 10_000 });
+    const stoppedAt = (await view.locator(".assistant").textContent()) ?? "";
+    expect(stoppedAt).not.toContain("word199");
+    await view.locator("#new-chat").click();
+    await expect.poll(() => view.locator(".user, .assistant").count()).toBe(0);
+    await ask(view, "Again");
+    // The new session answers from the start, in a transcript that holds only the new chat.
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toMatch(/^word0 word1/);
+    await expect(view.locator(".user").allTextContents()).resolves.toEqual(["Again"]);
+    // A chat the user started anew is no break: no "new session" warning.
+    expect(await view.locator(".session-break").count()).toBe(0);
+  });
+
+  it("shows the conversation again after a window reload and continues its session", async () => {
+    const workbench = await editor.open({
+      turns: [{ text: "Because **two** is even." }, { text: "Still even." }],
+      files: { "even.txt": "two\n" },
+    });
+    const { page } = workbench;
+    let view = await openAsk(page);
+    await ask(view, "Why is two even?");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("Because two is even.");
+    await view.locator("#stop").waitFor({ state: "hidden", timeout: 30_000 });
+    const reloaded = page.waitForEvent("load", { timeout: 120_000 });
+    await runCommand(page, "Developer: Reload Window");
+    await reloaded;
+    await page.locator(".monaco-workbench").waitFor({ timeout: 120_000 });
+    view = await openAsk(page);
+    // The server replays the session: the question as typed and the reply, as Markdown.
+    await expect
+      .poll(() => view.locator(".user").allTextContents(), { timeout: 60_000 })
+      .toEqual(["Why is two even?"]);
+    await expect
+      .poll(() => view.locator(".assistant strong").textContent(), { timeout: 30_000 })
+      .toBe("two");
+    // The next question goes to the same session: no break, one conversation.
+    await ask(view, "And four?");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("Still even.");
+    expect(await view.locator(".session-break").count()).toBe(0);
+    await expect(view.locator(".user").allTextContents()).resolves.toEqual([
+      "Why is two even?",
+      "And four?",
+    ]);
+  });
+
+  it("Ctrl+Alt+L attaches the selection to the next question and, without one, focuses the box", async () => {
+    const code = "function add(a, b) {\n  return a + b;\n}";
+    const workbench = await editor.open({
+      turns: [
+        { text: "It adds.", expect: { lastMessageIncludes: "(Attached: adder.js, lines 1-3:)" } },
+      ],
+      files: { "adder.js": `${code}\n\nconst total = add(1, 2);\n` },
+    });
+    const { page } = workbench;
+    await openFile(page, "adder.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+End");
+    await page.keyboard.press("Control+Alt+L");
+    const view = askView(page);
+    await expect
+      .poll(() => view.locator("#context").textContent(), { timeout: 60_000 })
+      .toContain("Attached: adder.js lines 1–3");
+    // Back in the editor with another line and no selection: the key only focuses the box, and
+    // the attached lines stay attached.
+    await page.locator(".monaco-editor .view-line").nth(4).click();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+Alt+L");
+    await expect
+      .poll(() => view.locator("#prompt").evaluate((box) => box === document.activeElement), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    await page.keyboard.type("What does it do?");
+    await page.keyboard.press("Enter");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("It adds.");
+    // Sent with the question, then no longer attached.
+    await expect
+      .poll(() => view.locator("#context").textContent(), { timeout: 10_000 })
+      .not.toContain("Attached");
+  });
 
   it("answers in Markdown built as DOM, with Copy and Insert on code, and the selection as context", async () => {
     const selection = "function add(a, b) {\n  return a + b;\n}";
@@ -90,36 +218,6 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
         },
       )
       .toContain("const total = add(1, 2);");
-  });
-
-  it("stops a running turn and starts a new chat", async () => {
-    const long = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
-    // Each session plays the script from its first line.
-    const workbench = await editor.open({
-      turns: [{ text: long, delayMs: 50 }],
-      files: { "notes.txt": "hello\n" },
-    });
-    const { page } = workbench;
-    const view = await openAsk(page);
-    await ask(view, "Count for a while");
-    const stop = view.locator("#stop");
-    await stop.waitFor({ state: "visible", timeout: 30_000 });
-    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(1);
-    await stop.click();
-    await view.locator(".status", { hasText: "stopped" }).waitFor({ timeout: 30_000 });
-    await stop.waitFor({ state: "hidden", timeout: 10_000 });
-    const stoppedAt = (await view.locator(".assistant").textContent()) ?? "";
-    expect(stoppedAt).not.toContain("word199");
-    await view.locator("#new-chat").click();
-    await expect.poll(() => view.locator(".user, .assistant").count()).toBe(0);
-    await ask(view, "Again");
-    // The new session answers from the start, in a transcript that holds only the new chat.
-    await expect
-      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
-      .toMatch(/^word0 word1/);
-    await expect(view.locator(".user").allTextContents()).resolves.toEqual(["Again"]);
-    // A chat the user started anew is no break: no "new session" warning.
-    expect(await view.locator(".session-break").count()).toBe(0);
   });
 
   it("echoes at once, says connecting…, times out and keeps the text when the server hangs", async () => {
@@ -190,84 +288,35 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
     expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
   });
-
-  it("shows the conversation again after a window reload and continues its session", async () => {
-    const workbench = await editor.open({
-      turns: [{ text: "Because **two** is even." }, { text: "Still even." }],
-      files: { "notes.txt": "hello\n" },
-    });
-    const { page } = workbench;
-    let view = await openAsk(page);
-    await ask(view, "Why is two even?");
-    await expect
-      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
-      .toBe("Because two is even.");
-    await view.locator("#stop").waitFor({ state: "hidden", timeout: 30_000 });
-    const reloaded = page.waitForEvent("load", { timeout: 120_000 });
-    await runCommand(page, "Developer: Reload Window");
-    await reloaded;
-    await page.locator(".monaco-workbench").waitFor({ timeout: 120_000 });
-    view = await openAsk(page);
-    // The server replays the session: the question as typed and the reply, as Markdown.
-    await expect
-      .poll(() => view.locator(".user").allTextContents(), { timeout: 60_000 })
-      .toEqual(["Why is two even?"]);
-    await expect
-      .poll(() => view.locator(".assistant strong").textContent(), { timeout: 30_000 })
-      .toBe("two");
-    // The next question goes to the same session: no break, one conversation.
-    await ask(view, "And four?");
-    await expect
-      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
-      .toBe("Still even.");
-    expect(await view.locator(".session-break").count()).toBe(0);
-    await expect(view.locator(".user").allTextContents()).resolves.toEqual([
-      "Why is two even?",
-      "And four?",
-    ]);
-  });
-
-  it("Ctrl+Alt+L attaches the selection to the next question and, without one, focuses the box", async () => {
-    const code = "function add(a, b) {\n  return a + b;\n}";
-    const workbench = await editor.open({
-      turns: [
-        { text: "It adds.", expect: { lastMessageIncludes: "(Attached: sum.js, lines 1-3:)" } },
-      ],
-      files: { "sum.js": `${code}\n\nconst total = add(1, 2);\n` },
-    });
-    const { page } = workbench;
-    await openFile(page, "sum.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await page.keyboard.press("Control+Home");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+End");
-    await page.keyboard.press("Control+Alt+L");
-    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
-    await expect
-      .poll(() => view.locator("#context").textContent(), { timeout: 60_000 })
-      .toContain("Attached: sum.js lines 1–3");
-    // Back in the editor with another line and no selection: the key only focuses the box, and
-    // the attached lines stay attached.
-    await page.locator(".monaco-editor .view-line").nth(4).click();
-    await page.keyboard.press("End");
-    await page.keyboard.press("Control+Alt+L");
-    await expect
-      .poll(() => view.locator("#prompt").evaluate((box) => box === document.activeElement), {
-        timeout: 30_000,
-      })
-      .toBe(true);
-    await page.keyboard.type("What does it do?");
-    await page.keyboard.press("Enter");
-    await expect
-      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
-      .toBe("It adds.");
-    // Sent with the question, then no longer attached.
-    await expect
-      .poll(() => view.locator("#context").textContent(), { timeout: 10_000 })
-      .not.toContain("Attached");
-  });
 });
+
+/** The Ask view's page, inside the webview's two frames. */
+function askView(page: Page): FrameLocator {
+  return page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+}
+
+/**
+ * Clears what an Ask test left in a shared window, once the window's connections are ended: waits
+ * for the view to say so (the next question then connects to the next test's server, not over a
+ * socket that is closing), then New chat empties the transcript and forgets the session, so the
+ * next test's session is no break, and the explorer is shown again.
+ */
+async function startNewChat(page: Page): Promise<void> {
+  if ((await page.locator("iframe.webview.ready").count()) === 0) return;
+  const view = askView(page);
+  if (!(await view.locator("#new-chat").isVisible()))
+    await runCommand(page, "Focus on Ask Spark View");
+  if ((await view.locator(".user").count()) > 0)
+    await view
+      .locator(".status", { hasText: "disconnected from spark serve" })
+      .first()
+      .waitFor({ timeout: 10_000 });
+  await view.locator("#new-chat").click();
+  await expect.poll(() => view.locator("#transcript > *").count()).toBe(0);
+  // The side bar as a new window shows it: the explorer, where the next test opens its files.
+  await runCommand(page, "View: Show Explorer");
+  await page.locator(".explorer-folders-view").waitFor();
+}
 
 /** Accepts connections and never answers: a server that hangs. */
 async function startHangingServer(): Promise<{ url: string; close: () => Promise<void> }> {

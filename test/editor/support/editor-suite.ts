@@ -5,7 +5,7 @@
 // code-server once per file instead of once per test saves its install and start (~5 s a test on
 // this machine); starting each test's `spark serve` while the test before runs saves its start
 // (~9 s a test, see spark-serve-pool.ts). SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
@@ -34,9 +34,14 @@ export interface EditorSuite {
 export interface EditorSuiteOptions extends BuiltInExtensionChoice {
   /**
    * A test takes the window the test before left when it asks for the same user settings (see
-   * shared-window.ts): for files whose tests make only quick edit and completion requests.
+   * shared-window.ts).
    */
   shareWindows?: boolean;
+  /**
+   * With `shareWindows`: clears what a test left in a view before the next test takes the window,
+   * called once the window's connections to the test's server are ended (see shared-window.ts).
+   */
+  resetView?: (page: Page) => Promise<void>;
 }
 
 /**
@@ -45,6 +50,7 @@ export interface EditorSuiteOptions extends BuiltInExtensionChoice {
  */
 export function useEditorSuite({
   shareWindows = false,
+  resetView,
   ...extensions
 }: EditorSuiteOptions = {}): EditorSuite {
   let browser: Browser | undefined;
@@ -57,7 +63,7 @@ export function useEditorSuite({
   let stepsStartedAt: number | undefined;
   // Registered first, so it prints after the other afterAll hooks have run.
   const timings = useSuiteTimings(() => file);
-  const servers = useSparkServePool();
+  const servers = useSparkServePool({ windowFolders: shareWindows });
 
   beforeAll(async () => {
     file = path.basename(expect.getState().testPath ?? "");
@@ -89,7 +95,10 @@ export function useEditorSuite({
       const keep = context.task.result?.state !== "fail" && servers.laterTestRuns();
       const window = workbench.page === shared?.first.page ? shared : undefined;
       if (window === undefined) await workbench.close();
-      else if (!keep || !(await timings.time("close: reset the window", () => window.reset()))) {
+      else if (
+        !keep ||
+        !(await timings.time("close: reset the window", () => window.reset(resetView)))
+      ) {
         await window.close();
         shared = undefined;
       }
@@ -112,7 +121,10 @@ export function useEditorSuite({
         if (key === undefined) workbench = await openWorkbench(browser, codeServer, options, setup);
         else {
           serverSwitch ??= await ServerSwitch.start();
-          shared = await SharedWindow.open(key, browser, codeServer, serverSwitch, options, setup);
+          shared = await SharedWindow.open(key, browser, codeServer, serverSwitch, options, {
+            ...setup,
+            folder: servers.windowFolder(),
+          });
           workbench = shared.first;
         }
       }

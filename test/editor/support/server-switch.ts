@@ -1,9 +1,9 @@
 // One address in front of the `spark serve` of whichever test holds a shared window (see
 // shared-window.ts): the window's `spark.serverUrl` names this forwarder for the whole file, and
 // each test points it at its own server. A switch ends the connections open to the one before, so
-// no kept-alive socket carries a request to the previous test's server; the extension's quick edit
-// and completion requests open connections as they go (its Ask view's WebSocket would not
-// survive a switch, which is why the Ask tests keep a window each).
+// no kept-alive socket carries a request to the previous test's server: the extension's quick edit
+// and completion requests open connections as they go, and its Ask view connects again when its
+// WebSocket has closed.
 import { createServer, connect, type Server, type Socket } from "node:net";
 
 export class ServerSwitch {
@@ -36,14 +36,23 @@ export class ServerSwitch {
   switchTo(url: string): void {
     const parsed = new URL(url);
     this.target = { host: parsed.hostname, port: Number(parsed.port) };
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+    this.endConnections();
+  }
+
+  /** Ends the open connections and refuses new ones until the next `switchTo`: no server is up. */
+  disconnect(): void {
+    this.target = undefined;
+    this.endConnections();
   }
 
   async close(): Promise<void> {
+    this.endConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private endConnections(): void {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private forward(client: Socket): void {

@@ -1,15 +1,16 @@
-// A code-server window kept from one test to the next, for files whose tests only make requests
-// that open their own connections (quick edit, inline review) and leave no state in the extension
-// that a later test could trip on: a window costs ~8.5 s of CPU to open here, a test's reuse of
-// one under 1 s. Each test still gets its own `spark serve` (its own scripted turns), reached
-// through a ServerSwitch the window's settings name; its files are written into the window's
-// folder. A test takes the window only when it would open one with the same user settings and
-// none of its files' names were used in it before; after a test that failed, or one that left a
-// file unsaved, the next test opens a new window.
-import type { Browser } from "playwright-core";
+// A code-server window kept from one test to the next: a window costs ~8.5 s of CPU to open here,
+// a test's reuse of one under 1 s. Each test still gets its own `spark serve` (its own scripted
+// turns), reached through a ServerSwitch the window's settings name; its files are written into
+// the window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts). A test takes the window only when it would open one with the same user
+// settings and none of its files' names were used in it before; after a test that failed, or one
+// that left a file unsaved, the next test opens a new window. Between tests every editor and
+// notification is closed; a file whose tests leave state in a view (the Ask view's conversation
+// and WebSocket) passes a `resetView` that clears it once the window's connections are ended.
+import type { Browser, Page } from "playwright-core";
 import type { SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
 import { ServerSwitch } from "./server-switch.ts";
+import type { WindowFolder } from "./spark-serve-pool.ts";
 import {
   openWorkbench,
   runCommand,
@@ -27,16 +28,20 @@ export function sharingKey(options: WorkbenchOptions): string | undefined {
   return JSON.stringify({ settings: options.settings ?? {}, completions: options.completions });
 }
 
+/** Where a window's phases are timed and its servers come from. */
+type ServerSetup = Required<Pick<WorkbenchSetup, "timings" | "servers">>;
+
 export class SharedWindow {
-  /** The servers the window's tests took after the first, which owns the window's folder. */
+  /** The servers the window's tests took after the first. */
   private readonly laterServers: SparkServeProcess[] = [];
   /** The files the window's tests wrote into its folder. */
   private readonly written = new Set<string>();
 
   private constructor(
     readonly key: string,
-    /** The first test's workbench: its server's workspace is the window's folder. */
+    /** The first test's workbench. */
     readonly first: Workbench,
+    private readonly folder: WindowFolder,
     private readonly serverSwitch: ServerSwitch,
     files: readonly string[],
   ) {
@@ -54,14 +59,17 @@ export class SharedWindow {
     );
   }
 
-  /** Opens a window whose `spark.serverUrl` is `serverSwitch`, switched to the first test's server. */
+  /**
+   * Opens a window on `folder` whose `spark.serverUrl` is `serverSwitch`, switched to the first
+   * test's server.
+   */
   static async open(
     key: string,
     browser: Browser,
     editor: CodeServer,
     serverSwitch: ServerSwitch,
     options: WorkbenchOptions,
-    setup: Required<WorkbenchSetup>,
+    setup: ServerSetup & { folder: WindowFolder },
   ): Promise<SharedWindow> {
     const first = await openWorkbench(
       browser,
@@ -75,31 +83,38 @@ export class SharedWindow {
       },
       setup,
     );
-    return new SharedWindow(key, first, serverSwitch, Object.keys(options.files ?? {}));
+    return new SharedWindow(
+      key,
+      first,
+      setup.folder,
+      serverSwitch,
+      Object.keys(options.files ?? {}),
+    );
   }
 
   /** The next test's workbench in this window: its own server, its files in the window's folder. */
-  async take(options: WorkbenchOptions, setup: Required<WorkbenchSetup>): Promise<Workbench> {
+  async take(options: WorkbenchOptions, setup: ServerSetup): Promise<Workbench> {
     const server = await setup.timings.time("open: spark serve", () =>
       setup.servers.take(options.turns),
     );
-    // The window's folder is the first server's workspace.
     for (const [name, content] of Object.entries(options.files ?? {})) {
-      this.first.server.workspace.write(name, content);
+      this.folder.write(name, content);
       this.written.add(name);
     }
     this.serverSwitch.switchTo(server.url);
-    // The test before's server is done with (the first one's folder is the window's).
+    // The test before's server is done with (the first one closes with the window).
     await Promise.all(this.laterServers.splice(0).map((earlier) => earlier.close()));
     this.laterServers.push(server);
     return { ...this.first, server, close: () => this.close() };
   }
 
   /**
-   * Readies the window for the next test: every editor and notification closed. False when it
-   * cannot be (a file left unsaved would ask whether to save it): the window must be closed.
+   * Readies the window for the next test: every editor and notification closed, and with
+   * `resetView`, the window's connections ended (until the next test's `take`) and then its view
+   * reset. False when it cannot be (a file left unsaved would ask whether to save it): the window
+   * must be closed.
    */
-  async reset(): Promise<boolean> {
+  async reset(resetView?: (page: Page) => Promise<void>): Promise<boolean> {
     const { page } = this.first;
     try {
       if ((await page.locator(".tab.dirty").count()) > 0) return false;
@@ -110,6 +125,10 @@ export class SharedWindow {
         .locator(".notification-toast")
         .first()
         .waitFor({ state: "detached", timeout: 10_000 });
+      if (resetView !== undefined) {
+        this.serverSwitch.disconnect();
+        await resetView(page);
+      }
       return true;
     } catch {
       return false;

@@ -32,15 +32,22 @@ export class SpareSparkServe {
     });
   }
 
-  /** Starts `spark serve` on a new workspace; it waits in its start for the turns of `take`. */
-  static start(): SpareSparkServe {
+  /**
+   * Starts `spark serve` on a new workspace; it waits in its start for the turns of `take`. Its
+   * agent sessions may also run in `otherWorkspaceRoots` (the pool's windows folder).
+   */
+  static start(otherWorkspaceRoots: readonly string[] = []): SpareSparkServe {
     const workspace = createAgentWorkspace();
     const home = path.dirname(workspace.sessionsDirectory);
     const script = path.join(home, "script.jsonl");
     execFileSync("mkfifo", [script]);
+    const roots =
+      otherWorkspaceRoots.length === 0
+        ? []
+        : [workspace.root, ...otherWorkspaceRoots].flatMap((root) => ["--workspace-root", root]);
     const child = spawn(
       process.execPath,
-      [SPARK_BIN, "serve", "--model", `script:${script}`, "--port", "0"],
+      [SPARK_BIN, "serve", "--model", `script:${script}`, "--port", "0", ...roots],
       {
         cwd: workspace.root,
         env: { ...process.env, SPARK_HOME: home },

@@ -1,10 +1,22 @@
 // One `spark serve` a test, as before, but each started ahead: while a test runs, the next one's
 // server gets through its start and waits for its turns (see spare-spark-serve.ts). A test that
 // brings its own config.toml (keys, models) starts its server itself: the spare's config is read.
+// For files that share windows, every server also runs agent sessions in the pool's windows
+// folder, where each shared window gets a folder of its own: a later test's Ask view starts its
+// sessions in the window's folder, not in its own server's workspace.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { RunnerTask, RunnerTestFile } from "vitest";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import { SpareSparkServe } from "./spare-spark-serve.ts";
+
+/** A folder a window opens: where a test's files are written. */
+export interface WindowFolder {
+  root: string;
+  write(relativePath: string, content: string): void;
+}
 
 export interface SparkServeOptions {
   /** spark serve's config.toml: the server is started for it, not taken from the spares. */
@@ -21,15 +33,33 @@ export interface SparkServePool {
   prepareNext(): void;
   /** Whether a test after the running one in this file will run (read in its beforeEach). */
   laterTestRuns(): boolean;
+  /**
+   * A new folder for a shared window, in which every server of the pool runs agent sessions too;
+   * only with `windowFolders`. Removed after the file's last test.
+   */
+  windowFolder(): WindowFolder;
+}
+
+export interface SparkServePoolOptions {
+  /** Whether the file's tests share windows (see shared-window.ts). */
+  windowFolders?: boolean;
 }
 
 /** Registers the file's hooks: the first spare starts in beforeAll, the last is stopped after. */
-export function useSparkServePool(): SparkServePool {
+export function useSparkServePool({
+  windowFolders = false,
+}: SparkServePoolOptions = {}): SparkServePool {
   let spare: SpareSparkServe | undefined;
   let laterTestRuns = true;
+  let windowsRoot: string | undefined;
+  let windowCount = 0;
+  const startSpare = (): SpareSparkServe =>
+    SpareSparkServe.start(windowsRoot === undefined ? [] : [windowsRoot]);
 
   beforeAll(() => {
-    spare = SpareSparkServe.start();
+    if (windowFolders)
+      windowsRoot = realpathSync(mkdtempSync(path.join(os.tmpdir(), "spark-windows-")));
+    spare = startSpare();
   });
   beforeEach((context) => {
     laterTestRuns = hasLaterTest(context.task.file, context.task.id);
@@ -37,20 +67,37 @@ export function useSparkServePool(): SparkServePool {
   afterAll(async () => {
     await spare?.discard();
     spare = undefined;
+    if (windowsRoot !== undefined) rmSync(windowsRoot, { recursive: true, force: true });
+    windowsRoot = undefined;
   });
 
   return {
     async take(turns, options = {}) {
       if (options.configToml !== undefined)
         return startSparkServe(turns, { configToml: options.configToml });
-      const taken = spare ?? SpareSparkServe.start();
+      const taken = spare ?? startSpare();
       spare = undefined;
       return taken.take(turns);
     },
     prepareNext() {
-      if (spare === undefined && laterTestRuns) spare = SpareSparkServe.start();
+      if (spare === undefined && laterTestRuns) spare = startSpare();
     },
     laterTestRuns: () => laterTestRuns,
+    windowFolder() {
+      if (windowsRoot === undefined)
+        throw new Error("windowFolder() needs useSparkServePool({ windowFolders: true })");
+      windowCount += 1;
+      const root = path.join(windowsRoot, `window-${windowCount}`);
+      mkdirSync(root);
+      return {
+        root,
+        write(relativePath, content) {
+          const absolute = path.join(root, relativePath);
+          mkdirSync(path.dirname(absolute), { recursive: true });
+          writeFileSync(absolute, content);
+        },
+      };
+    },
   };
 }
 

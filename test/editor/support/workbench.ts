@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
-import type { SparkServePool } from "./spark-serve-pool.ts";
+import type { SparkServePool, WindowFolder } from "./spark-serve-pool.ts";
 import { SuiteTimings } from "./suite-timings.ts";
 
 /** Monaco renders spaces as no-break spaces. */
@@ -44,6 +44,8 @@ export interface WorkbenchSetup {
   timings?: SuiteTimings;
   /** Where the window's `spark serve` comes from (default: one started for it). */
   servers?: Pick<SparkServePool, "take">;
+  /** The folder the window opens (default: its server's workspace). */
+  folder?: WindowFolder;
 }
 
 /** Opens a window on `editor` for a new `spark serve`; its user settings are the test's alone. */
@@ -51,7 +53,11 @@ export async function openWorkbench(
   browser: Browser,
   editor: CodeServer,
   options: WorkbenchOptions,
-  { timings = new SuiteTimings(), servers = { take: startSparkServe } }: WorkbenchSetup = {},
+  {
+    timings = new SuiteTimings(),
+    servers = { take: startSparkServe },
+    folder,
+  }: WorkbenchSetup = {},
 ): Promise<Workbench> {
   const server = await timings.time("open: spark serve", () =>
     servers.take(
@@ -59,8 +65,10 @@ export async function openWorkbench(
       options.configToml === undefined ? {} : { configToml: options.configToml },
     ),
   );
+  const windowFolder: WindowFolder = folder ?? server.workspace;
+  const { root } = windowFolder;
   for (const [name, content] of Object.entries(options.files ?? {}))
-    server.workspace.write(name, content);
+    windowFolder.write(name, content);
   const serverUrl = options.serverUrl === undefined ? server.url : await options.serverUrl(server);
   editor.resetUserSettings({
     "spark.serverUrl": serverUrl,
@@ -107,7 +115,7 @@ export async function openWorkbench(
   };
   try {
     await timings.time("open: workbench", async () => {
-      await page.goto(`${editor.url}/?folder=${encodeURIComponent(server.workspace.root)}`);
+      await page.goto(`${editor.url}/?folder=${encodeURIComponent(root)}`);
       await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
     });
     // The status-bar item appears once the extension has activated.
@@ -119,7 +127,7 @@ export async function openWorkbench(
     await close();
     throw error;
   }
-  return { page, context, server, editor, root: server.workspace.root, close };
+  return { page, context, server, editor, root, close };
 }
 
 /** Screenshots of every page of the window (what the editor showed at the end). */
