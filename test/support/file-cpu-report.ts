@@ -2,7 +2,8 @@
 // the CPU its worker spent meanwhile, its own and that of the child processes it reaped (servers,
 // CLIs; not a process whose own parent exits before reaping it: chromium's renderers, tmux's server,
 // so browser and terminal files read low). A file whose CPU is far below its wall time waits:
-// on two cores that is where the full run idles (see docs/development.md).
+// on two cores that is where the full run idles (see docs/development.md). Each line also says
+// when the file ended and which worker ran it, to lay the run out in time (beside `vmstat -t`).
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
@@ -44,6 +45,8 @@ if (output !== undefined && output !== "" && existsSync("/proc/self/stat")) {
       wallSeconds: (ended.at - started.at) / 1000,
       ownCpuSeconds: ended.ownSeconds - started.ownSeconds,
       childrenCpuSeconds: ended.childrenSeconds - started.childrenSeconds,
+      endedAt: new Date().toISOString(),
+      worker: process.pid,
     };
     appendFileSync(output, `${JSON.stringify(line)}\n`);
   });
