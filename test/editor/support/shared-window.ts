@@ -1,11 +1,12 @@
 // A code-server window kept from one test to the next: a window costs ~8.5 s of CPU to open here,
 // a test's reuse of one under 1 s. Each test still gets its own `spark serve` (its own scripted
 // turns), reached through a ServerSwitch the window's settings name; its files are written into
-// the window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts). A test takes the window only when it would open one with the same user
-// settings and none of its files' names were used in it before; after a test that failed, or one
-// that left a file unsaved, the next test opens a new window. Between tests every editor and
-// notification is closed; a file whose tests leave state in a view (the Ask view's conversation
-// and WebSocket) passes a `resetView` that clears it once the window's connections are ended.
+// the window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts).
+// A test takes the window only when it would open one with the same user settings and none of its
+// files' names were used in it before; after a test that failed, or one that left a file unsaved,
+// the next test opens a new window. Between tests every editor and notification is closed; a file
+// whose tests leave state in a view (the Ask view's conversation and WebSocket) passes a
+// `resetView` that clears it once the window's connections are ended.
 import type { Browser, Page } from "playwright-core";
 import type { SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
