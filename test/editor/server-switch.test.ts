@@ -32,18 +32,27 @@ describe("the server switch", () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
-  it("sends each request to the server switched to last, kept-alive connections included", async () => {
-    const first = await answering("first");
-    const second = await answering("second");
+  /** Servers answering `texts`, a switch in front of them and a client keeping one connection. */
+  async function setUp(...texts: string[]) {
+    const servers = await Promise.all(texts.map(answering));
     const serverSwitch = await ServerSwitch.start();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     cleanups.push(async () => {
       agent.destroy();
       await serverSwitch.close();
-      first.server.closeAllConnections();
-      second.server.closeAllConnections();
-      await Promise.all([first, second].map(({ server }) => new Promise((r) => server.close(r))));
+      for (const { server } of servers) server.closeAllConnections();
+      await Promise.all(servers.map(({ server }) => new Promise((r) => server.close(r))));
     });
+    return { servers, serverSwitch, agent };
+  }
+
+  it("sends each request to the server switched to last, kept-alive connections included", async () => {
+    const {
+      servers: [first, second],
+      serverSwitch,
+      agent,
+    } = await setUp("first", "second");
+    if (first === undefined || second === undefined) throw new Error("two servers were started");
 
     serverSwitch.switchTo(first.url);
     expect(await read(serverSwitch.url, agent)).toBe("first");
@@ -58,15 +67,12 @@ describe("the server switch", () => {
   });
 
   it("ends open connections and refuses new ones while disconnected, until the next switch", async () => {
-    const only = await answering("only");
-    const serverSwitch = await ServerSwitch.start();
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    cleanups.push(async () => {
-      agent.destroy();
-      await serverSwitch.close();
-      only.server.closeAllConnections();
-      await new Promise((resolve) => only.server.close(resolve));
-    });
+    const {
+      servers: [only],
+      serverSwitch,
+      agent,
+    } = await setUp("only");
+    if (only === undefined) throw new Error("one server was started");
 
     serverSwitch.switchTo(only.url);
     expect(await read(serverSwitch.url, agent)).toBe("only");

@@ -140,12 +140,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       files: { "adder.js": `${code}\n\nconst total = add(1, 2);\n` },
     });
     const { page } = workbench;
-    await openFile(page, "adder.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await page.keyboard.press("Control+Home");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+End");
+    await selectFirstLines(page, "adder.js");
     await page.keyboard.press("Control+Alt+L");
     const view = askView(page);
     await expect
@@ -182,12 +177,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       files: { "sum.js": `${selection}\n\n` },
     });
     const { page } = workbench;
-    await openFile(page, "sum.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await page.keyboard.press("Control+Home");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+ArrowDown");
-    await page.keyboard.press("Shift+End");
+    await selectFirstLines(page, "sum.js");
     const view = await openAsk(page);
     await expect
       .poll(() => view.locator("#context").textContent(), { timeout: 30_000 })
@@ -289,6 +279,16 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
     expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
   });
 });
+
+/** Opens `file` and selects its first three lines, as a user does with the keyboard. */
+async function selectFirstLines(page: Page, file: string): Promise<void> {
+  await openFile(page, file);
+  await page.locator(".monaco-editor .view-line").first().click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+End");
+}
 
 /** The Ask view's page, inside the webview's two frames. */
 function askView(page: Page): FrameLocator {
