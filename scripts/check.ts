@@ -16,7 +16,7 @@ const TSCONFIGS = ["tsconfig.json", "web/tsconfig.json"];
 export interface CheckResult {
   name: "typecheck" | "lint";
   passed: boolean;
-  /** What a failure prints: tsc's diagnostics or ESLint's stylish report. */
+  /** tsc's diagnostics or ESLint's stylish report (warnings too); empty when nothing was found. */
   output: string;
   seconds: number;
 }
@@ -95,7 +95,8 @@ if (
   const results = await typecheckAndLint();
   for (const result of results) {
     const line = `${result.name} ${result.passed ? "passed" : "FAILED"} (${result.seconds.toFixed(0)} s)`;
-    process.stdout.write(result.passed ? `${line}\n` : `${line}:\n${result.output}\n`);
+    // As tsc and `eslint .` do, what they found is printed; only a failure has errors in it.
+    process.stdout.write(result.output === "" ? `${line}\n` : `${line}:\n${result.output}\n`);
   }
   process.exitCode = results.every((result) => result.passed) ? 0 : 1;
 }
