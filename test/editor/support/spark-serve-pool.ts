@@ -4,19 +4,17 @@
 // For files that share windows, every server also runs agent sessions in the pool's windows
 // folder, where each shared window gets a folder of its own: a later test's Ask view starts its
 // sessions in the window's folder, not in its own server's workspace.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { RunnerTask, RunnerTestFile } from "vitest";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { createAgentWorkspace, type AgentWorkspace } from "../../agent/support/agent-workspace.ts";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import { SpareSparkServe } from "./spare-spark-serve.ts";
 
 /** A folder a window opens: where a test's files are written. */
-export interface WindowFolder {
-  root: string;
-  write(relativePath: string, content: string): void;
-}
+export type WindowFolder = Pick<AgentWorkspace, "root" | "write">;
 
 export interface SparkServeOptions {
   /** spark serve's config.toml: the server is started for it, not taken from the spares. */
@@ -52,7 +50,6 @@ export function useSparkServePool({
   let spare: SpareSparkServe | undefined;
   let laterTestRuns = true;
   let windowsRoot: string | undefined;
-  let windowCount = 0;
   const startSpare = (): SpareSparkServe =>
     SpareSparkServe.start(windowsRoot === undefined ? [] : [windowsRoot]);
 
@@ -86,17 +83,8 @@ export function useSparkServePool({
     windowFolder() {
       if (windowsRoot === undefined)
         throw new Error("windowFolder() needs useSparkServePool({ windowFolders: true })");
-      windowCount += 1;
-      const root = path.join(windowsRoot, `window-${windowCount}`);
-      mkdirSync(root);
-      return {
-        root,
-        write(relativePath, content) {
-          const absolute = path.join(root, relativePath);
-          mkdirSync(path.dirname(absolute), { recursive: true });
-          writeFileSync(absolute, content);
-        },
-      };
+      // Removed with the windows folder after the file's last test.
+      return createAgentWorkspace(windowsRoot);
     },
   };
 }
