@@ -12,11 +12,12 @@ const UNIT_FILES = [
 const EDITOR_FILES = ["test/editor/**/*.test.ts"];
 
 /**
- * The editor files run first, two at a time: they alone keep both cores busy. The unit files run
+ * Each project names its worker count through its group (none is set for the whole run). The
+ * editor files run first, two at a time: they alone keep both cores busy. The unit files run
  * in the same group, after them (the sequencer puts the slow ones first), on the worker the last
  * editor files leave free. The end-to-end files run after that group, three at a time: many wait
  * (servers starting, timers, leases), and with two workers the machine idled 7–40% of each 30 s
- * there; with three, 1–7%.
+ * there; with three, 1–7%. The model files in it load native contexts with one thread each.
  */
 const EDITOR_GROUP = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 const END_TO_END_GROUP = { maxWorkers: 3, sequence: { groupOrder: 1 } };
@@ -29,9 +30,6 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "editors/vscode/.code-server/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Model-dependent tests load native llama.cpp contexts; two cores cannot run many at once
-    // (each project names its own count: the groups below).
-    maxWorkers: 2,
     fileParallelism: true,
     sequence: { sequencer: SlowFirstSequencer },
     // Records nothing unless SPARK_TEST_CPU names a file (see test/support/file-cpu-report.ts).
