@@ -1,8 +1,9 @@
 // `npm run check`: the typecheck and the lint in one process over the same TypeScript programs.
 // Run apart, `tsc` and typescript-eslint each built and type-checked the whole project (~27 and
 // ~72 s of CPU here); given tsc's programs, the lint's type-aware rules find the types already
-// checked (~58 s for both). `npm test` runs this beside vitest. `npm run typecheck` and
+// checked (~66 s for both). `npm test` runs this beside vitest. `npm run typecheck` and
 // `npm run lint` still run each alone.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ESLint } from "eslint";
@@ -10,8 +11,20 @@ import ts from "typescript";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/** The projects `npm run typecheck` checks, in its order. */
-const TSCONFIGS = ["tsconfig.json", "web/tsconfig.json"];
+/**
+ * The projects `npm run typecheck` checks, in its order: its `tsc -p` arguments, read from
+ * package.json so that the two cannot drift apart.
+ */
+function typecheckedProjects(root: string): string[] {
+  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
+  const script = manifest.scripts?.typecheck ?? "";
+  const projects = [...script.matchAll(/\btsc -p (\S+)/g)].flatMap((match) => match[1] ?? []);
+  if (projects.length === 0)
+    throw new Error(`package.json's typecheck script names no "tsc -p <tsconfig>": ${script}`);
+  return projects;
+}
 
 export interface CheckResult {
   name: "typecheck" | "lint";
@@ -24,6 +37,7 @@ export interface CheckResult {
 export interface CheckOptions {
   /** The folder the tsconfigs, the lint patterns and ESLint's config are read from. */
   root?: string;
+  /** Default: the projects package.json's typecheck script checks. */
   tsconfigs?: readonly string[];
   lintPatterns?: readonly string[];
 }
@@ -31,7 +45,7 @@ export interface CheckOptions {
 /** Type-checks every project, then lints with typescript-eslint reading the same programs. */
 export async function typecheckAndLint({
   root = ROOT,
-  tsconfigs = TSCONFIGS,
+  tsconfigs = typecheckedProjects(root),
   lintPatterns = ["."],
 }: CheckOptions = {}): Promise<[CheckResult, CheckResult]> {
   const startedAt = performance.now();
