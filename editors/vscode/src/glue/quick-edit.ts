@@ -105,26 +105,34 @@ export class QuickEdit implements vscode.Disposable {
     }
     await this.reject();
     const pending = await this.open(document, span, anchor, tracking, true);
-    const end = pending.inline
-      ? await this.review.whileEditing(
-          document.uri,
-          () => this.cancel(),
-          () => this.stream(pending, instruction),
-        )
-      : await this.stream(pending, instruction);
-    if (this.pending !== pending) return;
-    const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
-    if (outcome.kind !== "offer") {
-      pending.tracking.dispose();
-      await this.discard(pending);
-      if (outcome.kind === "failed")
-        this.failures.explicit(outcome.error, "Spark quick edit failed");
-      else void vscode.window.showInformationMessage(outcome.message);
-      return;
+    try {
+      const end = pending.inline
+        ? await this.review.whileEditing(
+            document.uri,
+            () => this.cancel(),
+            () => this.stream(pending, instruction),
+          )
+        : await this.stream(pending, instruction);
+      if (this.pending !== pending) return;
+      const outcome = decideQuickEditOutcome(pending.original, pending.streamed, end);
+      if (outcome.kind !== "offer") {
+        pending.tracking.dispose();
+        await this.discard(pending);
+        if (outcome.kind === "failed")
+          this.failures.explicit(outcome.error, "Spark quick edit failed");
+        else void vscode.window.showInformationMessage(outcome.message);
+        return;
+      }
+      // The line where the selection is now: lines may have been added above it meanwhile.
+      const line = document.positionAt(anchor.span?.start ?? span.start).line;
+      await this.offer(pending, outcome.text, line);
+    } finally {
+      // Only now do ✓ and Ctrl+Enter show: Accept has the proposal to write, in its language.
+      // Cleared when the stream ended, a ✓ clicked before the proposal was offered accepted
+      // nothing (seen under load in a full test run). An edit started meanwhile streams on.
+      if (this.pending === undefined || this.pending === pending)
+        await setContext("spark.editStreaming", false);
     }
-    // The line where the selection is now: lines may have been added above it meanwhile.
-    const line = document.positionAt(anchor.span?.start ?? span.start).line;
-    await this.offer(pending, outcome.text, line);
   }
 
   /**
@@ -299,7 +307,6 @@ export class QuickEdit implements vscode.Disposable {
       return { kind: "failed", error };
     } finally {
       refresh();
-      await setContext("spark.editStreaming", false);
     }
   }
 
