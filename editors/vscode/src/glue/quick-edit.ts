@@ -127,9 +127,8 @@ export class QuickEdit implements vscode.Disposable {
       const line = document.positionAt(anchor.span?.start ?? span.start).line;
       await this.offer(pending, outcome.text, line);
     } finally {
-      // Only now do ✓ and Ctrl+Enter show: Accept has the proposal to write, in its language.
-      // Cleared when the stream ended, a ✓ clicked before the proposal was offered accepted
-      // nothing (seen under load in a full test run). An edit started meanwhile streams on.
+      // ✓ and Ctrl+Enter show only now that Accept has a proposal (cleared at the stream's end, a
+      // ✓ clicked under load accepted nothing). An edit started meanwhile streams on.
       if (this.pending === undefined || this.pending === pending)
         await setContext("spark.editStreaming", false);
     }
