@@ -1,12 +1,12 @@
 // code-server (VS Code in a browser, extension host on this machine) for the extension's end-to-end
 // tests: installed by editors/vscode/scripts/install-code-server.sh into a git-ignored folder, run
 // on Node 24 in its own process group with XDG dirs and user data in a temp folder, and the
-// built-in extensions no test uses turned off (see disabled-extensions.ts). One per test
-// file: each test opens its own window on its own workspace folder (see workbench.ts), and the
-// extension is installed once per run and copied (see package-extension.ts).
+// built-in extensions no test uses turned off (see disabled-extensions.ts). One per vitest worker
+// (see kept-editor.ts): each test opens its own window on its own workspace folder (see
+// workbench.ts), and the extension is installed once per run and copied (see package-extension.ts).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -103,6 +103,8 @@ export interface CodeServer {
   /** Merges into the user's settings as this object knows them (see workbench.updateUserSettings). */
   updateUserSettings(changes: Record<string, unknown>): void;
   userSettings(): Record<string, unknown>;
+  /** Whether its process is still up. */
+  running(): boolean;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,7 @@ export async function startCodeServer(
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  const watchdog = startWatchdog(child, base);
   let output = "";
   const append = (chunk: Buffer): void => {
     output += chunk.toString();
@@ -171,11 +174,29 @@ export async function startCodeServer(
       userSettings = { ...userSettings, ...changes };
     },
     userSettings: () => userSettings,
+    running: () => child.exitCode === null && child.signalCode === null,
     close: async () => {
+      watchdog.kill("SIGKILL");
       await stopGroup(child);
       rmSync(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A shell that kills code-server's process group and removes its folder when this process ends,
+ * however it ends: it waits on a pipe from this process, which closes only then. (A kept
+ * code-server outlives its test file, and vitest ends its workers without an exit event.)
+ */
+function startWatchdog(child: ChildProcess, base: string): ChildProcess {
+  const watchdog = spawn(
+    "sh",
+    ["-c", 'read -r _; kill -KILL -- "-$0" 2>/dev/null; rm -rf "$1"', String(child.pid), base],
+    { detached: true, stdio: ["pipe", "ignore", "ignore"] },
+  );
+  watchdog.unref();
+  (watchdog.stdin as Socket | null)?.unref();
+  return watchdog;
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {

@@ -1,16 +1,17 @@
-// The hooks every code-server test file shares: one code-server and one chromium for the file
-// (started together in beforeAll), a new window per test (its own `spark serve`, workspace folder,
-// user settings and browser context), screenshotted and closed after it; with `shareWindows`, a
-// test takes the window the test before left where it can (see shared-window.ts). Starting
-// code-server once per file instead of once per test saves its install and start (~5 s a test on
-// this machine); starting each test's `spark serve` while the test before runs saves its start
-// (~9 s a test, see spark-serve-pool.ts). SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
-import { chromium, type Browser, type Page } from "playwright-core";
+// The hooks every code-server test file shares: the worker's code-server and chromium (started
+// together in its first file's beforeAll and kept for its next: see kept-editor.ts), a new window
+// per test (its own `spark serve`, workspace folder, user settings and browser context),
+// screenshotted and closed after it; with `shareWindows`, a test takes the window the test before
+// left where it can (see shared-window.ts). Keeping code-server instead of starting one per test
+// saves its install and start (~5 s a test on this machine); starting each test's `spark serve`
+// while the test before runs saves its start (~9 s a test, see spark-serve-pool.ts).
+// SPARK_EDITOR_TIMINGS=1 prints where the file's time went.
+import type { Browser, Page } from "playwright-core";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
-import { packageExtension, startCodeServer, type CodeServer } from "./code-server.ts";
+import { packageExtension, type CodeServer } from "./code-server.ts";
 import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
+import { keptBrowser, keptCodeServerWith } from "./kept-editor.ts";
 import { ServerSwitch } from "./server-switch.ts";
 import { SharedWindow, sharingKey } from "./shared-window.ts";
 import { useSparkServePool } from "./spark-serve-pool.ts";
@@ -69,16 +70,14 @@ export function useEditorSuite({
     file = path.basename(expect.getState().testPath ?? "");
     await timings.time("setup: package the extension", packageExtension);
     [browser, codeServer] = await Promise.all([
-      timings.time("setup: chromium", launchBrowser),
-      timings.time("setup: code-server", () => startCodeServer(extensions)),
+      timings.time("setup: chromium", keptBrowser),
+      timings.time("setup: code-server", () => keptCodeServerWith(extensions)),
     ]);
   }, 180_000);
   afterAll(async () => {
     await timings.time("teardown: shared window", async () => shared?.close());
     shared = undefined;
     await serverSwitch?.close();
-    await timings.time("teardown: chromium", async () => browser?.close());
-    await timings.time("teardown: code-server", async () => codeServer?.close());
   });
   beforeEach((context) => {
     timings.enterTest(context.task.name);
@@ -139,21 +138,4 @@ export function useEditorSuite({
       cleanups.push(cleanup);
     },
   };
-}
-
-/** Debian's chromium, without a profile of its own: each window gets a new context. */
-function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
 }
