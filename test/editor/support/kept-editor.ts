@@ -7,7 +7,7 @@
 // process group is killed when the worker ends (see code-server.ts), and chromium ends with the
 // pipe playwright drives it through.
 import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_PATH } from "../../web/support/chromium.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { startCodeServer, type CodeServer } from "./code-server.ts";
 import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
 
@@ -46,14 +46,6 @@ function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }

@@ -8,6 +8,17 @@ import { chromium, type BrowserContext } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.SPARK_CHROMIUM ?? "/usr/bin/chromium";
 
+/** The flags every test's chromium starts with: no sandbox, GPU or background traffic. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function chromiumMissingReason(): string | undefined {
   if (existsSync(CHROMIUM_PATH)) return undefined;
@@ -30,16 +41,7 @@ export async function launchChromium(): Promise<LaunchedChromium> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: ["--headless", ...CHROMIUM_ARGS],
   });
   return {
     context,
