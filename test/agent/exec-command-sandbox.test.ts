@@ -11,17 +11,29 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/agent-events.ts";
 import { probeCommandSandbox } from "../../src/agent/sandbox/detect-command-sandbox.ts";
+import { isInside } from "../../src/agent/sandbox/protected-workspace-paths.ts";
+import { PRIVATE_FOLDERS } from "../../src/agent/sandbox/system-roots.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
 import { script, spark } from "./support/spark-exec.ts";
 
 type ToolResult = Extract<AgentEvent, { type: "tool-result" }>;
 
-/** Outside /tmp, so a write beside the workspace meets the read-only root, not the private /tmp. */
 /** A workspace the sandbox's private /tmp does not cover: the checkout's own, unless it is in /tmp. */
 const CHECKOUT_SCRATCH = fileURLToPath(new URL("../../.spark-test/sandbox/", import.meta.url));
 const OUTSIDE_TMP = CHECKOUT_SCRATCH.startsWith("/tmp/")
   ? "/var/tmp/spark-test-sandbox/"
   : CHECKOUT_SCRATCH;
+/**
+ * Whether the sandbox gives `folder` an empty private copy (its /tmp, /var/tmp, /run and the
+ * homes): a write there succeeds inside and never reaches the machine. Elsewhere beside the
+ * workspace it meets the read-only root. A checkout in /tmp or in a home is the first case.
+ */
+function inPrivateFolder(folder: string): boolean {
+  const privateFolders = [...PRIVATE_FOLDERS, process.env.HOME, os.homedir()];
+  return privateFolders.some(
+    (root) => root !== undefined && root !== "/" && isInside(root, folder),
+  );
+}
 
 const detection = await probeCommandSandbox({
   platform: process.platform,
@@ -96,7 +108,8 @@ describe.skipIf(missing !== undefined)("spark exec's command sandbox", () => {
     });
     expect(results[0]).toMatchObject({ isError: false, output: "(no output)\n[exit code 0]" });
     expect(workspace.read("inside.txt")).toBe("inside\n");
-    expect(results[1]?.output).toMatch(/Read-only file system\n\[exit code [1-9]\d*\]$/);
+    if (inPrivateFolder(beside)) expect(results[1]?.output).toBe("(no output)\n[exit code 0]");
+    else expect(results[1]?.output).toMatch(/Read-only file system\n\[exit code [1-9]\d*\]$/);
     expect(existsSync(beside)).toBe(false);
   });
 
