@@ -12,27 +12,29 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/agent-events.ts";
 import { probeCommandSandbox } from "../../src/agent/sandbox/detect-command-sandbox.ts";
 import { isInside } from "../../src/agent/sandbox/protected-workspace-paths.ts";
-import { PRIVATE_FOLDERS } from "../../src/agent/sandbox/system-roots.ts";
+import { sandboxMounts, sandboxViewInputFor } from "../../src/agent/sandbox/sandbox-mounts.ts";
 import { createAgentWorkspace, type AgentWorkspace } from "./support/agent-workspace.ts";
 import { script, spark } from "./support/spark-exec.ts";
 
 type ToolResult = Extract<AgentEvent, { type: "tool-result" }>;
 
-/** A workspace the sandbox's private /tmp does not cover: the checkout's own, unless it is in /tmp. */
-const CHECKOUT_SCRATCH = fileURLToPath(new URL("../../.spark-test/sandbox/", import.meta.url));
-const OUTSIDE_TMP = CHECKOUT_SCRATCH.startsWith("/tmp/")
-  ? "/var/tmp/spark-test-sandbox/"
-  : CHECKOUT_SCRATCH;
 /**
- * Whether the sandbox gives `folder` an empty private copy (its /tmp, /var/tmp, /run and the
- * homes): a write there succeeds inside and never reaches the machine. Elsewhere beside the
- * workspace it meets the read-only root. A checkout in /tmp or in a home is the first case.
+ * Where two tests make their workspace: in the checkout (.spark-test/, git-ignored) rather than in
+ * /tmp, so that a write beside it meets the sandbox's read-only root unless the checkout itself
+ * lies in a folder the sandbox empties.
  */
-function inPrivateFolder(folder: string): boolean {
-  const privateFolders = [...PRIVATE_FOLDERS, process.env.HOME, os.homedir()];
-  return privateFolders.some(
-    (root) => root !== undefined && root !== "/" && isInside(root, folder),
-  );
+const CHECKOUT_SCRATCH = fileURLToPath(new URL("../../.spark-test/sandbox/", import.meta.url));
+
+/**
+ * Whether the sandbox shows `folder` as an empty private copy (its /tmp, /var/tmp, /run and the
+ * homes): the last of the sandbox's own mounts that covers the folder says. A write there
+ * succeeds inside and never reaches the machine; elsewhere beside the workspace it meets the
+ * read-only root.
+ */
+function privateInSandbox(folder: string): boolean {
+  const sparkHome = path.dirname(workspace.sessionsDirectory);
+  const mounts = sandboxMounts(sandboxViewInputFor(workspace.root, [], sparkHome));
+  return mounts.findLast((mount) => isInside(mount.target, folder))?.kind === "empty";
 }
 
 const detection = await probeCommandSandbox({
@@ -92,7 +94,7 @@ function userConfig(text: string): void {
 
 describe.skipIf(missing !== undefined)("spark exec's command sandbox", () => {
   it("lets a command write in the workspace and nowhere else", async () => {
-    gitRepository(OUTSIDE_TMP);
+    gitRepository(CHECKOUT_SCRATCH);
     const beside = path.join(path.dirname(workspace.root), "beside.txt");
     const { results, stderr, events } = await runCommands([
       "echo inside > inside.txt",
@@ -108,7 +110,8 @@ describe.skipIf(missing !== undefined)("spark exec's command sandbox", () => {
     });
     expect(results[0]).toMatchObject({ isError: false, output: "(no output)\n[exit code 0]" });
     expect(workspace.read("inside.txt")).toBe("inside\n");
-    if (inPrivateFolder(beside)) expect(results[1]?.output).toBe("(no output)\n[exit code 0]");
+    if (privateInSandbox(path.dirname(beside)))
+      expect(results[1]?.output).toBe("(no output)\n[exit code 0]");
     else expect(results[1]?.output).toMatch(/Read-only file system\n\[exit code [1-9]\d*\]$/);
     expect(existsSync(beside)).toBe(false);
   });
@@ -122,7 +125,7 @@ describe.skipIf(missing !== undefined)("spark exec's command sandbox", () => {
   });
 
   it("keeps git's folder, the hooks folder, .husky and an existing .spark read-only", async () => {
-    gitRepository(OUTSIDE_TMP);
+    gitRepository(CHECKOUT_SCRATCH);
     execFileSync("git", ["-C", workspace.root, "config", "core.hooksPath", ".githooks"]);
     workspace.write(".githooks/pre-commit", "#!/bin/sh\n");
     workspace.write(".husky/pre-push", "#!/bin/sh\n");
