@@ -8,12 +8,12 @@ export async function quickEdit(page: Page, instruction: string): Promise<void> 
   await typeInstruction(page, instruction);
 }
 
-/** Types the instruction once the quick edit's input box shows. */
+/** Enters the instruction (as one input, as a paste does) once the quick edit's input box shows. */
 export async function typeInstruction(page: Page, instruction: string): Promise<void> {
   await page
     .locator(".quick-input-widget", { hasText: "How should the selected code change?" })
     .waitFor();
-  await page.keyboard.type(instruction);
+  await page.keyboard.insertText(instruction);
   await page.keyboard.press("Enter");
 }
 
