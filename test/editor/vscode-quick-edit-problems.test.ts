@@ -25,13 +25,16 @@ const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the quick edit problem tests: ${missing}.`);
 
 const FUNCTION = "function add(x, y) {\n  return x + y;\n}";
-const FUNCTION_TS = "function add(x: number, y: number): number {\n  return x + y;\n}";
+/** The last test's function, named apart from the `add` of the test it shares a folder with. */
+const FUNCTION_TS = "function plus(x: number, y: number): number {\n  return x + y;\n}";
 
 describe.skipIf(missing !== undefined)(
   "quick edit failures and problems in code-server",
   { timeout: 240_000 },
   () => {
-    const editor = useEditorSuite({ typescript: true });
+    // The last two tests share a window (the first has its own config.toml): one TypeScript
+    // project over both tests' files, so they declare functions of different names.
+    const editor = useEditorSuite({ typescript: true, shareWindows: true });
 
     const selectFunctionAt = (page: Page, line: number): Promise<void> =>
       selectLines(page, line, 2);
@@ -107,7 +110,7 @@ describe.skipIf(missing !== undefined)(
       // without spaces inside statements, the scripted engine (one delta a word) streams it in 9
       // deltas (18 s, not 44 s as 22): 4 states in a row, 8 s, are code with 2-3 errors each.
       const guarded =
-        "function add(x:number,y:number):number{\n" +
+        "function plus(x:number,y:number):number{\n" +
         "  if(x>y){\n" +
         "    return y+x;\n" +
         "  }\n" +
@@ -115,10 +118,10 @@ describe.skipIf(missing !== undefined)(
         "}";
       const workbench = await editor.open({
         turns: [{ text: guarded, delayMs: 2_000 }],
-        files: { "sum.ts": `${FUNCTION_TS}\n` },
+        files: { "plus.ts": `${FUNCTION_TS}\n` },
       });
       const { page } = workbench;
-      await openFile(page, "sum.ts");
+      await openFile(page, "plus.ts");
       await page.locator(".monaco-editor .view-line").first().click();
       await selectFunctionAt(page, 1);
       await quickEdit(page, "guard against overflow");
@@ -143,7 +146,7 @@ describe.skipIf(missing !== undefined)(
       // editor is focused first: under load a run once counted 3 where 1 belongs, most likely the
       // keys landing before the focus came back from the closed diff (a proposal, offered, lists
       // no problems here, so none could outlive Accept).
-      await focusFileEditor(page, "sum.ts");
+      await focusFileEditor(page, "plus.ts");
       await page.keyboard.press("Control+End");
       // As one edit: typed key by key, TypeScript checked each partial line on the way.
       await page.keyboard.insertText("\nconst broken: number = ;");
