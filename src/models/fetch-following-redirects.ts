@@ -1,6 +1,8 @@
 // GET that follows redirects itself, because Hugging Face puts the file's sha256 in the
-// `x-linked-etag` header of its redirect, which fetch's automatic redirects would hide.
-import { fetch, type Response } from "undici";
+// `x-linked-etag` header of its redirect, which fetch's automatic redirects would hide. undici is
+// imported when a download starts: every command that may pull a model imports this file, and
+// undici's import cost each start of `spark serve` or `spark exec` ~50 ms of CPU.
+import type { Response } from "undici";
 import { SparkError } from "../protocol/spark-error.ts";
 
 export interface FetchedDownload {
@@ -19,6 +21,8 @@ export async function fetchFollowingRedirects(
   let currentUrl = new URL(url);
   let currentHeaders = { ...headers };
   let announcedSha256: string | undefined;
+  // undici is CommonJS: its exports are the default export, in Node's loader as in the bundle.
+  const { fetch } = (await import("undici")).default;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
     const response = await fetch(currentUrl, {
       headers: currentHeaders,

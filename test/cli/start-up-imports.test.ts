@@ -90,6 +90,8 @@ describe("start-up imports", () => {
     expect(loaded.code, loaded.stderr).toBe(0);
     expect(loaded.sparkFiles).toContain("agent/agent-session.ts");
     expect(loaded.packages.has("node-llama-cpp")).toBe(false);
+    // undici: only a model download (or an OpenAI-compatible engine) needs it.
+    expect(loaded.packages.has("undici")).toBe(false);
     expect(loaded.packages.has("@modelcontextprotocol/sdk")).toBe(false);
     expect(loaded.packages.has("ink")).toBe(false);
   });
@@ -109,6 +111,7 @@ describe("start-up imports", () => {
     expect(loaded.stderr).toContain("spark serve listening on");
     expect(loaded.sparkFiles).toContain("gateway/gateway-server.ts");
     expect(loaded.packages.has("ioredis")).toBe(false);
+    expect(loaded.packages.has("undici")).toBe(false);
     expect(loaded.packages.has("node-llama-cpp")).toBe(false);
     expect(loaded.packages.has("@modelcontextprotocol/sdk")).toBe(false);
   });
