@@ -9,10 +9,14 @@
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { startCodeServer, type CodeServer } from "./code-server.ts";
-import type { BuiltInExtensionChoice } from "./disabled-extensions.ts";
+import {
+  disabledExtensionsEnvironment,
+  type BuiltInExtensionChoice,
+} from "./disabled-extensions.ts";
 
 interface KeptCodeServer {
-  extensions: string;
+  /** What tells code-servers apart: the environment that leaves its built-in extensions out. */
+  environment: string;
   server: CodeServer;
 }
 
@@ -23,13 +27,13 @@ let launchedBrowser: Promise<Browser> | undefined;
 
 /** This worker's code-server with the built-in extensions `extensions` chooses. */
 export async function keptCodeServerWith(extensions: BuiltInExtensionChoice): Promise<CodeServer> {
-  const key = JSON.stringify({ typescript: extensions.typescript === true });
+  const environment = JSON.stringify(disabledExtensionsEnvironment(extensions));
   const previous = keptCodeServer;
-  if (previous?.extensions === key && previous.server.running()) return previous.server;
+  if (previous?.environment === environment && previous.server.running()) return previous.server;
   keptCodeServer = undefined;
   await previous?.server.close();
   const server = await startCodeServer(extensions);
-  keptCodeServer = { extensions: key, server };
+  keptCodeServer = { environment, server };
   return server;
 }
 
