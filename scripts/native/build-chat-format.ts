@@ -74,16 +74,17 @@ export async function buildChatFormat(nodeGyp: string, nodeHeaders: string[]): P
     ...(await cppFilesIn(join(common, "jinja"))),
   ];
   const parsers = await cppFilesIn(join(common, "parsers"));
-  const build = (chatSources: string[]): Promise<void> =>
-    buildWith(nodeGyp, nodeHeaders, sources, chatSources);
+  const build = (chatSources: string[], start: BuildStart): Promise<void> =>
+    buildWith(nodeGyp, nodeHeaders, sources, chatSources, start);
   try {
-    await build([...shared, await writeParsersUnit(sources, parsers)]);
+    await build([...shared, await writeParsersUnit(sources, parsers)], "clean");
   } catch (error) {
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
     console.log(
       `spark: the chat-format parsers did not build as one unit (${why}); building them apart`,
     );
-    await build([...shared, ...parsers]);
+    // The shared files compiled before stay compiled: only the parsers are built now.
+    await build([...shared, ...parsers], "reuse");
   }
   // Loading it with RTLD_NOW proves no symbol was left for the dynamic linker (a common.cpp
   // function the shims lack would otherwise fail only at its first call); rendering a template
@@ -100,12 +101,19 @@ export async function buildChatFormat(nodeGyp: string, nodeHeaders: string[]): P
   return chatFormatAddonFile;
 }
 
+/**
+ * `clean`: from an empty build folder (node-gyp rebuild); `reuse`: configure and build over the
+ * objects already there, which make compiles again only where a source or its command changed.
+ */
+type BuildStart = "clean" | "reuse";
+
 /** Writes the gyp inputs for `chatSources` (the addon's own files come from binding.gyp) and builds. */
 async function buildWith(
   nodeGyp: string,
   nodeHeaders: string[],
   sources: string,
   chatSources: string[],
+  start: BuildStart,
 ): Promise<void> {
   // gyp wants sources relative to binding.gyp (an absolute one becomes an object path it cannot make).
   const fromBinding = (path: string): string => relative(chatFormatDirectory, path);
@@ -121,8 +129,11 @@ async function buildWith(
     },
   };
   await writeFile(join(chatFormatDirectory, "build-inputs.gypi"), JSON.stringify(inputs, null, 2));
-  await run(process.execPath, [nodeGyp, "rebuild", "--silent", "--jobs=max", ...nodeHeaders], {
-    cwd: chatFormatDirectory,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const commands = start === "clean" ? ["rebuild"] : ["configure", "build"];
+  for (const command of commands) {
+    await run(process.execPath, [nodeGyp, command, "--silent", "--jobs=max", ...nodeHeaders], {
+      cwd: chatFormatDirectory,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  }
 }
