@@ -21,13 +21,11 @@ export const chatFormatAddonFile = join(
   "spark_chat_format.node",
 );
 
-/** common/ files the chat formats need besides jinja/ and parsers/ (all of which they need). */
-const commonSources = [
-  "chat.cpp",
-  "chat-auto-parser-generator.cpp",
-  "chat-auto-parser-helpers.cpp",
-  "chat-diff-analyzer.cpp",
-  "chat-peg-parser.cpp",
+/**
+ * common/ files the chat formats need besides jinja/ and parsers/ (all of which they need), each
+ * compiled as a translation unit of its own.
+ */
+const commonSourcesApart = [
   "peg-parser.cpp",
   "json-schema-to-grammar.cpp",
   "json-schema.cpp",
@@ -35,6 +33,19 @@ const commonSources = [
   "trie.cpp",
   "unicode.cpp",
 ];
+/** The chat template and tool-call files, compiled as one translation unit (see `Unit`). */
+const commonChatSources = [
+  "chat.cpp",
+  "chat-auto-parser-generator.cpp",
+  "chat-auto-parser-helpers.cpp",
+  "chat-diff-analyzer.cpp",
+  "chat-peg-parser.cpp",
+];
+/**
+ * jinja/'s file that specializes a template the others instantiate (`global_from_json`): in one
+ * unit it must come first, or the specialization comes after the instantiation.
+ */
+const jinjaFirst = "value.cpp";
 
 async function cppFilesIn(directory: string): Promise<string[]> {
   const entries = await readdir(directory).catch(() => [] as string[]);
@@ -45,46 +56,62 @@ async function cppFilesIn(directory: string): Promise<string[]> {
 }
 
 /**
- * The model families' parsers (common/parsers/, one small file per family over the same headers)
- * as one translation unit: compiled apart, each spends most of its ~2.5 s of CPU reading those
- * headers again, and together they took ~42 of the build's ~114 core-seconds; as one unit they
- * take ~7. Between them they define no macro and one file-local function, so they compile the same
- * either way.
- * Returns the unit's path; the files it includes are the `parsers` given.
+ * Files compiled as one translation unit: apart, each spends most of its CPU reading the same
+ * headers (nlohmann's JSON, the PEG parser's) and compiling the same template instances again.
+ * Measured alone at -O2: the per-family parsers (common/parsers/, one small file per family) took
+ * ~42 core-seconds apart and ~8 as one unit; common/chat*.cpp 24.6 and 13.6; jinja/ 20.6 and 16.3.
+ * Grouping the rest gained nothing (json*.cpp: 16.0 apart, 17.1 together), and all of common/ as
+ * one unit does not compile (`ordered_json` is declared twice). Within a unit the files define no
+ * file-local name twice (it would not compile) and no macro a later file reads.
  */
-async function writeParsersUnit(sources: string, parsers: string[]): Promise<string> {
-  const unit = join(sources, "parsers-unit.cpp");
-  const includes = parsers.map((file) => `#include ${JSON.stringify(file)}\n`).join("");
+interface Unit {
+  /** The unit's file, written beside the sources. */
+  name: string;
+  files: string[];
+}
+
+async function writeUnit(sources: string, { name, files }: Unit): Promise<string> {
+  const unit = join(sources, name);
+  const includes = files.map((file) => `#include ${JSON.stringify(file)}\n`).join("");
   await writeFile(unit, `// Written by scripts/native/build-chat-format.ts.\n${includes}`);
   return unit;
 }
 
 /**
- * Extracts the sources (once), writes the gyp inputs and builds with every core (the llama.cpp
- * files are independent; one core takes about twice as long). Returns the addon's path. When the
- * parsers do not build as one unit (a later llama.cpp could give two of them one name), it says
- * so and builds them apart.
+ * Extracts the sources (once), writes the gyp inputs and builds with every core (the translation
+ * units are independent; one core takes about twice as long). Returns the addon's path. When the
+ * units do not build (a later llama.cpp could give two of a unit's files one file-local name), it
+ * says so and builds their files apart, over the objects already compiled.
  */
 export async function buildChatFormat(nodeGyp: string, nodeHeaders: string[]): Promise<string> {
   const sources = join(chatFormatDirectory, "llama-sources");
   await extractLlamaSources(sources, ["common", "include", "ggml/include", "vendor/nlohmann"]);
   const common = join(sources, "common");
-  const shared = [
-    ...commonSources.map((name) => join(common, name)),
-    ...(await cppFilesIn(join(common, "jinja"))),
+  const apart = commonSourcesApart.map((name) => join(common, name));
+  const jinja = await cppFilesIn(join(common, "jinja"));
+  const units: Unit[] = [
+    { name: "chat-unit.cpp", files: commonChatSources.map((name) => join(common, name)) },
+    {
+      name: "jinja-unit.cpp",
+      files: [
+        ...jinja.filter((file) => file.endsWith(`/${jinjaFirst}`)),
+        ...jinja.filter((file) => !file.endsWith(`/${jinjaFirst}`)),
+      ],
+    },
+    { name: "parsers-unit.cpp", files: await cppFilesIn(join(common, "parsers")) },
   ];
-  const parsers = await cppFilesIn(join(common, "parsers"));
   const build = (chatSources: string[], start: BuildStart): Promise<void> =>
     buildWith(nodeGyp, nodeHeaders, sources, chatSources, start);
   try {
-    await build([...shared, await writeParsersUnit(sources, parsers)], "clean");
+    const unitFiles = await Promise.all(units.map((unit) => writeUnit(sources, unit)));
+    await build([...apart, ...unitFiles], "clean");
   } catch (error) {
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
     console.log(
-      `spark: the chat-format parsers did not build as one unit (${why}); building them apart`,
+      `spark: the chat-format sources did not build as ${units.map((unit) => unit.name).join(", ")} (${why}); building their files apart`,
     );
-    // The shared files compiled before stay compiled: only the parsers are built now.
-    await build([...shared, ...parsers], "reuse");
+    // The files compiled apart before stay compiled: only the units' files are built now.
+    await build([...apart, ...units.flatMap((unit) => unit.files)], "reuse");
   }
   // Loading it with RTLD_NOW proves no symbol was left for the dynamic linker (a common.cpp
   // function the shims lack would otherwise fail only at its first call); rendering a template
