@@ -1,24 +1,38 @@
 // The Ask Spark panel end to end in code-server + chromium against a real `spark serve`: the
 // question is echoed at once and carries the active file and selection; the reply is Markdown
-// built as DOM (markup in it stays text) with Copy and Insert on code; Stop and New chat; a server
-// that hangs, a refused key and a session that is new after the connection dropped each say so;
-// the conversation survives a window reload. The tests without a server address or config.toml of
-// their own share one window, its view cleared between them (see support/shared-window.ts).
+// built as DOM (markup in it stays text) with Copy and Insert on code; Apply proposes a code block
+// as a diff over the lines it rewrites (the copy nearest the cursor when the file holds two) and
+// Accept writes it there; `@` and part of a path lists the workspace's files and sends the chosen
+// one with the question; Stop and New chat; a server that hangs, a refused key and a session that
+// is new after the connection dropped each say so; the conversation survives a window reload. The
+// tests without a server address or config.toml of their own share one window, its view cleared
+// between them (see support/shared-window.ts).
 import net from "node:net";
+import { join } from "node:path";
 import type { FrameLocator, Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { startDroppableProxy, type DroppableProxy } from "../web/support/droppable-proxy.ts";
 import { codeServerMissingReason } from "./support/code-server.ts";
+import { askView, startNewChat, textUnder } from "./support/ask-view.ts";
 import { useEditorSuite } from "./support/editor-suite.ts";
-import { openFile, runCommand, screenshot, toast, visibleText } from "./support/workbench.ts";
+import { acceptProposal, diffClosed, diffText, goToLine } from "./support/quick-edit-steps.ts";
+import {
+  fileSettles,
+  openFile,
+  runCommand,
+  saveAll,
+  screenshot,
+  toast,
+  visibleText,
+} from "./support/workbench.ts";
 
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the Ask Spark tests: ${missing}.`);
 
 describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 240_000 }, () => {
   // Tests without their own server address or config.toml take the window the test before left
-  // (the first four: the Markdown test comes last of them, as Insert leaves its file unsaved).
+  // (the first six: the Markdown test comes last of them, as Insert leaves its file unsaved).
   const editor = useEditorSuite({ shareWindows: true, resetView: startNewChat });
   // Registered after the suite's hooks, so it runs before the window closes.
   afterEach(async (context) => {
@@ -167,6 +181,65 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       .not.toContain("Attached");
   });
 
+  it("Apply proposes a block as a diff over the lines it rewrites, nearest the cursor, and Accept writes it there", async () => {
+    const loop = "  for (const item of items) total += item;";
+    const coerced = "  for (const item of items) total += Number(item);";
+    const sum = (name: string, body: string): string =>
+      `function ${name}(items) {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const answer = `Coerce them:\n\n\`\`\`js\n  let total = 0;\n${coerced}\n  return total;\n\`\`\``;
+    const workbench = await editor.open({
+      turns: [{ text: answer }],
+      files: { "totals.js": `${sum("sumA", loop)}\n${sum("sumB", loop)}` },
+    });
+    const { page } = workbench;
+    await openFile(page, "totals.js");
+    await page.locator(".monaco-editor .view-line").first().click();
+    // The cursor in sumB, below the blank line: its copy of the loop is the one rewritten.
+    await goToLine(page, 10);
+    const view = await openAsk(page);
+    await ask(view, "Coerce items to numbers");
+    const apply = view.locator(".assistant .code-block button", { hasText: "Apply" });
+    await apply.waitFor({ timeout: 30_000 });
+    await apply.click();
+    await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("Number(item)");
+    await acceptProposal(page);
+    await diffClosed(page, /Number\(item\)/);
+    await saveAll(page);
+    const expected = `${sum("sumA", loop)}\n${sum("sumB", coerced)}`;
+    expect(await fileSettles(join(workbench.root, "totals.js"), expected)).toBe(expected);
+  });
+
+  it("completes workspace files after @ and sends the chosen one with the question", async () => {
+    const workbench = await editor.open({
+      turns: [{ text: "It exports one constant." }],
+      files: { "src/util.js": "export const answer = 42;\n", "README.md": "# demo\n" },
+    });
+    const view = await openAsk(workbench.page);
+    const prompt = view.locator("#prompt");
+    await prompt.click();
+    await prompt.pressSequentially("What does @util", { delay: 20 });
+    const option = view.locator("#file-suggestions .file-option", { hasText: "src/util.js" });
+    await option.waitFor({ timeout: 60_000 });
+    await prompt.press("Enter");
+    // Enter chose the file (it did not send): the mention became a chip.
+    await expect
+      .poll(() => view.locator("#files .file-chip").innerText(), { timeout: 10_000 })
+      .toContain("@src/util.js");
+    expect(await prompt.inputValue()).toBe("What does ");
+    await prompt.pressSequentially("export?");
+    await prompt.press("Enter");
+    const echo = view.locator(".user").first();
+    await expect.poll(() => echo.innerText().then(visibleText)).toContain("@src/util.js");
+    await view.locator(".assistant", { hasText: "It exports one constant." }).waitFor({
+      timeout: 60_000,
+    });
+    expect(await view.locator("#files .file-chip").count()).toBe(0);
+    // What the server got: the question, then the file listed as the browser app lists it.
+    await expect
+      .poll(() => textUnder(workbench.server.workspace.sessionsDirectory), { timeout: 10_000 })
+      .toContain("What does export?\\n\\nFiles from the workspace to look at:\\n- @src/util.js");
+  });
+
   it("answers in Markdown built as DOM, with Copy and Insert on code, and the selection as context", async () => {
     const selection = "function add(a, b) {\n  return a + b;\n}";
     const answer =
@@ -288,34 +361,6 @@ async function selectFirstLines(page: Page, file: string): Promise<void> {
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Shift+End");
-}
-
-/** The Ask view's page, inside the webview's two frames. */
-function askView(page: Page): FrameLocator {
-  return page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
-}
-
-/**
- * Clears what an Ask test left in a shared window, once the window's connections are ended: waits
- * for the view to say so (the next question then connects to the next test's server, not over a
- * socket that is closing), then New chat empties the transcript and forgets the session, so the
- * next test's session is no break, and the explorer is shown again.
- */
-async function startNewChat(page: Page): Promise<void> {
-  if ((await page.locator("iframe.webview.ready").count()) === 0) return;
-  const view = askView(page);
-  if (!(await view.locator("#new-chat").isVisible()))
-    await runCommand(page, "Focus on Ask Spark View");
-  if ((await view.locator(".user").count()) > 0)
-    await view
-      .locator(".status", { hasText: "disconnected from spark serve" })
-      .first()
-      .waitFor({ timeout: 10_000 });
-  await view.locator("#new-chat").click();
-  await expect.poll(() => view.locator("#transcript > *").count()).toBe(0);
-  // The side bar as a new window shows it: the explorer, where the next test opens its files.
-  await runCommand(page, "View: Show Explorer");
-  await page.locator(".explorer-folders-view").waitFor();
 }
 
 /** Accepts connections and never answers: a server that hangs. */
