@@ -1,9 +1,11 @@
 // The VS Code extension end to end: its .vsix installed into a real VS Code (code-server), driven
 // in Debian's chromium, against a real `spark serve` with the scripted engine. Ghost text comes
-// from /v1/completions and Tab accepts it; the status bar names the model and follows settings;
-// a refused key and a missing server are said once, with the action that fixes them; "Start spark
-// serve" works from a clone. Quick edit and Ask have their own files. Skips (saying why) without
-// code-server; fails under CI=true.
+// from /v1/completions and Tab accepts it; typing through ghost text that opens pairs sends no
+// request and Tab leaves one closer each; the status bar names the model and follows settings; a
+// refused key and a missing server are said once, with the action that fixes them; "Start spark
+// serve" works from a clone. Quick edit and Ask have their own files. The two ghost-text tests
+// share a window (see support/shared-window.ts). Skips (saying why) without code-server; fails
+// under CI=true.
 import { createServer } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
@@ -11,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { codeServerMissingReason } from "./support/code-server.ts";
 import { useEditorSuite } from "./support/editor-suite.ts";
+import { shownGhostText } from "./support/ghost-probe.ts";
 import {
   fileSettles,
   openFile,
@@ -24,6 +27,7 @@ import {
   updateUserSettings,
 } from "./support/workbench.ts";
 
+const COMPLETIONS = "POST /v1/completions";
 const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the VS Code extension test: ${missing}.`);
 
@@ -31,12 +35,51 @@ describe.skipIf(missing !== undefined)(
   "the VS Code extension in code-server",
   { timeout: 240_000 },
   () => {
-    const editor = useEditorSuite();
+    // The ghost-text tests take one window: the pairs test saves its file and asks for the same
+    // settings; the tests after them have a config or server address of their own.
+    const editor = useEditorSuite({ shareWindows: true });
 
     const statusText = (page: Page): Promise<string> =>
       sparkStatus(page)
         .innerText()
         .then((text) => text.trim());
+
+    it("typing (, [ and a quote through ghost text sends no request, and Tab leaves one closer each", async () => {
+      // VS Code auto-closes "(", "[" and '"' as they are typed, which puts a closer after the
+      // cursor; the extension still shows the rest of the same completion without a new request.
+      const predicted = 'total(values[0], "sum");';
+      // Every request gets the same answer: a request the typing-through sent would show it again
+      // after what was typed (and is counted in the server's log).
+      const turns = Array.from({ length: 40 }, () => ({ text: predicted }));
+      const workbench = await editor.open({
+        turns,
+        files: { "pairs.js": "const values = [1, 2];\n\n" },
+        completions: true,
+      });
+      const { page, server, root } = workbench;
+      await openFile(page, "pairs.js");
+      await page.locator(".monaco-editor .view-line").nth(1).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type("const result = ", { delay: 30 });
+      await expect.poll(() => shownGhostText(page), { timeout: 30_000 }).toBe(predicted);
+      const before = await settledRequestCount(server, COMPLETIONS);
+
+      // Each key is the ghost text's next character; after it, the rest still shows.
+      const typed = 'total(values[0], "';
+      for (const character of typed) {
+        await page.keyboard.type(character);
+        await expect.poll(() => shownGhostText(page), { timeout: 10_000 }).not.toBe("");
+      }
+      await screenshot(page, "ghost-text-through-pairs");
+      // The rest around the auto-closed '")': what it adds shows as ghost text.
+      expect((await shownGhostText(page)).replace(/[")]/g, "")).toBe("sum;");
+      expect(await settledRequestCount(server, COMPLETIONS)).toBe(before);
+
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Control+S");
+      const expected = `const values = [1, 2];\nconst result = ${predicted}\n`;
+      expect(await fileSettles(path.join(root, "pairs.js"), expected)).toBe(expected);
+    });
 
     it("shows ghost text while typing, Tab accepts it; the status bar names the model, its latency, and follows settings", async () => {
       // One scripted answer per completion request, whichever keystroke sends it.
