@@ -5,8 +5,7 @@
 // Accept writes it there; `@` and part of a path lists the workspace's files and sends the chosen
 // one with the question; Stop and New chat; a server that hangs, a refused key and a session that
 // is new after the connection dropped each say so; the conversation survives a window reload. The
-// tests without a server address or config.toml of their own share one window, its view cleared
-// between them (see support/shared-window.ts).
+// tests share one window, its view cleared between them (see support/shared-window.ts).
 import net from "node:net";
 import { join } from "node:path";
 import type { FrameLocator, Page } from "playwright-core";
@@ -31,8 +30,9 @@ const missing = chromiumMissingReason() ?? codeServerMissingReason();
 if (missing !== undefined) console.warn(`Skipping the Ask Spark tests: ${missing}.`);
 
 describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 240_000 }, () => {
-  // Tests without their own server address or config.toml take the window the test before left
-  // (the first six: the Markdown test comes last of them, as Insert leaves its file unsaved).
+  // Every test takes the window the test before left (the refused key's config.toml is its
+  // server's; the hanging server and the proxy are reached through the window's switch). The
+  // Markdown test comes last, as Insert leaves its file unsaved.
   const editor = useEditorSuite({ shareWindows: true, resetView: startNewChat });
   // Registered after the suite's hooks, so it runs before the window closes.
   afterEach(async (context) => {
@@ -218,7 +218,11 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
     const prompt = view.locator("#prompt");
     await prompt.click();
     await prompt.pressSequentially("What does @util", { delay: 20 });
-    const option = view.locator("#file-suggestions .file-option", { hasText: "src/util.js" });
+    // The highlighted option, once the list shows what "@util" matches (the window's folder also
+    // holds the earlier tests' files, which "@" alone lists first).
+    const option = view.locator("#file-suggestions .file-option.highlighted", {
+      hasText: "src/util.js",
+    });
     await option.waitFor({ timeout: 60_000 });
     await prompt.press("Enter");
     // Enter chose the file (it did not send): the mention became a chip.
@@ -240,6 +244,74 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       .toContain("What does export?\\n\\nFiles from the workspace to look at:\\n- @src/util.js");
   });
 
+  it("says that the key was refused, not that no server answers", async () => {
+    const workbench = await editor.open({
+      turns: [{ text: "unused" }],
+      configToml: '[serve]\napi_keys = ["editor-key"]\n',
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Hello?");
+    const state = view.locator(".user .ask-state").first();
+    await expect
+      .poll(() => state.textContent(), { timeout: 30_000 })
+      .toMatch(/refused the API key \(401\)/);
+    expect(await state.textContent()).not.toContain("No Spark server answers");
+    const notice = toast(page, "Ask Spark: ");
+    await notice.waitFor({ timeout: 30_000 });
+    await notice.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
+  });
+
+  it("echoes at once, says connecting…, times out and keeps the text when the server hangs", async () => {
+    const hanging = await startHangingServer();
+    editor.defer(hanging.close);
+    const workbench = await editor.open({
+      turns: [{ text: "unused" }],
+      forwardTo: () => hanging.url,
+    });
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "Are you there?");
+    const echo = view.locator(".user").first();
+    await expect(echo.textContent()).resolves.toContain("Are you there?");
+    await expect.poll(() => echo.locator(".ask-state").textContent()).toBe("connecting…");
+    await expect
+      .poll(() => echo.locator(".ask-state").textContent(), { timeout: 30_000 })
+      .toMatch(/^not sent: .*did not answer within \d+ s/);
+    // The question is back in the box, ready to send again.
+    await expect(view.locator("#prompt").inputValue()).resolves.toBe("Are you there?");
+  });
+
+  it("marks the break when the session is new after the connection dropped", async () => {
+    let proxy: DroppableProxy | undefined;
+    const workbench = await editor.open({
+      // Each session plays the script from its first line.
+      turns: [{ text: "An answer." }],
+      forwardTo: async (server) => {
+        proxy = await startDroppableProxy(server.url);
+        return proxy.url;
+      },
+    });
+    editor.defer(() => proxy?.close() ?? Promise.resolve());
+    const { page } = workbench;
+    const view = await openAsk(page);
+    await ask(view, "One");
+    await expect
+      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("An answer.");
+    proxy?.dropAll();
+    await view.locator(".status", { hasText: "disconnected" }).waitFor({ timeout: 30_000 });
+    await ask(view, "Two");
+    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(2);
+    const divider = view.locator(".session-break");
+    await expect(divider.count()).resolves.toBe(1);
+    expect(await divider.textContent()).toContain("does not know the conversation above");
+    // The break stands between the old conversation and the question the new session got.
+    const order = await view
+      .locator(".user, .assistant, .session-break")
+      .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
+    expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
+  });
   it("answers in Markdown built as DOM, with Copy and Insert on code, and the selection as context", async () => {
     const selection = "function add(a, b) {\n  return a + b;\n}";
     const answer =
@@ -281,75 +353,6 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
         },
       )
       .toContain("const total = add(1, 2);");
-  });
-
-  it("echoes at once, says connecting…, times out and keeps the text when the server hangs", async () => {
-    const hanging = await startHangingServer();
-    editor.defer(hanging.close);
-    const workbench = await editor.open({
-      turns: [{ text: "unused" }],
-      serverUrl: () => hanging.url,
-    });
-    const { page } = workbench;
-    const view = await openAsk(page);
-    await ask(view, "Are you there?");
-    const echo = view.locator(".user").first();
-    await expect(echo.textContent()).resolves.toContain("Are you there?");
-    await expect.poll(() => echo.locator(".ask-state").textContent()).toBe("connecting…");
-    await expect
-      .poll(() => echo.locator(".ask-state").textContent(), { timeout: 30_000 })
-      .toMatch(/^not sent: .*did not answer within \d+ s/);
-    // The question is back in the box, ready to send again.
-    await expect(view.locator("#prompt").inputValue()).resolves.toBe("Are you there?");
-  });
-
-  it("says that the key was refused, not that no server answers", async () => {
-    const workbench = await editor.open({
-      turns: [{ text: "unused" }],
-      configToml: '[serve]\napi_keys = ["editor-key"]\n',
-    });
-    const { page } = workbench;
-    const view = await openAsk(page);
-    await ask(view, "Hello?");
-    const state = view.locator(".user .ask-state").first();
-    await expect
-      .poll(() => state.textContent(), { timeout: 30_000 })
-      .toMatch(/refused the API key \(401\)/);
-    expect(await state.textContent()).not.toContain("No Spark server answers");
-    const notice = toast(page, "Ask Spark: ");
-    await notice.waitFor({ timeout: 30_000 });
-    await notice.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
-  });
-
-  it("marks the break when the session is new after the connection dropped", async () => {
-    let proxy: DroppableProxy | undefined;
-    const workbench = await editor.open({
-      // Each session plays the script from its first line.
-      turns: [{ text: "An answer." }],
-      serverUrl: async (server) => {
-        proxy = await startDroppableProxy(server.url);
-        return proxy.url;
-      },
-    });
-    editor.defer(() => proxy?.close() ?? Promise.resolve());
-    const { page } = workbench;
-    const view = await openAsk(page);
-    await ask(view, "One");
-    await expect
-      .poll(() => view.locator(".assistant").last().textContent(), { timeout: 30_000 })
-      .toBe("An answer.");
-    proxy?.dropAll();
-    await view.locator(".status", { hasText: "disconnected" }).waitFor({ timeout: 30_000 });
-    await ask(view, "Two");
-    await expect.poll(() => view.locator(".assistant").count(), { timeout: 30_000 }).toBe(2);
-    const divider = view.locator(".session-break");
-    await expect(divider.count()).resolves.toBe(1);
-    expect(await divider.textContent()).toContain("does not know the conversation above");
-    // The break stands between the old conversation and the question the new session got.
-    const order = await view
-      .locator(".user, .assistant, .session-break")
-      .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
-    expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
   });
 });
 

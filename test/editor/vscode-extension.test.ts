@@ -3,8 +3,8 @@
 // from /v1/completions and Tab accepts it; typing through ghost text that opens pairs sends no
 // request and Tab leaves one closer each; the status bar names the model and follows settings; a
 // refused key and a missing server are said once, with the action that fixes them; "Start spark
-// serve" works from a clone. Quick edit and Ask have their own files. The two ghost-text tests
-// share a window (see support/shared-window.ts). Skips (saying why) without code-server; fails
+// serve" works from a clone. Quick edit and Ask have their own files. The first three tests share
+// a window (see support/shared-window.ts). Skips (saying why) without code-server; fails
 // under CI=true.
 import { createServer } from "node:net";
 import path from "node:path";
@@ -20,6 +20,7 @@ import {
   requestCount,
   settledRequestCount,
   runCommand,
+  saveAll,
   screenshot,
   sleep,
   sparkStatus,
@@ -35,8 +36,9 @@ describe.skipIf(missing !== undefined)(
   "the VS Code extension in code-server",
   { timeout: 240_000 },
   () => {
-    // The ghost-text tests take one window: the pairs test saves its file and asks for the same
-    // settings; the tests after them have a config or server address of their own.
+    // The first three tests take one window: each saves its file, and they ask for the same
+    // settings (the refused key's config.toml is its server's); the ghost-text test changes the
+    // settings, and the last test has a server address of its own.
     const editor = useEditorSuite({ shareWindows: true });
 
     const statusText = (page: Page): Promise<string> =>
@@ -79,6 +81,42 @@ describe.skipIf(missing !== undefined)(
       await page.keyboard.press("Control+S");
       const expected = `const values = [1, 2];\nconst result = ${predicted}\n`;
       expect(await fileSettles(path.join(root, "pairs.js"), expected)).toBe(expected);
+    });
+
+    it("a refused key: one notice with Set API Key, no 401 per keystroke, and the key fixes it", async () => {
+      const workbench = await editor.open({
+        turns: Array.from({ length: 20 }, () => ({ text: "(1, 2);" })),
+        files: { "keyed.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
+        configToml: '[serve]\napi_keys = ["editor-key"]\n',
+        completions: true,
+      });
+      const { page, server } = workbench;
+      await openFile(page, "keyed.js");
+      await page.locator(".monaco-editor .view-line").nth(3).click();
+      await page.keyboard.press("End");
+      // Eight keystrokes, each after the editor's debounce: each would ask without a backoff.
+      for (const character of "const ab") {
+        await page.keyboard.type(character);
+        await sleep(150);
+      }
+      await sleep(1_000);
+      const refusals = requestCount(server, "POST /v1/completions", 401);
+      expect(refusals).toBeGreaterThanOrEqual(1);
+      expect(refusals).toBeLessThanOrEqual(3);
+      const notices = toast(page, "refused the API key");
+      await notices.first().waitFor({ timeout: 30_000 });
+      expect(await notices.count()).toBe(1);
+      await notices.locator(".monaco-button", { hasText: "Set API Key" }).click();
+      await page.locator(".quick-input-widget", { hasText: "Spark API key" }).waitFor();
+      await page.keyboard.type("editor-key");
+      await page.keyboard.press("Enter");
+      await page.locator(".monaco-editor .view-line").nth(3).click();
+      await page.keyboard.press("End");
+      await page.keyboard.type(" = add", { delay: 60 });
+      await page.locator(".ghost-text-decoration").first().waitFor({ timeout: 30_000 });
+      expect(requestCount(server, COMPLETIONS)).toBeGreaterThanOrEqual(1);
+      // Saved, so that the next test can take the window.
+      await saveAll(page);
     });
 
     it("shows ghost text while typing, Tab accepts it; the status bar names the model, its latency, and follows settings", async () => {
@@ -126,40 +164,6 @@ describe.skipIf(missing !== undefined)(
       // A model chosen in the settings shows at once, without waiting for a completion.
       await updateUserSettings(workbench, { "spark.completionModel": "my-fim-model" });
       await expect.poll(() => statusText(page), { timeout: 10_000 }).toMatch(/my-fim-model/);
-    });
-
-    it("a refused key: one notice with Set API Key, no 401 per keystroke, and the key fixes it", async () => {
-      const workbench = await editor.open({
-        turns: Array.from({ length: 20 }, () => ({ text: "(1, 2);" })),
-        files: { "sum.js": "function add(a, b) {\n  return a + b;\n}\n\n" },
-        configToml: '[serve]\napi_keys = ["editor-key"]\n',
-        completions: true,
-      });
-      const { page, server } = workbench;
-      await openFile(page, "sum.js");
-      await page.locator(".monaco-editor .view-line").nth(3).click();
-      await page.keyboard.press("End");
-      // Eight keystrokes, each after the editor's debounce: each would ask without a backoff.
-      for (const character of "const ab") {
-        await page.keyboard.type(character);
-        await sleep(150);
-      }
-      await sleep(1_000);
-      const refusals = requestCount(server, "POST /v1/completions", 401);
-      expect(refusals).toBeGreaterThanOrEqual(1);
-      expect(refusals).toBeLessThanOrEqual(3);
-      const notices = toast(page, "refused the API key");
-      await notices.first().waitFor({ timeout: 30_000 });
-      expect(await notices.count()).toBe(1);
-      await notices.locator(".monaco-button", { hasText: "Set API Key" }).click();
-      await page.locator(".quick-input-widget", { hasText: "Spark API key" }).waitFor();
-      await page.keyboard.type("editor-key");
-      await page.keyboard.press("Enter");
-      await page.locator(".monaco-editor .view-line").nth(3).click();
-      await page.keyboard.press("End");
-      await page.keyboard.type(" = add", { delay: 60 });
-      await page.locator(".ghost-text-decoration").first().waitFor({ timeout: 30_000 });
-      expect(requestCount(server, "POST /v1/completions")).toBeGreaterThanOrEqual(1);
     });
 
     it("starts spark serve from the clone when no server answers, and not while one does", async () => {

@@ -14,8 +14,8 @@ export function askView(page: Page): FrameLocator {
 
 /**
  * Clears what an Ask test left in a shared window, once the window's connections are ended: waits
- * for the view to say so (the next question then connects to the next test's server, not over a
- * socket that is closing), then New chat empties the transcript and forgets the session, so the
+ * for the view to say so, or that its question was not sent (the next question then connects to
+ * the next test's server, not over a socket that is closing), then New chat empties the transcript and forgets the session, so the
  * next test's session is no break, and the explorer is shown again.
  */
 export async function startNewChat(page: Page): Promise<void> {
@@ -23,9 +23,11 @@ export async function startNewChat(page: Page): Promise<void> {
   const view = askView(page);
   if (!(await view.locator("#new-chat").isVisible()))
     await runCommand(page, "Focus on Ask Spark View");
+  // A question that was not sent (a refused key, a server that did not answer) left no connection.
   if ((await view.locator(".user").count()) > 0)
     await view
       .locator(".status", { hasText: "disconnected from spark serve" })
+      .or(view.locator(".user .ask-state", { hasText: /refused the API key|^not sent:/ }))
       .first()
       .waitFor({ timeout: 10_000 });
   await view.locator("#new-chat").click();

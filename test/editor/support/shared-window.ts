@@ -2,9 +2,9 @@
 // a test's reuse of one under 1 s. Each test still gets its own `spark serve` (its own scripted
 // turns), reached through a ServerSwitch the window's settings name; its files are written into
 // the window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts).
-// A test takes the window only when it would open one with the same user settings and none of its
-// files' names were used in it before; after a test that failed, or one that left a file unsaved,
-// the next test opens a new window. Between tests every editor and notification is closed; a file
+// A test takes the window only when it would open one with the same user settings, no test before
+// changed them, and none of its files' names were used in it before; after a test that failed, or
+// one that left a file unsaved, the next test opens a new window. Between tests every editor and notification is closed; a file
 // whose tests leave state in a view (the Ask view's conversation and WebSocket) passes a
 // `resetView` that clears it once the window's connections are ended.
 import type { Browser, Page } from "playwright-core";
@@ -22,10 +22,12 @@ import {
 
 /**
  * What a window has to match for a test to take it: its user settings. Undefined for a test that
- * cannot share one (its own config.toml or server address: keys, proxies, a server that is down).
+ * cannot share one: its own server address (`serverUrl`), which its messages quote. A test's own
+ * config.toml (API keys) is its server's, and a proxy or a hanging server it names as `forwardTo`
+ * is reached through the switch: their windows can be shared.
  */
 export function sharingKey(options: WorkbenchOptions): string | undefined {
-  if (options.configToml !== undefined || options.serverUrl !== undefined) return undefined;
+  if (options.serverUrl !== undefined) return undefined;
   return JSON.stringify({ settings: options.settings ?? {}, completions: options.completions });
 }
 
@@ -37,6 +39,8 @@ export class SharedWindow {
   private readonly laterServers: SparkServeProcess[] = [];
   /** The files the window's tests wrote into its folder. */
   private readonly written = new Set<string>();
+  /** The user settings the window opened with: a test that changed them keeps it to itself. */
+  private readonly openedSettings: string;
 
   private constructor(
     readonly key: string,
@@ -47,6 +51,7 @@ export class SharedWindow {
     files: readonly string[],
   ) {
     for (const name of files) this.written.add(name);
+    this.openedSettings = JSON.stringify(first.editor.userSettings());
   }
 
   /**
@@ -56,7 +61,9 @@ export class SharedWindow {
    */
   accepts(key: string, options: WorkbenchOptions): boolean {
     return (
-      key === this.key && Object.keys(options.files ?? {}).every((name) => !this.written.has(name))
+      key === this.key &&
+      JSON.stringify(this.first.editor.userSettings()) === this.openedSettings &&
+      Object.keys(options.files ?? {}).every((name) => !this.written.has(name))
     );
   }
 
@@ -77,8 +84,8 @@ export class SharedWindow {
       editor,
       {
         ...options,
-        serverUrl: (server) => {
-          serverSwitch.switchTo(server.url);
+        serverUrl: async (server) => {
+          serverSwitch.switchTo(await forwardTarget(options, server));
           return serverSwitch.url;
         },
       },
@@ -96,13 +103,16 @@ export class SharedWindow {
   /** The next test's workbench in this window: its own server, its files in the window's folder. */
   async take(options: WorkbenchOptions, setup: ServerSetup): Promise<Workbench> {
     const server = await setup.timings.time("open: spark serve", () =>
-      setup.servers.take(options.turns),
+      setup.servers.take(
+        options.turns,
+        options.configToml === undefined ? {} : { configToml: options.configToml },
+      ),
     );
     for (const [name, content] of Object.entries(options.files ?? {})) {
       this.folder.write(name, content);
       this.written.add(name);
     }
-    this.serverSwitch.switchTo(server.url);
+    this.serverSwitch.switchTo(await forwardTarget(options, server));
     // The test before's server is done with (the first one closes with the window).
     await Promise.all(this.laterServers.splice(0).map((earlier) => earlier.close()));
     this.laterServers.push(server);
@@ -140,4 +150,12 @@ export class SharedWindow {
     await this.first.close();
     await Promise.all(this.laterServers.splice(0).map((server) => server.close()));
   }
+}
+
+/** Where a shared window's switch sends the test's requests: its server, or what it names instead. */
+async function forwardTarget(
+  options: WorkbenchOptions,
+  server: SparkServeProcess,
+): Promise<string> {
+  return options.forwardTo === undefined ? server.url : await options.forwardTo(server);
 }

@@ -70,8 +70,15 @@ export function useSparkServePool({
 
   return {
     async take(turns, options = {}) {
-      if (options.configToml !== undefined)
-        return startSparkServe(turns, { configToml: options.configToml });
+      if (options.configToml !== undefined) {
+        // It too runs sessions in the windows folder, should it take a shared window.
+        const workspace = createAgentWorkspace();
+        const extraArgs =
+          windowsRoot === undefined
+            ? []
+            : [workspace.root, windowsRoot].flatMap((root) => ["--workspace-root", root]);
+        return startSparkServe(turns, { workspace, extraArgs, configToml: options.configToml });
+      }
       const taken = spare ?? startSpare();
       spare = undefined;
       return taken.take(turns);

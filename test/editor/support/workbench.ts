@@ -22,8 +22,17 @@ export interface WorkbenchOptions {
   files?: Record<string, string>;
   /** spark serve's config.toml (e.g. API keys). */
   configToml?: string;
-  /** spark.serverUrl; default: the started server's URL. */
+  /**
+   * spark.serverUrl; default: the started server's URL. A test whose messages quote the address
+   * (or that starts a server there) names it here, and has a window of its own.
+   */
   serverUrl?: (server: SparkServeProcess) => string | Promise<string>;
+  /**
+   * Where the window's requests go instead of the test's server (a proxy in front of it, a server
+   * that hangs), when no message the test reads quotes that address: a shared window's switch
+   * forwards there (see shared-window.ts); a window of its own names it as `serverUrl`.
+   */
+  forwardTo?: (server: SparkServeProcess) => string | Promise<string>;
   settings?: Record<string, unknown>;
   /** Ghost text on (default off). */
   completions?: boolean;
@@ -69,7 +78,8 @@ export async function openWorkbench(
   const { root } = windowFolder;
   for (const [name, content] of Object.entries(options.files ?? {}))
     windowFolder.write(name, content);
-  const serverUrl = options.serverUrl === undefined ? server.url : await options.serverUrl(server);
+  const address = options.serverUrl ?? options.forwardTo;
+  const serverUrl = address === undefined ? server.url : await address(server);
   editor.resetUserSettings({
     "spark.serverUrl": serverUrl,
     "workbench.startupEditor": "none",
