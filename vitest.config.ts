@@ -12,15 +12,17 @@ const UNIT_FILES = [
 const EDITOR_FILES = ["test/editor/**/*.test.ts"];
 
 /**
- * Each project names its worker count through its group (none is set for the whole run). The
- * editor files run first, two at a time: they alone keep both cores busy. The unit files run
- * in the same group, after them (the sequencer puts the slow ones first), on the worker the last
- * editor files leave free. The end-to-end files run after that group, three at a time: many wait
- * (servers starting, timers, leases), and with two workers the machine idled 7–40% of each 30 s
- * there; with three, 1–7%. The model files in it load native contexts with one thread each.
+ * Every project runs in one group of three workers (vitest wants one worker count per group). The
+ * sequencer starts the editor files first (the slowest: each keeps chromium, code-server and its
+ * extension hosts busy), then the other end-to-end folders, then the rest; as each editor file
+ * ends, a worker takes the next file, whatever its project. Many end-to-end files wait (servers
+ * starting, timers, leases): with two workers the machine idled 7–40% of each 30 s there, with
+ * three ~10%. The editor files once ran first in a group of their own on two workers: its last
+ * file then ran alone for ~30 s with the other core idle before the next group could start, and
+ * one group for all took a full run from 468.7 to 451.5 s. The model files load native contexts
+ * with one thread each.
  */
-const EDITOR_GROUP = { maxWorkers: 2, sequence: { groupOrder: 0 } };
-const END_TO_END_GROUP = { maxWorkers: 3, sequence: { groupOrder: 1 } };
+const WORKERS = { maxWorkers: 3 };
 
 /** End-to-end files that change module state for their own cases (vi.mock). */
 const ISOLATED_FILES = ["test/app-server/session-list-resume-race.test.ts"];
@@ -40,12 +42,12 @@ export default defineConfig({
         // One process per worker runs its unit files one after another, importing the modules
         // they share once: a fresh process and module graph per file cost more CPU than most of
         // these files' tests (the run is CPU-bound on two cores).
-        test: { name: "unit", include: UNIT_FILES, isolate: false, ...EDITOR_GROUP },
+        test: { name: "unit", include: UNIT_FILES, isolate: false, ...WORKERS },
       },
       {
         extends: true,
         // Without isolation as the end-to-end files below.
-        test: { name: "editor", include: EDITOR_FILES, isolate: false, ...EDITOR_GROUP },
+        test: { name: "editor", include: EDITOR_FILES, isolate: false, ...WORKERS },
       },
       {
         extends: true,
@@ -57,13 +59,13 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           exclude: [...configDefaults.exclude, ...EDITOR_FILES, ...ISOLATED_FILES],
           isolate: false,
-          ...END_TO_END_GROUP,
+          ...WORKERS,
         },
       },
       {
         extends: true,
         // Files that replace a module (vi.mock) for their own cases run in a process of their own.
-        test: { name: "isolated", include: ISOLATED_FILES, ...END_TO_END_GROUP },
+        test: { name: "isolated", include: ISOLATED_FILES, ...WORKERS },
       },
     ],
   },
