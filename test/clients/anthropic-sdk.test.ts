@@ -52,6 +52,8 @@ beforeAll(async () => {
   }
   server = await startSparkServe(
     `default_model = "scripted"\n[serve]\napi_keys = ["${KEY}"]\n${models}`,
+    [],
+    [directory],
   );
   url = server.url;
 });

@@ -40,6 +40,8 @@ async function serveTask(
   server = await startSparkServe(
     `default_model = "scripted"\n[serve]\napi_keys = ["${KEY}"]\n` +
       `[models.scripted]\nengine = "script"\npath = "${script}"\n`,
+    [],
+    [workspace, script],
   );
   proxy = await startRecordingProxy(server.url);
   return { workspace, file, server, proxy };

@@ -27,7 +27,7 @@ async function serveScripts(
     await writeFile(script, turns.map((turn) => JSON.stringify(turn)).join("\n") + "\n");
     config += `[models."${model}"]\nengine = "script"\npath = "${script}"\n`;
   }
-  return startSparkServe(config);
+  return startSparkServe(config, [], [directory]);
 }
 
 const verdict = '{"verdict":"pass","files":2}';

@@ -4,7 +4,7 @@
 // autoupdater and every non-essential request off, the key in ANTHROPIC_API_KEY (docs/clients.md).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -87,6 +87,6 @@ export async function runClaudeCode(options: ClaudeCodeRunOptions): Promise<Clau
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", resolve);
-  });
+  }).finally(() => rm(home, { recursive: true, force: true }));
   return { code, stdout, stderr };
 }

@@ -2,10 +2,11 @@
 // against a Spark server: a temporary CODEX_HOME holding the config.toml the README shows, and a
 // temporary git repository as its working folder.
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { onTestFinished } from "vitest";
 
 const CODEX = fileURLToPath(
   new URL("../../../node_modules/@openai/codex/bin/codex.js", import.meta.url),
@@ -78,7 +79,9 @@ export async function runCodexExec(options: CodexRunOptions): Promise<CodexRun> 
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("close", resolve);
-  });
+  }).finally(() => rm(codexHome, { recursive: true, force: true }));
+  // The test reads the workspace after the run: it goes when the test ends.
+  onTestFinished(() => rm(workspace, { recursive: true, force: true }));
   return { code, stdout, stderr, workspace };
 }
 

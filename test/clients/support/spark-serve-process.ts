@@ -1,7 +1,7 @@
 // Starts the real `spark serve` CLI as a child process on 127.0.0.1 (a free port) with its own
 // SPARK_HOME and config.toml, the way a user runs it, for tests that point real clients at it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,12 +21,21 @@ export interface SparkServeProcess {
   kill: () => Promise<void>;
 }
 
-/** `configToml` is the whole of SPARK_HOME/config.toml; `args` go after `spark serve --port 0`. */
+/**
+ * `configToml` is the whole of SPARK_HOME/config.toml; `args` go after `spark serve --port 0`.
+ * SPARK_HOME, and the `ownedPaths` the caller made for this server (its scripts), are removed
+ * once it has stopped.
+ */
 export async function startSparkServe(
   configToml: string,
   args: string[] = [],
+  ownedPaths: readonly string[] = [],
 ): Promise<SparkServeProcess> {
   const home = await mkdtemp(path.join(os.tmpdir(), "spark-serve-home-"));
+  const removeFiles = (): Promise<void> =>
+    Promise.all(
+      [home, ...ownedPaths].map((owned) => rm(owned, { recursive: true, force: true })),
+    ).then(() => undefined);
   await writeFile(path.join(home, "config.toml"), configToml);
   const child = spawn(process.execPath, [SPARK, "serve", "--port", "0", ...args], {
     env: { ...process.env, SPARK_HOME: home },
@@ -46,13 +55,17 @@ export async function startSparkServe(
     child.once("exit", (code) =>
       reject(new Error(`spark serve exited (${String(code)}) before listening:\n${stderr}`)),
     );
+  }).catch(async (error: unknown) => {
+    await stopChild(child, "SIGKILL");
+    await removeFiles();
+    throw error;
   });
   return {
     url,
     log: () => stderr,
     metrics: async () => (await fetch(`${url}/metrics`)).text(),
-    stop: () => stopChild(child),
-    kill: () => stopChild(child, "SIGKILL"),
+    stop: () => stopChild(child).then(removeFiles),
+    kill: () => stopChild(child, "SIGKILL").then(removeFiles),
   };
 }
 
