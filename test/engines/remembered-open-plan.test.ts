@@ -4,10 +4,10 @@
 // holds, one the model file no longer matches, or an unreadable record is chosen again, and the
 // record is rewritten. Real engines on the tiny test model, one after another.
 import { existsSync, mkdtempSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { collectStream } from "../../src/engines/collect-stream.ts";
 import type { ChatMessage } from "../../src/engines/engine.ts";
 import { createLlamaCppEngine } from "../../src/engines/llama-cpp/llama-cpp-engine.ts";
@@ -95,6 +95,8 @@ describe.skipIf(!existsSync(defaultAddonPath))("the native context's plan rememb
   /** A first open in a new cache folder: it chooses, and leaves its plan. */
   async function firstOpen(): Promise<OpenPlan> {
     directory = mkdtempSync(join(tmpdir(), "spark-open-plan-"));
+    const made = directory;
+    onTestFinished(() => rm(made, { recursive: true, force: true }));
     first = await openAndAsk(modelPath, directory);
     expect(first.reason).not.toContain(REMEMBERED);
     return recordWhere(directory, () => true);

@@ -12,11 +12,18 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { loadAgentsFiles, loadInstructions } from "./load-instructions.ts";
 
+/** A folder for the running test, removed when it ends. */
+function temporaryDirectory(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
 function repository(): string {
-  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "spark-instructions-")));
+  const base = realpathSync(temporaryDirectory("spark-instructions-"));
   const root = path.join(base, "repo");
   mkdirSync(path.join(root, ".git"), { recursive: true });
   mkdirSync(path.join(root, "packages", "core"), { recursive: true });

@@ -3,10 +3,17 @@
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { findSession, findSessionLog, listSessions } from "./session-directory.ts";
 import { SessionLog } from "./session-log.ts";
 import { readSession, readSessionHeader } from "./read-session.ts";
+
+/** A folder for the running test, removed when it ends. */
+function temporaryDirectory(prefix: string): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
 
 const entry = (id: string) => ({
   id,
@@ -17,7 +24,7 @@ const entry = (id: string) => ({
 
 describe("session logs", () => {
   it("fold back into transcript, undo entries and a summary", async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const directory = temporaryDirectory("spark-sessions-");
     const log = SessionLog.create(directory, { cwd: "/repo", model: "script" });
     log.append({ type: "turn-started", turnId: "t1", text: "First ask" });
     log.append({ type: "message", message: { role: "user", content: "First ask" } });
@@ -54,7 +61,7 @@ describe("session logs", () => {
   });
 
   it("are found by id, unique prefix or last", async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const directory = temporaryDirectory("spark-sessions-");
     const older = SessionLog.create(directory, { cwd: "/a" });
     older.close();
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -72,7 +79,7 @@ describe("session logs", () => {
 
 describe("listing sessions", () => {
   it("reads a log again once it grew, and drops one that was removed", async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const directory = temporaryDirectory("spark-sessions-");
     const log = SessionLog.create(directory, { cwd: "/repo" });
     expect((await listSessions(directory))[0]).toMatchObject({ id: log.id, turns: 0 });
     log.append({ type: "turn-started", turnId: "t1", text: "Later ask" });
@@ -86,7 +93,7 @@ describe("listing sessions", () => {
   });
 
   it("records the tenant in the header, readable without reading the rest of the log", async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), "spark-sessions-"));
+    const directory = temporaryDirectory("spark-sessions-");
     const owned = SessionLog.create(directory, { cwd: "/repo", tenant: "key-0123" });
     owned.append({ type: "turn-started", turnId: "t1", text: "Ask" });
     owned.close();
