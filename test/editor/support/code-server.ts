@@ -10,6 +10,7 @@ import { createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeWhenProcessEnds } from "../../support/remove-when-process-ends.ts";
 import {
   disabledExtensionsEnvironment,
   type BuiltInExtensionChoice,
@@ -87,7 +88,7 @@ export async function packageExtension(): Promise<void> {
     mkdtempSync(path.join(os.tmpdir(), "spark-extensions-")),
     "extensions",
   );
-  process.once("exit", () => rmSync(path.dirname(directory), { recursive: true, force: true }));
+  removeWhenProcessEnds(path.dirname(directory));
   installVsix(other, directory);
   extensionsUnderTest = directory;
 }

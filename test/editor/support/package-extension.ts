@@ -24,6 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { removeWhenProcessEnds } from "../../support/remove-when-process-ends.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
 const EXTENSION_DIRECTORY = path.join(REPOSITORY, "editors", "vscode");
@@ -92,7 +93,7 @@ export async function installedExtension(install: InstallExtension): Promise<str
   const vsix = path.join(DIST, `spark-vscode-${key}.vsix`);
   const template = path.join(DIST, `installed-${key}`);
   const copy = path.join(mkdtempSync(path.join(os.tmpdir(), "spark-extensions-")), "extensions");
-  process.once("exit", () => rmSync(path.dirname(copy), { recursive: true, force: true }));
+  removeWhenProcessEnds(path.dirname(copy));
   await withLock(() => {
     if (!existsSync(vsix)) packageInto(vsix);
     if (!existsSync(template)) {
