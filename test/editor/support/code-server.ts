@@ -6,11 +6,11 @@
 // workbench.ts), and the extension is installed once per run and copied (see package-extension.ts).
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Socket } from "node:net";
+import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { removeWhenProcessEnds } from "../../support/remove-when-process-ends.ts";
+import { removeWhenProcessEnds, whenProcessEnds } from "../../support/when-process-ends.ts";
 import {
   disabledExtensionsEnvironment,
   type BuiltInExtensionChoice,
@@ -185,19 +185,12 @@ export async function startCodeServer(
 }
 
 /**
- * A shell that kills code-server's process group and removes its folder when this process ends,
- * however it ends: it waits on a pipe from this process, which closes only then. (A kept
- * code-server outlives its test file, and vitest ends its workers without an exit event.)
+ * Kills code-server's process group and removes its folder when this process ends, however it
+ * ends (a kept code-server outlives its test file, and vitest ends its workers without an exit
+ * event).
  */
 function startWatchdog(child: ChildProcess, base: string): ChildProcess {
-  const watchdog = spawn(
-    "sh",
-    ["-c", 'read -r _; kill -KILL -- "-$0" 2>/dev/null; rm -rf "$1"', String(child.pid), base],
-    { detached: true, stdio: ["pipe", "ignore", "ignore"] },
-  );
-  watchdog.unref();
-  (watchdog.stdin as Socket | null)?.unref();
-  return watchdog;
+  return whenProcessEnds('kill -KILL -- "-$0" 2>/dev/null; rm -rf "$1"', String(child.pid), base);
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {

@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { removeWhenProcessEnds } from "../../support/remove-when-process-ends.ts";
+import { removeWhenProcessEnds } from "../../support/when-process-ends.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
 const EXTENSION_DIRECTORY = path.join(REPOSITORY, "editors", "vscode");
