@@ -14,9 +14,9 @@ export function askView(page: Page): FrameLocator {
 
 /**
  * Clears what an Ask test left in a shared window, once the window's connections are ended: waits
- * for the view to say so, or that its question was not sent (the next question then connects to
- * the next test's server, not over a socket that is closing), then New chat empties the transcript and forgets the session, so the
- * next test's session is no break, and the explorer is shown again.
+ * for the view to say so, or that its question was not sent (the next question then connects to the
+ * next test's server, not over a socket that is closing), then New chat empties the transcript and
+ * forgets the session, so the next test's session is no break, and the explorer is shown again.
  */
 export async function startNewChat(page: Page): Promise<void> {
   if ((await page.locator("iframe.webview.ready").count()) === 0) return;

@@ -1,11 +1,10 @@
 // The code-server and chromium an editor test file runs on, kept for the next file of the same
-// vitest worker: each worker runs its files one after another, so no two files use them at once.
-// A file's windows each still get their own browser context, workspace folder, user settings and
+// vitest worker: each worker runs its files one after another, so no two files use them at once. A
+// file's windows each still get their own browser context, workspace folder, user settings and
 // `spark serve`. Starting both for every file cost ~4 s of CPU a file (five files on two workers:
 // 180 → 168 core-seconds, 104 → 94 s, two runs each). A file asking for other built-in extensions
-// gets a new code-server. The kept code-server's
-// process group is killed when the worker ends (see code-server.ts), and chromium ends with the
-// pipe playwright drives it through.
+// gets a new code-server. The kept code-server's process group is killed when the worker ends (see
+// code-server.ts), and chromium ends with the pipe playwright drives it through.
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../web/support/chromium.ts";
 import { startCodeServer, type CodeServer } from "./code-server.ts";

@@ -1,12 +1,12 @@
-// A code-server window kept from one test to the next: a window costs ~8.5 s of CPU to open here,
-// a test's reuse of one under 1 s. Each test still gets its own `spark serve` (its own scripted
-// turns), reached through a ServerSwitch the window's settings name; its files are written into
-// the window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts).
-// A test takes the window only when it would open one with the same user settings, no test before
-// changed them, and none of its files' names were used in it before; after a test that failed, or
-// one that left a file unsaved, the next test opens a new window. Between tests every editor and notification is closed; a file
-// whose tests leave state in a view (the Ask view's conversation and WebSocket) passes a
-// `resetView` that clears it once the window's connections are ended.
+// A code-server window kept from one test to the next: a window costs ~8.5 s of CPU to open here, a
+// test's reuse of one under 1 s. Each test still gets its own `spark serve` (its own scripted
+// turns), reached through a ServerSwitch the window's settings name; its files are written into the
+// window's folder, which the pool's servers all run agent sessions in (spark-serve-pool.ts). A test
+// takes the window only when it would open one with the same user settings, no test before changed
+// them, and none of its files' names were used in it before; after a test that failed, or one that
+// left a file unsaved, the next test opens a new window. Between tests every editor and
+// notification is closed; a file whose tests leave state in a view (the Ask view's conversation and
+// WebSocket) passes a `resetView` that clears it once the window's connections are ended.
 import type { Browser, Page } from "playwright-core";
 import type { SparkServeProcess } from "../../web/support/spark-serve-process.ts";
 import type { CodeServer } from "./code-server.ts";
@@ -103,10 +103,7 @@ export class SharedWindow {
   /** The next test's workbench in this window: its own server, its files in the window's folder. */
   async take(options: WorkbenchOptions, setup: ServerSetup): Promise<Workbench> {
     const server = await setup.timings.time("open: spark serve", () =>
-      setup.servers.take(
-        options.turns,
-        options.configToml === undefined ? {} : { configToml: options.configToml },
-      ),
+      setup.servers.take(options.turns, { configToml: options.configToml }),
     );
     for (const [name, content] of Object.entries(options.files ?? {})) {
       this.folder.write(name, content);
@@ -152,7 +149,7 @@ export class SharedWindow {
   }
 }
 
-/** Where a shared window's switch sends the test's requests: its server, or what it names instead. */
+/** Where a shared window's switch sends a test's requests: its server, or its `forwardTo`. */
 async function forwardTarget(
   options: WorkbenchOptions,
   server: SparkServeProcess,

@@ -41,10 +41,7 @@ export class SpareSparkServe {
     const home = path.dirname(workspace.sessionsDirectory);
     const script = path.join(home, "script.jsonl");
     execFileSync("mkfifo", [script]);
-    const roots =
-      otherWorkspaceRoots.length === 0
-        ? []
-        : [workspace.root, ...otherWorkspaceRoots].flatMap((root) => ["--workspace-root", root]);
+    const roots = workspaceRootArguments(workspace.root, otherWorkspaceRoots);
     const child = spawn(
       process.execPath,
       [SPARK_BIN, "serve", "--model", `script:${script}`, "--port", "0", ...roots],
@@ -142,4 +139,13 @@ export class SpareSparkServe {
     await this.exited;
     clearTimeout(timer);
   }
+}
+
+/**
+ * `spark serve`'s arguments for agent sessions in `otherRoots` besides its own workspace; none
+ * without other roots (its workspace is then its only one).
+ */
+export function workspaceRootArguments(own: string, otherRoots: readonly string[]): string[] {
+  if (otherRoots.length === 0) return [];
+  return [own, ...otherRoots].flatMap((root) => ["--workspace-root", root]);
 }

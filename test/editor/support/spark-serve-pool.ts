@@ -11,7 +11,7 @@ import type { RunnerTask, RunnerTestFile } from "vitest";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createAgentWorkspace, type AgentWorkspace } from "../../agent/support/agent-workspace.ts";
 import { startSparkServe, type SparkServeProcess } from "../../web/support/spark-serve-process.ts";
-import { SpareSparkServe } from "./spare-spark-serve.ts";
+import { SpareSparkServe, workspaceRootArguments } from "./spare-spark-serve.ts";
 
 /** A folder a window opens: where a test's files are written. */
 export type WindowFolder = Pick<AgentWorkspace, "root" | "write">;
@@ -50,8 +50,9 @@ export function useSparkServePool({
   let spare: SpareSparkServe | undefined;
   let laterTestRuns = true;
   let windowsRoot: string | undefined;
-  const startSpare = (): SpareSparkServe =>
-    SpareSparkServe.start(windowsRoot === undefined ? [] : [windowsRoot]);
+  /** The roots besides its own every server of the pool runs agent sessions in. */
+  const otherRoots = (): string[] => (windowsRoot === undefined ? [] : [windowsRoot]);
+  const startSpare = (): SpareSparkServe => SpareSparkServe.start(otherRoots());
 
   beforeAll(() => {
     if (windowFolders)
@@ -73,10 +74,7 @@ export function useSparkServePool({
       if (options.configToml !== undefined) {
         // It too runs sessions in the windows folder, should it take a shared window.
         const workspace = createAgentWorkspace();
-        const extraArgs =
-          windowsRoot === undefined
-            ? []
-            : [workspace.root, windowsRoot].flatMap((root) => ["--workspace-root", root]);
+        const extraArgs = workspaceRootArguments(workspace.root, otherRoots());
         return startSparkServe(turns, { workspace, extraArgs, configToml: options.configToml });
       }
       const taken = spare ?? startSpare();

@@ -69,10 +69,7 @@ export async function openWorkbench(
   }: WorkbenchSetup = {},
 ): Promise<Workbench> {
   const server = await timings.time("open: spark serve", () =>
-    servers.take(
-      options.turns,
-      options.configToml === undefined ? {} : { configToml: options.configToml },
-    ),
+    servers.take(options.turns, { configToml: options.configToml }),
   );
   const windowFolder: WindowFolder = folder ?? server.workspace;
   const { root } = windowFolder;
