@@ -1,26 +1,11 @@
 // Instructions: the system prompt file plus AGENTS.md from the repository root down to the
 // working directory, root first, within the size cap; never an AGENTS.md that links outside or
 // has other hard links (issue 22).
-import {
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { linkSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../temporary-directory-test-support.ts";
 import { loadAgentsFiles, loadInstructions } from "./load-instructions.ts";
-
-/** A folder for the running test, removed when it ends. */
-function temporaryDirectory(prefix: string): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
-  return directory;
-}
 
 function repository(): string {
   const base = realpathSync(temporaryDirectory("spark-instructions-"));

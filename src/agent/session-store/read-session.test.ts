@@ -1,19 +1,12 @@
 // Session logs read back: transcript rewrites, undo entries minus undone ones, a torn last line,
 // tool calls left open by a crash, lookup by id prefix or "last", and the owner a header records.
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { appendFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../temporary-directory-test-support.ts";
 import { findSession, findSessionLog, listSessions } from "./session-directory.ts";
 import { SessionLog } from "./session-log.ts";
 import { readSession, readSessionHeader } from "./read-session.ts";
-
-/** A folder for the running test, removed when it ends. */
-function temporaryDirectory(prefix: string): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), prefix));
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
-  return directory;
-}
 
 const entry = (id: string) => ({
   id,
@@ -112,6 +105,5 @@ describe("listing sessions", () => {
       await readSessionHeader(path.join(directory, "2025-01-01-notalog.jsonl")),
     ).toBeUndefined();
     expect(await readSessionHeader(path.join(directory, "missing.jsonl"))).toBeUndefined();
-    rmSync(directory, { recursive: true, force: true });
   });
 });

@@ -32,10 +32,9 @@ export async function startSparkServe(
   ownedPaths: readonly string[] = [],
 ): Promise<SparkServeProcess> {
   const home = await mkdtemp(path.join(os.tmpdir(), "spark-serve-home-"));
-  const removeFiles = (): Promise<void> =>
-    Promise.all(
-      [home, ...ownedPaths].map((owned) => rm(owned, { recursive: true, force: true })),
-    ).then(() => undefined);
+  const removeFiles = async (): Promise<void> => {
+    for (const owned of [home, ...ownedPaths]) await rm(owned, { recursive: true, force: true });
+  };
   await writeFile(path.join(home, "config.toml"), configToml);
   const child = spawn(process.execPath, [SPARK, "serve", "--port", "0", ...args], {
     env: { ...process.env, SPARK_HOME: home },
