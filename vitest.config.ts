@@ -11,19 +11,6 @@ const UNIT_FILES = [
 /** The code-server files: each keeps chromium, code-server and its extension hosts busy. */
 const EDITOR_FILES = ["test/editor/**/*.test.ts"];
 
-/**
- * Every project runs in one group of three workers (vitest wants one worker count per group). The
- * sequencer starts the editor files first (the slowest: each keeps chromium, code-server and its
- * extension hosts busy), then the other end-to-end folders, then the rest; as each editor file
- * ends, a worker takes the next file, whatever its project. Many end-to-end files wait (servers
- * starting, timers, leases): with two workers the machine idled 7–40% of each 30 s there, with
- * three ~10%. The editor files once ran first in a group of their own on two workers: its last
- * file then ran alone for ~30 s with the other core idle before the next group could start, and
- * one group for all took a full run from 468.7 to 451.5 s. The model files load native contexts
- * with one thread each.
- */
-const WORKERS = { maxWorkers: 3 };
-
 /** End-to-end files that change module state for their own cases (vi.mock). */
 const ISOLATED_FILES = ["test/app-server/session-list-resume-race.test.ts"];
 
@@ -33,6 +20,16 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: true,
+    // Every project runs in one group of three workers, which they all inherit (vitest wants one
+    // worker count per group). The sequencer starts the editor files first (the slowest: each keeps
+    // chromium, code-server and its extension hosts busy), then the other end-to-end folders, then
+    // the rest; as each editor file ends, a worker takes the next file, whatever its project. Many
+    // end-to-end files wait (servers starting, timers, leases): with two workers the machine idled
+    // 7–40% of each 30 s there, with three ~10%. The editor files once ran first in a group of
+    // their own on two workers: its last file then ran alone for ~30 s with the other core idle
+    // before the next group could start, and one group for all took a full run from 468.7 s to
+    // 451.5 s. The model files load native contexts with one thread each.
+    maxWorkers: 3,
     sequence: { sequencer: SlowFirstSequencer },
     // Records nothing unless SPARK_TEST_CPU names a file (see test/support/file-cpu-report.ts).
     setupFiles: ["test/support/file-cpu-report.ts"],
@@ -42,12 +39,12 @@ export default defineConfig({
         // One process per worker runs its unit files one after another, importing the modules
         // they share once: a fresh process and module graph per file cost more CPU than most of
         // these files' tests (the run is CPU-bound on two cores).
-        test: { name: "unit", include: UNIT_FILES, isolate: false, ...WORKERS },
+        test: { name: "unit", include: UNIT_FILES, isolate: false },
       },
       {
         extends: true,
         // Without isolation as the end-to-end files below.
-        test: { name: "editor", include: EDITOR_FILES, isolate: false, ...WORKERS },
+        test: { name: "editor", include: EDITOR_FILES, isolate: false },
       },
       {
         extends: true,
@@ -59,13 +56,12 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           exclude: [...configDefaults.exclude, ...EDITOR_FILES, ...ISOLATED_FILES],
           isolate: false,
-          ...WORKERS,
         },
       },
       {
         extends: true,
         // Files that replace a module (vi.mock) for their own cases run in a process of their own.
-        test: { name: "isolated", include: ISOLATED_FILES, ...WORKERS },
+        test: { name: "isolated", include: ISOLATED_FILES },
       },
     ],
   },
