@@ -312,6 +312,7 @@ describe.skipIf(missing !== undefined)("Ask Spark in code-server", { timeout: 24
       .evaluateAll((entries: Element[]) => entries.map((entry) => entry.classList.item(0)));
     expect(order).toEqual(["user", "assistant", "session-break", "user", "assistant"]);
   });
+
   it("answers in Markdown built as DOM, with Copy and Insert on code, and the selection as context", async () => {
     const selection = "function add(a, b) {\n  return a + b;\n}";
     const answer =

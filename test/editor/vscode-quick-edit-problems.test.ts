@@ -15,9 +15,8 @@ import {
   problemCount,
   proposalNotice,
   proposalReady,
-  quickEdit,
+  quickEditLines,
   rejectProposal,
-  selectLines,
 } from "./support/quick-edit-steps.ts";
 import { openFile, saveAll, sleep, toast, updateUserSettings } from "./support/workbench.ts";
 
@@ -37,8 +36,23 @@ describe.skipIf(missing !== undefined)(
     // that is down.
     const editor = useEditorSuite({ typescript: true, shareWindows: true });
 
-    const selectFunctionAt = (page: Page, line: number): Promise<void> =>
-      selectLines(page, line, 2);
+    /**
+     * A quick edit of the first function fails with a notice that `says` and offers `action`,
+     * and no proposal follows it.
+     */
+    async function failsWithoutApply(page: Page, says: string, action: string): Promise<void> {
+      await quickEditLines(page, { line: 1, extra: 2 }, "anything");
+      const failed = toast(page, "Spark quick edit failed");
+      await failed.waitFor({ timeout: 30_000 });
+      expect(await failed.innerText()).toContain(says);
+      await failed.locator(".monaco-button", { hasText: action }).waitFor();
+      await closeToasts(page);
+      // A proposal offered after a failure would come in the same turn as the failure's notice
+      // (the outcome is decided once): a second is ample for the window to show it.
+      await sleep(1_000);
+      expect(await proposalNotice(page).count()).toBe(0);
+      expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
+    }
 
     it("takes a rejected proposal's problems out of the Problems panel", async () => {
       const workbench = await editor.open({
@@ -48,9 +62,7 @@ describe.skipIf(missing !== undefined)(
       });
       const { page } = workbench;
       await openFile(page, "sum.ts");
-      await page.locator(".monaco-editor .view-line").first().click();
-      await selectFunctionAt(page, 1);
-      await quickEdit(page, "break it");
+      await quickEditLines(page, { line: 1, extra: 2 }, "break it");
       await proposalReady(page);
       const errors = (): Promise<number> => problemCount(page);
       // TypeScript reports the proposal's errors (the precondition of this test)…
@@ -79,9 +91,7 @@ describe.skipIf(missing !== undefined)(
       });
       const { page } = workbench;
       await openFile(page, "plus.ts");
-      await page.locator(".monaco-editor .view-line").first().click();
-      await selectFunctionAt(page, 1);
-      await quickEdit(page, "guard against overflow");
+      await quickEditLines(page, { line: 1, extra: 2 }, "guard against overflow");
       // Sampled every 100 ms for as long as the rewrite streams (about 18 s): each state it
       // streams through stands 2 s (sampled back to back, the loop's round trips to the page
       // cost more CPU than the rest of the test). Between samples it waits for Accept, so it
@@ -111,6 +121,7 @@ describe.skipIf(missing !== undefined)(
       // Saved, so that the next test can take the window (it reads no problems).
       await saveAll(page);
     });
+
     it("never offers Apply after a refused key or with no server, and says what to do", async () => {
       const workbench = await editor.open({
         turns: [{ text: "unused" }],
@@ -122,19 +133,7 @@ describe.skipIf(missing !== undefined)(
       // from the tests before, was checked against their server. Either way no notice is left.
       await closeToasts(page);
       await openFile(page, "sum.js");
-      await page.locator(".monaco-editor .view-line").first().click();
-      await selectFunctionAt(page, 1);
-      await quickEdit(page, "anything");
-      const refused = toast(page, "Spark quick edit failed");
-      await refused.waitFor({ timeout: 30_000 });
-      expect(await refused.innerText()).toContain("refused the API key");
-      await refused.locator(".monaco-button", { hasText: "Set API Key" }).waitFor();
-      await closeToasts(page);
-      // A proposal offered after a failure would come in the same turn as the failure's notice
-      // (the outcome is decided once): a second is ample for the window to show it.
-      await sleep(1_000);
-      expect(await proposalNotice(page).count()).toBe(0);
-      expect(await page.locator(".monaco-diff-editor").count()).toBe(0);
+      await failsWithoutApply(page, "refused the API key", "Set API Key");
 
       // The server goes away (another URL, nothing listening): an error with its action, no Apply.
       await updateUserSettings(workbench, { "spark.serverUrl": "http://127.0.0.1:9" });
@@ -142,16 +141,7 @@ describe.skipIf(missing !== undefined)(
         timeout: 30_000,
       });
       await closeToasts(page);
-      await page.locator(".monaco-editor .view-line").first().click();
-      await selectFunctionAt(page, 1);
-      await quickEdit(page, "anything");
-      const down = toast(page, "Spark quick edit failed");
-      await down.waitFor({ timeout: 30_000 });
-      expect(await down.innerText()).toContain("No Spark server answers");
-      await down.locator(".monaco-button", { hasText: "Start spark serve" }).waitFor();
-      await closeToasts(page);
-      await sleep(1_000);
-      expect(await proposalNotice(page).count()).toBe(0);
+      await failsWithoutApply(page, "No Spark server answers", "Start spark serve");
     });
   },
 );

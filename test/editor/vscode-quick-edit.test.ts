@@ -9,7 +9,6 @@
 // vscode-quick-edit-problems.test.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumMissingReason } from "../web/support/chromium.ts";
 import { codeServerMissingReason } from "./support/code-server.ts";
@@ -25,6 +24,7 @@ import {
   proposalNotice,
   proposalReady,
   quickEdit,
+  quickEditLines,
   selectLines,
   typeInstruction,
 } from "./support/quick-edit-steps.ts";
@@ -44,8 +44,6 @@ const SUMS =
 describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 240_000 }, () => {
   const editor = useEditorSuite({ shareWindows: true });
 
-  const selectFunctionAt = (page: Page, line: number): Promise<void> => selectLines(page, line, 2);
-
   it("opens the diff at the selection; Accept writes the document and leaves saving to the user", async () => {
     // The selection near the end of a long file: line 157 of 161, as in the report.
     const filler = Array.from({ length: 155 }, (_, index) => `const value${index} = ${index};`);
@@ -57,9 +55,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     });
     const { page, root } = workbench;
     await openFile(page, "sample.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 157);
-    await quickEdit(page, "truncate the sum to an integer");
+    await quickEditLines(page, { line: 157, extra: 2 }, "truncate the sum to an integer");
     const apply = proposalNotice(page);
     await apply.waitFor({ timeout: 30_000 });
     // Without scrolling, the changed line is on screen, and line 1 is not. (The diff's modified
@@ -103,9 +99,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const { page, root } = workbench;
     const file = path.join(root, "multiply.js");
     await openFile(page, "multiply.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 3);
-    await quickEdit(page, "use Math.imul");
+    await quickEditLines(page, { line: 3, extra: 2 }, "use Math.imul");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     // Meanwhile, the user adds a line at the top of the file.
     await editFileWhileStreaming(page, "multiply.js", "Control+Home", "let added = 0;\n");
@@ -117,7 +111,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     expect(await fileSettles(file, expected)).toBe(expected);
 
     // Now the selected code itself changes while the edit streams: Accept must refuse.
-    await selectFunctionAt(page, 4);
+    await selectLines(page, 4, 2);
     await quickEdit(page, "use Math.imul");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     await editFileWhileStreaming(page, "multiply.js", undefined, "x", 5);
@@ -144,9 +138,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     });
     const { page, root } = workbench;
     await openFile(page, "sum.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "validate the arguments");
+    await quickEditLines(page, { line: 1, extra: 2 }, "validate the arguments");
     // The rewrite is on its second line; the original's body and brace are still in the proposal.
     await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("typeof x");
     const whileStreaming = await diffText(page);
@@ -177,9 +169,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     });
     const { page, root } = workbench;
     await openFile(page, "double.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectFunctionAt(page, 1);
-    await quickEdit(page, "double it");
+    await quickEditLines(page, { line: 1, extra: 2 }, "double it");
     await proposalReady(page);
     // The diff's modified side can render after ✓ shows.
     await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("return n * 2;");
@@ -201,9 +191,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     });
     const { page, root } = workbench;
     await openFile(page, "sums.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectLines(page, 3);
-    await quickEdit(page, "coerce items to numbers");
+    await quickEditLines(page, { line: 3 }, "coerce items to numbers");
     await page.locator(".monaco-diff-editor").first().waitFor({ timeout: 30_000 });
     // Meanwhile the user appends a comment to the selected line itself.
     await editFileWhileStreaming(page, "sums.js", "End", " // keep as is", 3);
@@ -225,9 +213,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     const { page, root } = workbench;
     const file = path.join(root, "coerced.js");
     await openFile(page, "coerced.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectLines(page, 3);
-    await quickEdit(page, "coerce items to numbers");
+    await quickEditLines(page, { line: 3 }, "coerce items to numbers");
     await proposalReady(page);
     // The user closes the proposal's tab instead of answering.
     const proposalTab = page.locator(".tab", { hasText: "Spark edit" }).first();
@@ -275,9 +261,7 @@ describe.skipIf(missing !== undefined)("quick edit in code-server", { timeout: 2
     });
     const { page } = workbench;
     await openFile(page, "checked.js");
-    await page.locator(".monaco-editor .view-line").first().click();
-    await selectLines(page, 3);
-    await quickEdit(page, "check every item");
+    await quickEditLines(page, { line: 3 }, "check every item");
     await expect.poll(() => diffText(page), { timeout: 30_000 }).toContain("check(items[0])");
     // The user goes on in another file and presses Esc there (to dismiss ghost text, say).
     await focusFileEditor(page, "other.js");

@@ -8,6 +8,20 @@ export async function quickEdit(page: Page, instruction: string): Promise<void> 
   await typeInstruction(page, instruction);
 }
 
+/**
+ * A quick edit of lines `line` to `line + extra` of the open file: a click in its first line gives
+ * the file's editor the focus, then the lines are selected and the edit started.
+ */
+export async function quickEditLines(
+  page: Page,
+  { line, extra = 0 }: { line: number; extra?: number },
+  instruction: string,
+): Promise<void> {
+  await page.locator(".monaco-editor .view-line").first().click();
+  await selectLines(page, line, extra);
+  await quickEdit(page, instruction);
+}
+
 /** Enters the instruction (as one input, as a paste does) once the quick edit's input box shows. */
 export async function typeInstruction(page: Page, instruction: string): Promise<void> {
   await page
