@@ -100,7 +100,7 @@ describe.skipIf(missing !== undefined)(
         await sleep(150);
       }
       await sleep(1_000);
-      const refusals = requestCount(server, "POST /v1/completions", 401);
+      const refusals = requestCount(server, COMPLETIONS, 401);
       expect(refusals).toBeGreaterThanOrEqual(1);
       expect(refusals).toBeLessThanOrEqual(3);
       const notices = toast(page, "refused the API key");
@@ -141,14 +141,14 @@ describe.skipIf(missing !== undefined)(
       expect(server.output()).toMatch(/POST \/v1\/completions 200/);
 
       // Mid-line, with code after the cursor: no ghost text, and no request for one.
-      const before = await settledRequestCount(server, "POST /v1/completions");
+      const before = await settledRequestCount(server, COMPLETIONS);
       await page.locator(".monaco-editor .view-line").first().click();
       await page.keyboard.press("Home");
       for (let step = 0; step < "function add".length; step++)
         await page.keyboard.press("ArrowRight");
       await page.keyboard.type("x", { delay: 40 });
       await sleep(2_000);
-      expect(requestCount(server, "POST /v1/completions")).toBe(before);
+      expect(requestCount(server, COMPLETIONS)).toBe(before);
       expect(await page.locator(".ghost-text-decoration").count()).toBe(0);
 
       // The model that answered, by name, and the last completion's latency.
